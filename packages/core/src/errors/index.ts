@@ -1,0 +1,2 @@
+export * from './M3Error';
+export * from './RequiredEvaluationError';

@@ -1,0 +1,116 @@
+import type { JsonValue } from '../json';
+
+/** The text every secret is replaced with. */
+export const REDACTED = '[REDACTED]';
+
+/** Names whose values are secrets wherever they appear (env keys, headers, JSON keys). */
+const SENSITIVE_NAME = /KEY|TOKEN|SECRET|PASSWORD|AUTHORIZATION|COOKIE|CREDENTIAL/i;
+/** Credential-like query parameters in URLs. */
+export const CREDENTIAL_QUERY_PARAMS = new Set([
+  'token',
+  'key',
+  'api_key',
+  'apikey',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'password',
+  'passwd',
+  'secret',
+  'client_secret',
+  'sig',
+  'signature',
+  'auth',
+  'authorization',
+  'x-api-key',
+  'code',
+]);
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
+const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi;
+
+/** True when a header, env or JSON key name marks its value as a secret. */
+export function isSensitiveName(name: string): boolean {
+  return SENSITIVE_NAME.test(name);
+}
+
+/**
+ * Replaces secrets with `[REDACTED]`: registered canary values (longest first), bearer/basic
+ * tokens, URL credentials, and values under sensitive JSON keys. Redaction runs before bounding.
+ */
+export class Redactor {
+  private readonly canaries = new Set<string>();
+  private sorted: string[] = [];
+
+  constructor(canaries: Iterable<string> = []) {
+    for (const c of canaries) this.addCanary(c);
+  }
+
+  /** Registers a secret value; values shorter than 4 characters are ignored (they would redact noise). */
+  addCanary(value: string | undefined | null): void {
+    if (typeof value !== 'string' || value.length < 4 || this.canaries.has(value)) return;
+    this.canaries.add(value);
+    this.sorted = [...this.canaries].sort((a, b) => b.length - a.length);
+  }
+
+  /** A redactor holding this one's canaries and more; this one is not changed. */
+  extend(canaries: Iterable<string>): Redactor {
+    const next = new Redactor(this.canaries);
+    for (const c of canaries) next.addCanary(c);
+    return next;
+  }
+
+  /** Number of canaries registered. */
+  get size(): number {
+    return this.canaries.size;
+  }
+
+  /** Redacts a string. */
+  redactText(text: string): string {
+    let out = text;
+    for (const canary of this.sorted) {
+      if (out.includes(canary)) out = out.split(canary).join(REDACTED);
+    }
+    if (out.includes('earer ') || out.includes('asic ')) out = out.replace(BEARER, `$1 ${REDACTED}`);
+    if (out.includes('@')) out = out.replace(URL_USERINFO, `$1${REDACTED}@`);
+    return out;
+  }
+
+  /** True when the text still contains a registered canary (used by tests and guards). */
+  containsSecret(text: string): boolean {
+    return this.sorted.some((c) => text.includes(c));
+  }
+
+  /** Redacts a JSON-like value structurally: sensitive keys, then every string. */
+  redactJson<T>(value: T): T {
+    return this.walk(value as unknown, 0) as T;
+  }
+
+  private walk(value: unknown, depth: number): unknown {
+    if (typeof value === 'string') return this.redactText(value);
+    if (value === null || typeof value !== 'object') return value;
+    if (depth > 64) return REDACTED;
+    if (Array.isArray(value)) return value.map((v) => this.walk(v, depth + 1));
+    if (Buffer.isBuffer(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      out[k] =
+        isSensitiveName(k) && (typeof v === 'string' || typeof v === 'number') ? REDACTED : this.walk(v, depth + 1);
+    }
+    return out;
+  }
+}
+
+/** Deep-clones a JSON-compatible value, dropping undefined, functions and cycles. */
+export function toJsonValue(value: unknown): JsonValue {
+  const seen = new WeakSet<object>();
+  return JSON.parse(
+    JSON.stringify(value, (_key, v: unknown) => {
+      if (typeof v === 'bigint') return v.toString();
+      if (typeof v === 'object' && v !== null) {
+        if (seen.has(v)) return '[Circular]';
+        seen.add(v);
+      }
+      return v;
+    }) ?? 'null',
+  ) as JsonValue;
+}

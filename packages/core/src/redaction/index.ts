@@ -1,0 +1,2 @@
+export * from './Redactor';
+export * from './SecretRef';

@@ -1,0 +1,83 @@
+import type { EvaluationLabels, EvaluationResult } from '../evaluation/EvaluationResult';
+import type { ExecutionOutcome } from '../enums';
+import type { EvidenceRef, RawEvidence, RawEvidenceBlob } from '../trace/EvidenceRef';
+import type { TraceResult } from '../trace/TraceResult';
+import type { TraceView } from '../trace/TraceView';
+import type { AggregationQuery, AggregationReport } from './AggregationQuery';
+import type { AttemptRecord, ExecutionRecord, RunRecord, SessionRecord, SuiteRecord, TurnRecord } from './records';
+
+/** A stored evaluation row with the labels it is aggregated by. */
+export interface StoredEvaluation {
+  readonly result: EvaluationResult;
+  readonly labels: EvaluationLabels;
+}
+
+/** What an execution leaves when it finishes: written in one transaction. */
+export interface FinishedExecution {
+  readonly executionId: string;
+  readonly outcome: ExecutionOutcome;
+  readonly finishedAt: string;
+  readonly snapshot: ExecutionRecord['snapshot'];
+  readonly trace: TraceResult;
+  readonly evidence: readonly RawEvidenceBlob[];
+  readonly sessions?: readonly SessionRecord[];
+  readonly turns?: readonly TurnRecord[];
+}
+
+/**
+ * Where runs, suites, attempts, executions, traces and evaluations live.
+ * Every method is async; implementations must be safe for concurrent use.
+ */
+export interface ExecutionStore {
+  // runs
+  saveRun(run: RunRecord): Promise<void>;
+  getRun(runId: string): Promise<RunRecord | null>;
+  /** Newest first. */
+  listRuns(options?: { limit?: number }): Promise<RunRecord[]>;
+
+  // suites
+  /** Registers (or finds) a suite by trimmed name and returns it. */
+  registerSuite(name: string): Promise<SuiteRecord>;
+  listSuites(): Promise<SuiteRecord[]>;
+
+  // attempts
+  /** Inserts or replaces an attempt (by `attemptId`). */
+  saveAttempt(attempt: AttemptRecord): Promise<void>;
+  listAttempts(filter: { runId: string }): Promise<AttemptRecord[]>;
+
+  // executions
+  /** Records an execution when it is created (not finished). */
+  createExecution(record: ExecutionRecord): Promise<void>;
+  /** Writes the finished execution, its events, trace, evidence, sessions and turns atomically. */
+  finishExecution(finished: FinishedExecution): Promise<void>;
+  /** Throws `ExecutionNotFound`. */
+  getExecution(executionId: string): Promise<ExecutionRecord>;
+  listExecutions(filter: { runId?: string; attemptId?: string }): Promise<ExecutionRecord[]>;
+  /** Throws `ExecutionNotFound` or `TraceUnavailable`. */
+  getTrace(executionId: string): Promise<TraceResult>;
+  /** Throws `ExecutionNotFound`, `TraceUnavailable` or `TraceNotFinalized`. */
+  getTraceView(executionId: string): Promise<TraceView>;
+  listSessions(executionId: string): Promise<SessionRecord[]>;
+  listTurns(executionId: string): Promise<TurnRecord[]>;
+
+  // evaluations
+  /** Appends an evaluation row; never overwrites. */
+  saveEvaluation(evaluation: StoredEvaluation): Promise<void>;
+  /** Latest row per lineage `(execution, turn, evaluator, subject digest)`, oldest first. */
+  listEvaluations(filter: { runId?: string; executionId?: string; evaluator?: string }): Promise<EvaluationResult[]>;
+  /** True when a row of this lineage was ever saved as required (sticky). */
+  isRequiredLineage(
+    lineage: Pick<EvaluationResult, 'executionId' | 'turnId' | 'evaluator' | 'subjectDigest'>,
+  ): Promise<boolean>;
+
+  // raw evidence
+  /** Verifies size and sha256; throws `RawEvidenceUnavailable` / `RawEvidenceIntegrityError`. */
+  readRawEvidence(ref: EvidenceRef, options?: { maxBytes?: number }): Promise<RawEvidence>;
+
+  // aggregation
+  /** SPEC §10: throws `ModelValidationError` naming an unknown label or a missing evaluator rule. */
+  aggregateEvaluations(query: AggregationQuery): Promise<AggregationReport>;
+
+  /** Flushes and releases resources; idempotent. */
+  close(): Promise<void>;
+}

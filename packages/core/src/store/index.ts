@@ -1,0 +1,3 @@
+export * from './AggregationQuery';
+export * from './ExecutionStore';
+export * from './records';

@@ -1,0 +1,7 @@
+export * from './Event';
+export * from './EvidenceRef';
+export * from './Observation';
+export * from './TraceEntry';
+export * from './payloads';
+export * from './TraceResult';
+export * from './TraceView';
