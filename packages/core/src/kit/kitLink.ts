@@ -1,0 +1,17 @@
+/**
+ * Results, clients and views made by a kit carry a non-enumerable link to it under this symbol,
+ * so matchers can record their verdict as an evaluation in the right kit (SPEC §7 "Recording").
+ */
+export const KIT_LINK: unique symbol = Symbol.for('sf-m3.kit') as never;
+
+/** Attaches the kit link to `target` without making it enumerable or serialized. */
+export function linkToKit<T extends object>(target: T, kit: object): T {
+  Object.defineProperty(target, KIT_LINK, { value: kit, enumerable: false, configurable: true });
+  return target;
+}
+
+/** The kit `target` was made by, if any. */
+export function kitOf(target: unknown): unknown {
+  if (typeof target !== 'object' || target === null) return undefined;
+  return (target as { [KIT_LINK]?: unknown })[KIT_LINK];
+}
