@@ -1,6 +1,6 @@
 // The project's own tests: unit tests beside the code (run from TypeScript source through
 // ts-jest) and end-to-end tests in e2e/ that spawn the real `jest`/`m3` binaries on fixture
-// projects. Workspace packages import each other through their built `dist` (npm test builds first).
+// projects. Unit tests map workspace packages to their sources; e2e tests run the built `dist`.
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
@@ -8,6 +8,13 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/__fixtures__/', '<rootDir>/e2e/fixtures/'],
   modulePathIgnorePatterns: ['<rootDir>/e2e/fixtures/', '/dist/'],
+  // Unit tests import sibling packages from source, so a package's tests never wait on a build.
+  moduleNameMapper: {
+    '^@sf-m3/core$': '<rootDir>/packages/core/src/index.ts',
+    '^@sf-m3/core/testing$': '<rootDir>/packages/core/src/testing/index.ts',
+    '^@sf-m3/(store-sqlite|matchers|jest-environment|cli)$': '<rootDir>/packages/$1/src/index.ts',
+    '^@sf-m3/example-servers$': '<rootDir>/examples/servers/src/index.ts',
+  },
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
   },

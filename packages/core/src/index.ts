@@ -1,5 +1,6 @@
 /** @sf-m3/core: everything sf-m3 does without Jest. Importing this module performs no I/O. */
 export * from './json';
+export * from './ids';
 export * from './errors';
 export * from './enums';
 export * from './redaction';
