@@ -1,0 +1,19 @@
+// Deterministic MCP servers for the sf-m3 examples, tests and benchmarks.
+export {
+  createExampleServer,
+  EXAMPLE_SERVER_NAME,
+  TESTING_GUIDE_TEXT,
+  normalizeCustomerName,
+  shippingAmount,
+} from './exampleServer';
+export { createMathServer, MATH_SERVER_NAME, mathTools } from './mathServer';
+export { runServer, serveHttp, parseServeArgs, type ServeMode, type HttpEndpoint } from './serve';
+export {
+  installToolTable,
+  toolJsonSchema,
+  toolError,
+  type ExampleTool,
+  type ToolOutcome,
+  type ToolPages,
+} from './toolTable';
+export { exampleServerBin, mathServerBin } from './binPaths';
