@@ -1,0 +1,329 @@
+import { performance } from 'node:perf_hooks';
+import type { ExecutionOutcome } from '../enums';
+import { M3Error } from '../errors';
+import type { ErrorInfo } from '../execution/ExecutionResult';
+import { newId } from '../ids';
+import type { JsonObject, JsonValue } from '../json';
+import type { Redactor } from '../redaction/Redactor';
+import type { EventDirection, EventKind, EventOrigin, LifecyclePhase, TraceEvent } from './Event';
+import type { EvidenceRef, RawEvidenceBlob } from './EvidenceRef';
+import type { ExecutionFinishedPayload } from './payloads';
+import {
+  boundRaw,
+  DEFAULT_RAW_LIMITS,
+  type RawEvidenceLimits,
+  type RawEvidenceSource,
+  type RawFrameFields,
+} from './rawCapture';
+import type { StderrCapture } from './TraceEntry';
+import { TraceResult } from './TraceResult';
+
+/** The limitation every direct trace carries: it sees decoded messages, not the raw wire. */
+export const CAPTURE_INCOMPLETE = 'capture_incomplete';
+/** Added when raw evidence was cut or dropped because the execution's 64 MiB budget ran out. */
+export const RAW_EVIDENCE_BUDGET_EXCEEDED = 'raw_evidence_budget_exceeded';
+
+/** What a caller gives `TraceRecorder.record`. */
+export interface RecordFields {
+  phase?: LifecyclePhase;
+  origin?: EventOrigin;
+  direction?: EventDirection;
+  server?: string;
+  connectionId?: string;
+  sessionId?: string;
+  turnId?: string;
+  jsonrpcId?: string | number;
+  payload: object;
+  /** The frame or stderr this event was decoded from; redacted, bounded and stored by sha256. */
+  raw?: string | Buffer;
+  /** Media type of `raw` (default `application/json`). */
+  rawMediaType?: string;
+  /**
+   * What `raw` is (default `mcp`). For `process_stderr` a `StderrCapture` goes to `payload.stderr`;
+   * otherwise the preview fields of a `raw.frame` payload are merged into the payload.
+   */
+  rawSource?: RawEvidenceSource;
+  /** Bytes the source produced before the caller kept only part of them (e.g. a stderr tail). */
+  rawOriginalSizeBytes?: number;
+}
+
+/** Options of a recorder. */
+export interface TraceRecorderOptions {
+  executionId: string;
+  redactor: Redactor;
+  /** Monotonic milliseconds (default `performance.now`). */
+  clock?: () => number;
+  /** Trace id (default: the `traceId` of the `execution.created` payload, else a new id). */
+  traceId?: string;
+  /** Raw evidence limits (default SPEC §5: 64 KiB preview, 1 MiB a frame, 64 MiB an execution). */
+  rawLimits?: Partial<RawEvidenceLimits>;
+  /** Limitations every trace of this recorder carries (default `['capture_incomplete']`). */
+  limitations?: string[];
+}
+
+/** Extra facts for `finish`. */
+export interface FinishExtras {
+  /** The one-shot result of a direct spec, stored in the `execution.finished` payload. */
+  directResult?: JsonValue;
+  /** Limitations to add, e.g. `cleanup_failed`. */
+  limitations?: string[];
+}
+
+/** Turns any value into plain JSON: drops undefined and functions, maps non-finite numbers to null. */
+function toPlainJson(value: unknown, depth = 0): JsonValue | undefined {
+  if (value === null) return null;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : null;
+    case 'bigint':
+      return value.toString();
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+    default:
+      break;
+  }
+  if (depth > 64) return '[Truncated]';
+  if (Array.isArray(value)) return value.map((v) => toPlainJson(v, depth + 1) ?? null);
+  if (value instanceof Date) return value.toISOString();
+  if (Buffer.isBuffer(value)) return `base64:${value.toString('base64')}`;
+  const maybeJson = value as { toJSON?: () => unknown };
+  if (typeof maybeJson.toJSON === 'function') return toPlainJson(maybeJson.toJSON(), depth + 1);
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const plain = toPlainJson(v, depth + 1);
+    if (plain !== undefined) out[k] = plain;
+  }
+  return out;
+}
+
+/**
+ * Records the events of one execution: numbers them 0..n-1, stamps ISO wall-clock time and a
+ * monotonic offset, redacts every payload with the kit's redactor, and keeps raw frames and stderr
+ * as redacted, bounded, sha256-addressed evidence. `finish` appends `execution.finished`.
+ */
+export class TraceRecorder {
+  /** The execution these events belong to. */
+  readonly executionId: string;
+  private traceIdValue: string;
+  private readonly redactor: Redactor;
+  private readonly clock: () => number;
+  private readonly startMono: number;
+  private readonly startWall: number;
+  private readonly limits: RawEvidenceLimits;
+  private readonly baseLimitations: string[];
+  private readonly extraLimitations = new Set<string>();
+  private readonly eventList: TraceEvent[] = [];
+  private readonly blobs: RawEvidenceBlob[] = [];
+  private readonly blobDigests = new Set<string>();
+  private readonly listeners = new Set<(e: TraceEvent) => void>();
+  private rawBytesStored = 0;
+  private lastOffset = 0;
+  private final: TraceResult | null = null;
+
+  constructor(options: TraceRecorderOptions) {
+    this.executionId = options.executionId;
+    this.redactor = options.redactor;
+    this.clock = options.clock ?? (() => performance.now());
+    this.startMono = this.clock();
+    this.startWall = Date.now();
+    this.traceIdValue = options.traceId ?? newId('trace');
+    this.limits = { ...DEFAULT_RAW_LIMITS, ...options.rawLimits };
+    this.baseLimitations = options.limitations ?? [CAPTURE_INCOMPLETE];
+  }
+
+  /** The trace id (set from the `execution.created` payload when that carries one). */
+  get traceId(): string {
+    return this.traceIdValue;
+  }
+
+  /** Events recorded so far, in order. */
+  get events(): readonly TraceEvent[] {
+    return this.eventList;
+  }
+
+  /** Raw evidence blobs kept so far (deduplicated by sha256). */
+  get evidence(): readonly RawEvidenceBlob[] {
+    return this.blobs;
+  }
+
+  /** True once `finish` has run; later `record` calls throw. */
+  get finished(): boolean {
+    return this.final !== null;
+  }
+
+  /** Milliseconds since the recorder was created, on the monotonic clock. */
+  now(): number {
+    return Math.max(this.lastOffset, Math.round((this.clock() - this.startMono) * 1000) / 1000);
+  }
+
+  /** Adds a limitation (e.g. `cleanup_failed`) to the finished trace. */
+  addLimitation(limitation: string): void {
+    this.extraLimitations.add(limitation);
+  }
+
+  /** Current limitations, base first. */
+  get limitations(): string[] {
+    return [...new Set([...this.baseLimitations, ...this.extraLimitations])];
+  }
+
+  /** Calls `listener` with every event recorded from now on; returns the unsubscribe function. */
+  subscribe(listener: (e: TraceEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /**
+   * Records one event. The payload is turned into plain JSON and redacted; `raw` is redacted,
+   * bounded and stored, its reference set on `event.rawEvidence` and its preview merged into the
+   * payload (`source, mediaType, preview, previewTruncated, sizeBytes, truncated, redacted`, as a
+   * `raw.frame` event carries them), or put in `payload.stderr` for `rawSource: 'process_stderr'`.
+   */
+  record(kind: EventKind, fields: RecordFields): TraceEvent {
+    if (this.final !== null) {
+      throw new M3Error('trace_finalized', `cannot record ${kind}: the trace of ${this.executionId} is finished`);
+    }
+    const plain = toPlainJson(fields.payload);
+    const payload: JsonObject =
+      plain !== null && typeof plain === 'object' && !Array.isArray(plain) ? this.redactor.redactJson(plain) : {};
+    if (kind === 'execution.created' && this.eventList.length === 0) {
+      if (typeof payload.traceId === 'string' && payload.traceId !== '') this.traceIdValue = payload.traceId;
+      else payload.traceId = this.traceIdValue;
+    }
+    let rawEvidence: EvidenceRef | undefined;
+    if (fields.raw !== undefined) {
+      rawEvidence = this.attachRaw(payload, fields);
+    }
+    const sequence = this.eventList.length;
+    const offsetMs = this.now();
+    this.lastOffset = offsetMs;
+    const event: TraceEvent = {
+      schemaVersion: 1,
+      eventId: `evt-${this.executionId}-${sequence}`,
+      sequence,
+      kind,
+      executionId: this.executionId,
+      timestamp: new Date(this.startWall + offsetMs).toISOString(),
+      offsetMs,
+      phase: fields.phase ?? 'unknown',
+      origin: fields.origin ?? 'normalized',
+      ...(fields.direction !== undefined && { direction: fields.direction }),
+      ...(fields.server !== undefined && { server: fields.server }),
+      ...(fields.connectionId !== undefined && { connectionId: fields.connectionId }),
+      ...(fields.sessionId !== undefined && { sessionId: fields.sessionId }),
+      ...(fields.turnId !== undefined && { turnId: fields.turnId }),
+      ...(fields.jsonrpcId !== undefined && { jsonrpcId: fields.jsonrpcId }),
+      payload: Object.freeze(payload),
+      ...(rawEvidence !== undefined && { rawEvidence }),
+    };
+    Object.freeze(event);
+    this.eventList.push(event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A failing subscriber must never break recording or the transport it observes.
+      }
+    }
+    return event;
+  }
+
+  /** Keeps `fields.raw` as evidence and adds its preview to `payload`; returns the reference. */
+  private attachRaw(payload: JsonObject, fields: RecordFields): EvidenceRef | undefined {
+    const raw = fields.raw as string | Buffer;
+    const mediaType = fields.rawMediaType ?? 'application/json';
+    const source: RawEvidenceSource = fields.rawSource ?? 'mcp';
+    const inputBytes = typeof raw === 'string' ? Buffer.byteLength(raw, 'utf8') : raw.length;
+    const budget = this.limits.executionBytes - this.rawBytesStored;
+    const bounded = boundRaw(raw, mediaType, this.redactor, this.limits, budget, fields.rawOriginalSizeBytes);
+    if (bounded === null || bounded.cutByBudget) this.extraLimitations.add(RAW_EVIDENCE_BUDGET_EXCEEDED);
+    if (source === 'process_stderr') {
+      const stderr: StderrCapture =
+        bounded === null
+          ? { preview: '', sizeBytes: fields.rawOriginalSizeBytes ?? inputBytes, truncated: true, redacted: false }
+          : {
+              preview: bounded.preview,
+              sizeBytes: bounded.reference.originalSizeBytes,
+              truncated: bounded.reference.truncated || bounded.previewTruncated,
+              redacted: bounded.reference.redacted,
+              evidenceRef: bounded.reference,
+            };
+      payload.stderr = stderr as unknown as JsonObject;
+    } else {
+      const frame: RawFrameFields =
+        bounded === null
+          ? {
+              source,
+              mediaType,
+              preview: '',
+              previewTruncated: true,
+              sizeBytes: fields.rawOriginalSizeBytes ?? inputBytes,
+              truncated: true,
+              redacted: false,
+              dropped: true,
+            }
+          : {
+              source,
+              mediaType,
+              preview: bounded.preview,
+              previewTruncated: bounded.previewTruncated,
+              sizeBytes: bounded.reference.originalSizeBytes,
+              truncated: bounded.reference.truncated,
+              redacted: bounded.reference.redacted,
+            };
+      Object.assign(payload, frame);
+    }
+    if (bounded === null) return undefined;
+    if (!this.blobDigests.has(bounded.reference.sha256)) {
+      this.blobDigests.add(bounded.reference.sha256);
+      this.blobs.push(Object.freeze({ reference: bounded.reference, bytes: bounded.bytes }));
+      this.rawBytesStored += bounded.bytes.length;
+    }
+    return bounded.reference;
+  }
+
+  /** The trace so far: partial and not finalized (or the final trace once finished). */
+  snapshot(): TraceResult {
+    if (this.final !== null) return this.final;
+    return new TraceResult({
+      traceId: this.traceIdValue,
+      executionId: this.executionId,
+      completeness: 'partial',
+      limitations: this.limitations,
+      events: [...this.eventList],
+    });
+  }
+
+  /**
+   * Appends `execution.finished` with the outcome (and the redacted error), freezes the recorder
+   * and returns the finalized trace. A second call returns the same trace.
+   */
+  finish(outcome: ExecutionOutcome, error?: ErrorInfo, extras: FinishExtras = {}): TraceResult {
+    if (this.final !== null) return this.final;
+    for (const limitation of extras.limitations ?? []) this.extraLimitations.add(limitation);
+    const limitations = this.limitations;
+    const payload: ExecutionFinishedPayload = {
+      outcome,
+      completeness: 'partial',
+      limitations,
+      ...(error !== undefined && { error: { code: error.code, message: error.message, details: error.details } }),
+      ...(extras.directResult !== undefined && { directResult: extras.directResult }),
+    };
+    this.record('execution.finished', { phase: 'terminal', origin: 'normalized', payload });
+    this.final = new TraceResult({
+      traceId: this.traceIdValue,
+      executionId: this.executionId,
+      completeness: 'partial',
+      limitations,
+      events: [...this.eventList],
+    });
+    this.listeners.clear();
+    return this.final;
+  }
+}
