@@ -1,1 +1,5 @@
-export {};
+export * from './JudgeErrorCode';
+export * from './judgeConfig';
+export * from './judgeReply';
+export * from './judgeRequest';
+export * from './LLMJudge';

@@ -1,0 +1,428 @@
+import { EvaluationStatus } from '../enums';
+import { ModelValidationError } from '../errors/M3Error';
+import { RequiredEvaluationError } from '../errors/RequiredEvaluationError';
+import { newId } from '../ids';
+import type { JsonObject, JsonValue } from '../json';
+import { LLMJudge } from '../judge/LLMJudge';
+import type { Redactor } from '../redaction/Redactor';
+import { toJsonValue } from '../redaction/Redactor';
+import type { ExecutionStore } from '../store/ExecutionStore';
+import type { ExecutionRecord } from '../store/records';
+import type { TraceView } from '../trace/TraceView';
+import { boundText, boundedRationale } from './boundedRationale';
+import { BUILTIN_EVALUATORS } from './builtins';
+import type { EvaluationLabels, EvaluationResult } from './EvaluationResult';
+import type { EvaluateOptions, EvaluationContext, EvaluatorCallback } from './EvaluatorCallback';
+import { normalizeVerdict, type NormalizedVerdict } from './normalizeVerdict';
+import { subjectDigest } from './subjectDigest';
+
+/** What the kit gives the engine: where to save, how to redact, and the run/suite/case it is bound to. */
+export interface EvaluationContextSource {
+  store: ExecutionStore;
+  redactor: Redactor;
+  runId: string | null;
+  suiteName: string | null;
+  caseId: string | null;
+  /** Labels the execution's evaluations inherit, or null when the kit does not know it. */
+  executionLabels(executionId: string): Promise<ExecutionRecord['labels'] | null>;
+}
+
+/** A matcher verdict to save as evaluator `m3.expect.<matcher>`. */
+export interface RecordedCheck {
+  /** `m3.expect.<matcher>`, or just the matcher name (the prefix is added). */
+  evaluator: string;
+  passed: boolean;
+  rationale: string;
+  subject: unknown;
+  executionId: string | null;
+  turnId?: string | null;
+  metadata: JsonObject;
+}
+
+/** Options of `judgeResponse`: the text to judge and the judge to ask. */
+export interface JudgeResponseOptions {
+  /** Evaluator name the verdict is saved under (1–256 chars). */
+  readonly name: string;
+  readonly input: string;
+  readonly actual: string;
+  readonly expected: string;
+  readonly judge: LLMJudge;
+  readonly executionId?: string | null;
+  readonly turnId?: string | null;
+  readonly caseId?: string | null;
+  readonly required?: boolean;
+  readonly metadata?: JsonObject;
+}
+
+type Registration =
+  | { readonly kind: 'builtin' | 'callback'; readonly callback: EvaluatorCallback }
+  | { readonly kind: 'judge'; readonly judge: LLMJudge };
+
+/** Longest evaluator name. */
+export const MAX_EVALUATOR_NAME = 256;
+/** Prefix of evaluators recorded by matchers. */
+export const MATCHER_EVALUATOR_PREFIX = 'm3.expect.';
+const ERROR_MESSAGE_CHARS = 300;
+
+function validateName(name: unknown): string {
+  if (typeof name !== 'string' || name.trim().length === 0 || name.length > MAX_EVALUATOR_NAME) {
+    throw new ModelValidationError(
+      `evaluator name must be a non-blank string of 1–${MAX_EVALUATOR_NAME} characters, e.g. 'project.answer.v1'`,
+      { length: typeof name === 'string' ? name.length : null },
+    );
+  }
+  return name;
+}
+
+function ownString(value: unknown, key: string): string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = (value as Record<string, unknown>)[key];
+  return typeof v === 'string' && v.length > 0 ? v : null;
+}
+
+function pickId(
+  kind: 'execution' | 'turn',
+  explicit: string | null | undefined,
+  fromSubject: string | null,
+): string | null {
+  if (explicit !== undefined && explicit !== null) {
+    if (fromSubject !== null && fromSubject !== explicit) {
+      throw new ModelValidationError(
+        `evaluation ${kind} IDs do not match: the option says ${explicit} but the subject belongs to ${fromSubject}`,
+        { kind },
+      );
+    }
+    return explicit;
+  }
+  return explicit === null ? null : fromSubject;
+}
+
+function isTraceView(value: unknown): value is TraceView {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { toolCalls?: unknown }).toolCalls);
+}
+
+function stringifyLabel(value: JsonValue): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function lineageKey(r: Pick<EvaluationResult, 'executionId' | 'turnId' | 'evaluator' | 'subjectDigest'>): string {
+  return JSON.stringify([r.executionId, r.turnId, r.evaluator, r.subjectDigest]);
+}
+
+/**
+ * Runs evaluators and judges, saves every verdict in the store with its labels, and enforces required
+ * evaluations (SPEC §8, §9). The kit delegates `registerEvaluator`, `evaluate`, `judgeResponse`,
+ * `recordCheck`, `evaluationResults` and `requiredFailures` here.
+ */
+export class EvaluationEngine {
+  private readonly registry = new Map<string, Registration>();
+  private readonly saved: EvaluationResult[] = [];
+  private readonly requiredLineages = new Set<string>();
+
+  constructor(private readonly source: EvaluationContextSource) {
+    for (const [name, callback] of Object.entries(BUILTIN_EVALUATORS)) {
+      this.registry.set(name, { kind: 'builtin', callback });
+    }
+  }
+
+  /**
+   * Names an evaluator. Registering does not make it required. Re-registering the same callback or an
+   * equally configured judge is a no-op; anything else under a taken name throws `ModelValidationError`.
+   */
+  register(name: string, evaluator: EvaluatorCallback | LLMJudge): void {
+    validateName(name);
+    const existing = this.registry.get(name);
+    if (evaluator instanceof LLMJudge) {
+      evaluator.addCanaries(this.source.redactor);
+      if (existing?.kind === 'judge') {
+        if (existing.judge.configDigest === evaluator.configDigest) return;
+        throw new ModelValidationError(
+          `conflicting judge configuration for evaluator ${name}: one evaluator name must always use the same judge settings; use a new name (e.g. bump its version)`,
+          { evaluator: name },
+        );
+      }
+      if (existing) throw this.taken(name, existing);
+      this.registry.set(name, { kind: 'judge', judge: evaluator });
+      return;
+    }
+    if (typeof evaluator !== 'function') {
+      throw new ModelValidationError('an evaluator must be a callback (ctx) => decision or an LLMJudge', {
+        evaluator: name,
+      });
+    }
+    if (existing) {
+      if (existing.kind === 'callback' && existing.callback === evaluator) return;
+      throw this.taken(name, existing);
+    }
+    this.registry.set(name, { kind: 'callback', callback: evaluator });
+  }
+
+  private taken(name: string, existing: Registration): ModelValidationError {
+    const why = existing.kind === 'builtin' ? 'it is a built-in evaluator name' : 'it is already registered';
+    return new ModelValidationError(`cannot register evaluator ${name}: ${why}; choose another name`, {
+      evaluator: name,
+    });
+  }
+
+  /** Runs a registered evaluator on `subject`, saves the verdict, and throws if a required one did not pass. */
+  async evaluate(subject: unknown, name: string, options: EvaluateOptions = {}): Promise<EvaluationResult> {
+    validateName(name);
+    const registration = this.registry.get(name);
+    if (!registration) {
+      throw new ModelValidationError(
+        `evaluator ${name} is not registered: call kit.registerEvaluator('${name}', callback) first`,
+        { evaluator: name },
+      );
+    }
+    if (registration.kind === 'judge') registration.judge.addCanaries(this.source.redactor);
+    const executionId = pickId('execution', options.executionId, ownString(subject, 'executionId'));
+    const turnId = pickId('turn', options.turnId, ownString(subject, 'turnId'));
+    const redactor = this.source.redactor;
+    const redactedSubject = redactor.redactJson(toJsonValue(subject));
+    const metadata = redactor.redactJson(toJsonValue(options.metadata ?? {})) as JsonObject;
+    const executionLabels = executionId ? await this.source.executionLabels(executionId) : null;
+    const caseId = options.caseId ?? executionLabels?.caseId ?? this.source.caseId;
+    const trace = await this.resolveTrace(subject, options.trace, executionId);
+    const context: EvaluationContext = {
+      subject: redactedSubject,
+      evaluator: name,
+      executionId,
+      turnId,
+      caseId,
+      ...(trace ? { trace } : {}),
+      metadata,
+    };
+    const verdict = await this.run(registration, context);
+    const judge = registration.kind === 'judge' ? registration.judge : null;
+    const tool = ownString(subject, 'tool');
+    const labels: EvaluationLabels = {
+      runId: executionLabels?.runId ?? this.source.runId,
+      suiteName: executionLabels?.suiteName ?? this.source.suiteName,
+      caseId,
+      server: executionLabels?.server ?? ownString(subject, 'server'),
+      tool: typeof (subject as { isError?: unknown } | null)?.isError === 'boolean' ? tool : null,
+      transport: executionLabels?.transport ?? null,
+      harness: executionLabels?.harness ?? null,
+      model: executionLabels?.model ?? null,
+      trial: executionLabels?.trial ?? null,
+      judgeModel: judge?.model ?? null,
+      rubricId: judge?.rubricId ?? null,
+      matrixId: executionLabels?.matrixId ?? null,
+      metadata: {
+        ...(executionLabels?.metadata ?? {}),
+        ...Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, stringifyLabel(v)])),
+      },
+    };
+    return this.save(
+      {
+        evaluator: name,
+        executionId,
+        turnId,
+        caseId,
+        subjectDigest: subjectDigest(redactedSubject),
+        metadata,
+        verdict,
+        requested: options.required === true,
+      },
+      labels,
+    );
+  }
+
+  /** Asks `judge` to grade `actual` against `expected` for `input`; the judge is registered under `name`. */
+  async judgeResponse(options: JudgeResponseOptions): Promise<EvaluationResult> {
+    if (!(options.judge instanceof LLMJudge)) {
+      throw new ModelValidationError('judgeResponse needs judge: an LLMJudge instance', {});
+    }
+    this.register(options.name, options.judge);
+    const { input, actual, expected } = options;
+    return this.evaluate({ input, expected, actual }, options.name, {
+      executionId: options.executionId ?? null,
+      turnId: options.turnId ?? null,
+      ...(options.caseId !== undefined ? { caseId: options.caseId } : {}),
+      ...(options.required !== undefined ? { required: options.required } : {}),
+      ...(options.metadata !== undefined ? { metadata: options.metadata } : {}),
+    });
+  }
+
+  /** Saves a matcher verdict as evaluator `m3.expect.<matcher>` (never required, never throws for a fail). */
+  async recordCheck(check: RecordedCheck): Promise<EvaluationResult> {
+    const evaluator = validateName(
+      check.evaluator.startsWith(MATCHER_EVALUATOR_PREFIX)
+        ? check.evaluator
+        : MATCHER_EVALUATOR_PREFIX + check.evaluator,
+    );
+    const redactor = this.source.redactor;
+    const metadata = redactor.redactJson(toJsonValue(check.metadata ?? {})) as JsonObject;
+    // The check's own arguments are part of its identity: two different expectations on one trace
+    // are two lineages, not one overwriting the other.
+    const digestSubject = redactor.redactJson(toJsonValue({ subject: check.subject, check: metadata }));
+    const executionLabels = check.executionId ? await this.source.executionLabels(check.executionId) : null;
+    const caseId = executionLabels?.caseId ?? this.source.caseId;
+    const labels: EvaluationLabels = {
+      runId: executionLabels?.runId ?? this.source.runId,
+      suiteName: executionLabels?.suiteName ?? this.source.suiteName,
+      caseId,
+      server: executionLabels?.server ?? null,
+      tool: null,
+      transport: executionLabels?.transport ?? null,
+      harness: executionLabels?.harness ?? null,
+      model: executionLabels?.model ?? null,
+      trial: executionLabels?.trial ?? null,
+      judgeModel: null,
+      rubricId: null,
+      matrixId: executionLabels?.matrixId ?? null,
+      metadata: {
+        ...(executionLabels?.metadata ?? {}),
+        ...Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, stringifyLabel(v)])),
+      },
+    };
+    return this.save(
+      {
+        evaluator,
+        executionId: check.executionId,
+        turnId: check.turnId ?? null,
+        caseId,
+        subjectDigest: subjectDigest(digestSubject),
+        metadata,
+        verdict: {
+          status: check.passed ? EvaluationStatus.PASSED : EvaluationStatus.FAILED,
+          score: null,
+          rationale: check.rationale,
+          metrics: {},
+          provenance: { kind: 'matcher', matcher: evaluator.slice(MATCHER_EVALUATOR_PREFIX.length) },
+        },
+        requested: false,
+        matcher: true,
+      },
+      labels,
+    );
+  }
+
+  /** Every verdict this engine saved, oldest first. */
+  results(): EvaluationResult[] {
+    return [...this.saved];
+  }
+
+  /** Required lineages whose latest verdict is not `passed` (so a caught `RequiredEvaluationError` still fails the run). */
+  requiredFailures(): EvaluationResult[] {
+    const latest = new Map<string, EvaluationResult>();
+    for (const r of this.saved) latest.set(lineageKey(r), r);
+    return [...latest.values()].filter((r) => r.required && r.status !== EvaluationStatus.PASSED);
+  }
+
+  private async run(registration: Registration, context: EvaluationContext): Promise<NormalizedVerdict> {
+    if (registration.kind === 'judge') {
+      const verdict = await registration.judge.judge(context.subject, { redactor: this.source.redactor });
+      return { ...verdict, provenance: { ...verdict.provenance } };
+    }
+    const kind = registration.kind;
+    let returned: unknown;
+    try {
+      returned = await registration.callback(context);
+    } catch (error) {
+      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      return this.errorVerdict(
+        kind,
+        `evaluator threw ${boundText(message, this.source.redactor, ERROR_MESSAGE_CHARS)}`,
+      );
+    }
+    const checked = normalizeVerdict(returned);
+    if (!checked.ok) return this.errorVerdict(kind, `evaluator returned a malformed decision: ${checked.problem}`);
+    return { ...checked.verdict, provenance: { ...checked.verdict.provenance, kind } };
+  }
+
+  private errorVerdict(kind: string, rationale: string): NormalizedVerdict {
+    return { status: EvaluationStatus.ERROR, score: null, rationale, metrics: {}, provenance: { kind } };
+  }
+
+  private async resolveTrace(
+    subject: unknown,
+    given: unknown,
+    executionId: string | null,
+  ): Promise<TraceView | undefined> {
+    const fromValue = (value: unknown): TraceView | undefined => {
+      if (isTraceView(value)) return value;
+      const view = (value as { view?: unknown } | null)?.view;
+      if (typeof view === 'function') {
+        try {
+          const v: unknown = view.call(value);
+          return isTraceView(v) ? v : undefined;
+        } catch {
+          return undefined; // not finalized: the callback gets no trace rather than a partial one
+        }
+      }
+      return undefined;
+    };
+    const explicit = given !== undefined && given !== null ? fromValue(given) : undefined;
+    if (explicit) return explicit;
+    const own = fromValue(subject) ?? fromValue((subject as { traceView?: unknown } | null)?.traceView);
+    if (own) return own;
+    if (!executionId) return undefined;
+    try {
+      return await this.source.store.getTraceView(executionId);
+    } catch {
+      return undefined; // unfinished or unknown execution: evaluate without a trace
+    }
+  }
+
+  private async isRequired(
+    lineage: Pick<EvaluationResult, 'executionId' | 'turnId' | 'evaluator' | 'subjectDigest'>,
+    requested: boolean,
+  ): Promise<boolean> {
+    if (requested || this.requiredLineages.has(lineageKey(lineage))) return true;
+    if (lineage.executionId) {
+      try {
+        const record = await this.source.store.getExecution(lineage.executionId);
+        if (record.requiredEvaluators.includes(lineage.evaluator)) return true;
+      } catch {
+        // an execution the store does not know has no spec-level requirements
+      }
+    }
+    return this.source.store.isRequiredLineage(lineage);
+  }
+
+  private async save(
+    row: {
+      evaluator: string;
+      executionId: string | null;
+      turnId: string | null;
+      caseId: string | null;
+      subjectDigest: string;
+      metadata: JsonObject;
+      verdict: NormalizedVerdict;
+      requested: boolean;
+      matcher?: boolean;
+    },
+    labels: EvaluationLabels,
+  ): Promise<EvaluationResult> {
+    const redactor = this.source.redactor;
+    const lineage = {
+      executionId: row.executionId,
+      turnId: row.turnId,
+      evaluator: row.evaluator,
+      subjectDigest: row.subjectDigest,
+    };
+    const required = row.matcher ? false : await this.isRequired(lineage, row.requested);
+    const result: EvaluationResult = Object.freeze({
+      evaluationId: newId('eval'),
+      evaluator: row.evaluator,
+      status: row.verdict.status,
+      score: row.verdict.score,
+      rationale: boundedRationale(row.verdict.rationale, redactor),
+      metrics: redactor.redactJson(row.verdict.metrics),
+      required,
+      executionId: row.executionId,
+      turnId: row.turnId,
+      caseId: row.caseId,
+      subjectDigest: row.subjectDigest,
+      createdAt: new Date().toISOString(),
+      provenance: redactor.redactJson({ ...row.verdict.provenance, evaluator: row.evaluator }),
+      metadata: row.metadata,
+    });
+    if (required) this.requiredLineages.add(lineageKey(result));
+    await this.source.store.saveEvaluation({ result, labels: redactor.redactJson(labels) });
+    this.saved.push(result);
+    if (required && result.status !== EvaluationStatus.PASSED) throw new RequiredEvaluationError(result);
+    return result;
+  }
+}

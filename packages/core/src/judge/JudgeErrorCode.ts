@@ -1,0 +1,20 @@
+/** Stable codes of judge failures; each is saved as an `error` evaluation, never thrown into the test. */
+export const JudgeErrorCode = {
+  /** The subject is not `{ input, expected, actual }` strings within size limits; nothing was sent. */
+  INPUT_INVALID: 'judge_input_invalid',
+  /** The key environment variable is unset or empty; nothing was sent. */
+  CREDENTIAL_MISSING: 'judge_credential_missing',
+  /** The model refused (a `refusal` message or `content_filter` finish). */
+  REFUSED: 'judge_refused',
+  /** The reply was not one valid `{ score, rationale, abstain }` object. */
+  MALFORMED_RESPONSE: 'judge_malformed_response',
+  /** The judge said the evidence cannot be assessed. */
+  ABSTAINED: 'judge_abstained',
+  /** The endpoint did not answer within `timeoutMs`. */
+  TIMEOUT: 'judge_timeout',
+  /** The endpoint answered with a non-2xx status (after retries for 429/5xx), or a redirect. */
+  HTTP_ERROR: 'judge_http_error',
+  /** The endpoint could not be reached. */
+  NETWORK_ERROR: 'judge_network_error',
+} as const;
+export type JudgeErrorCode = (typeof JudgeErrorCode)[keyof typeof JudgeErrorCode];
