@@ -1,0 +1,294 @@
+import { createHash } from 'node:crypto';
+import {
+  ExecutionNotFound,
+  ModelValidationError,
+  RawEvidenceIntegrityError,
+  StoreError,
+  TraceUnavailable,
+} from '../errors/M3Error';
+import type { EvaluationResult } from '../evaluation/EvaluationResult';
+import type { EvidenceRef, RawEvidence } from '../trace/EvidenceRef';
+import { TraceResult, type TraceResultData } from '../trace/TraceResult';
+import type { TraceView } from '../trace/TraceView';
+import type { AggregationQuery, AggregationReport } from './AggregationQuery';
+import type { ExecutionStore, FinishedExecution, StoredEvaluation } from './ExecutionStore';
+import type { AttemptRecord, ExecutionRecord, RunRecord, SessionRecord, SuiteRecord, TurnRecord } from './records';
+import { aggregateItems } from './aggregation/aggregateItems';
+import type { AggregationItem } from './aggregation/AggregationItem';
+import { evaluationItem, requirementItem } from './aggregation/buildAggregationItems';
+import { isLaterRow, lineageKey, type EvaluationLineage } from './aggregation/lineage';
+import { validateAggregationQuery } from './aggregation/validateAggregationQuery';
+import { canonicalInstant, normalizeSuiteName, requireId } from './storeInputs';
+import { evidenceDigestOf, verifyRawEvidence } from './verifyRawEvidence';
+
+/** Deep copy of JSON-shaped data, so callers never share mutable state with the store. */
+function copy<T>(value: T): T {
+  return structuredClone(value);
+}
+
+/**
+ * The kit's default store: everything in process memory, gone when the process ends. It keeps
+ * the same rules as the SQLite store (append-only evaluations, latest row per lineage, sticky
+ * required, verified evidence) and aggregates with the shared pure engine.
+ */
+export class InMemoryExecutionStore implements ExecutionStore {
+  private readonly runs = new Map<string, RunRecord>();
+  private readonly suites = new Map<string, SuiteRecord>();
+  private readonly attempts = new Map<string, AttemptRecord>();
+  private readonly executions = new Map<string, ExecutionRecord>();
+  private readonly traces = new Map<string, TraceResultData>();
+  private readonly blobs = new Map<string, Buffer>();
+  private readonly sessions = new Map<string, SessionRecord[]>();
+  private readonly turns = new Map<string, TurnRecord[]>();
+  private readonly evaluationIds = new Set<string>();
+  private readonly latest = new Map<string, StoredEvaluation>();
+  private readonly requiredLineages = new Set<string>();
+  private nextSuiteId = 1;
+  private closed = false;
+
+  private assertOpen(): void {
+    if (this.closed) throw new StoreError('the execution store is closed: create a new store to read or write');
+  }
+
+  async saveRun(run: RunRecord): Promise<void> {
+    this.assertOpen();
+    requireId(run.runId, 'runId');
+    this.runs.set(run.runId, copy({ ...run, startedAt: canonicalInstant(run.startedAt, 'startedAt') }));
+  }
+
+  async getRun(runId: string): Promise<RunRecord | null> {
+    this.assertOpen();
+    const run = this.runs.get(runId);
+    return run === undefined ? null : copy(run);
+  }
+
+  async listRuns(options: { limit?: number } = {}): Promise<RunRecord[]> {
+    this.assertOpen();
+    const runs = [...this.runs.values()].sort((a, b) =>
+      a.startedAt === b.startedAt ? (a.runId < b.runId ? 1 : -1) : a.startedAt < b.startedAt ? 1 : -1,
+    );
+    return copy(options.limit === undefined ? runs : runs.slice(0, options.limit));
+  }
+
+  async registerSuite(name: string): Promise<SuiteRecord> {
+    this.assertOpen();
+    const trimmed = normalizeSuiteName(name);
+    let suite = this.suites.get(trimmed);
+    if (suite === undefined) {
+      suite = { suiteId: this.nextSuiteId++, name: trimmed, createdAt: new Date().toISOString() };
+      this.suites.set(trimmed, suite);
+    }
+    return { ...suite };
+  }
+
+  async listSuites(): Promise<SuiteRecord[]> {
+    this.assertOpen();
+    return [...this.suites.values()].sort((a, b) => a.suiteId - b.suiteId).map((s) => ({ ...s }));
+  }
+
+  async saveAttempt(attempt: AttemptRecord): Promise<void> {
+    this.assertOpen();
+    requireId(attempt.attemptId, 'attemptId');
+    requireId(attempt.runId, 'runId');
+    this.attempts.set(attempt.attemptId, copy(attempt));
+  }
+
+  async listAttempts(filter: { runId: string }): Promise<AttemptRecord[]> {
+    this.assertOpen();
+    return copy(
+      [...this.attempts.values()]
+        .filter((a) => a.runId === filter.runId)
+        .sort((a, b) => (a.startedAt === b.startedAt ? cmp(a.attemptId, b.attemptId) : cmp(a.startedAt, b.startedAt))),
+    );
+  }
+
+  async createExecution(record: ExecutionRecord): Promise<void> {
+    this.assertOpen();
+    requireId(record.executionId, 'executionId');
+    if (this.executions.has(record.executionId)) {
+      throw new StoreError(`execution already exists: ${record.executionId}`, { executionId: record.executionId });
+    }
+    this.executions.set(
+      record.executionId,
+      copy({ ...record, createdAt: canonicalInstant(record.createdAt, 'createdAt') }),
+    );
+  }
+
+  async finishExecution(finished: FinishedExecution): Promise<void> {
+    this.assertOpen();
+    const record = this.executions.get(finished.executionId);
+    if (record === undefined) throw new ExecutionNotFound(finished.executionId);
+    const data = finished.trace.toJSON();
+    if (data.executionId !== finished.executionId) {
+      throw new ModelValidationError('finishExecution: the trace belongs to another execution', {
+        executionId: finished.executionId,
+      });
+    }
+    const blobs = finished.evidence.map(
+      (blob) => [checkedDigest(blob.reference, blob.bytes), Buffer.from(blob.bytes)] as const,
+    );
+    // Everything is validated before anything is written, so a bad input leaves no half execution.
+    for (const [sha256, bytes] of blobs) this.blobs.set(sha256, bytes);
+    this.traces.set(finished.executionId, copy(data));
+    this.sessions.set(finished.executionId, copy([...(finished.sessions ?? [])]));
+    this.turns.set(finished.executionId, copy([...(finished.turns ?? [])]));
+    this.executions.set(finished.executionId, {
+      ...record,
+      outcome: finished.outcome,
+      finishedAt: canonicalInstant(finished.finishedAt, 'finishedAt'),
+      snapshot: copy(finished.snapshot),
+    });
+  }
+
+  async getExecution(executionId: string): Promise<ExecutionRecord> {
+    this.assertOpen();
+    const record = this.executions.get(executionId);
+    if (record === undefined) throw new ExecutionNotFound(executionId);
+    return copy(record);
+  }
+
+  async listExecutions(filter: { runId?: string; attemptId?: string }): Promise<ExecutionRecord[]> {
+    this.assertOpen();
+    const linked =
+      filter.attemptId === undefined ? null : new Set(this.attempts.get(filter.attemptId)?.executionIds ?? []);
+    return copy(
+      [...this.executions.values()]
+        .filter((e) => filter.runId === undefined || e.runId === filter.runId)
+        .filter((e) => linked === null || e.attemptId === filter.attemptId || linked.has(e.executionId))
+        .sort((a, b) =>
+          a.createdAt === b.createdAt ? cmp(a.executionId, b.executionId) : cmp(a.createdAt, b.createdAt),
+        ),
+    );
+  }
+
+  async getTrace(executionId: string): Promise<TraceResult> {
+    this.assertOpen();
+    if (!this.executions.has(executionId)) throw new ExecutionNotFound(executionId);
+    const data = this.traces.get(executionId);
+    if (data === undefined) {
+      throw new TraceUnavailable(`execution ${executionId} has no saved trace: it has not finished yet`, {
+        executionId,
+      });
+    }
+    return TraceResult.fromJSON(copy(data));
+  }
+
+  async getTraceView(executionId: string): Promise<TraceView> {
+    return (await this.getTrace(executionId)).view();
+  }
+
+  async listSessions(executionId: string): Promise<SessionRecord[]> {
+    this.assertOpen();
+    if (!this.executions.has(executionId)) throw new ExecutionNotFound(executionId);
+    return copy(this.sessions.get(executionId) ?? []);
+  }
+
+  async listTurns(executionId: string): Promise<TurnRecord[]> {
+    this.assertOpen();
+    if (!this.executions.has(executionId)) throw new ExecutionNotFound(executionId);
+    return copy([...(this.turns.get(executionId) ?? [])].sort((a, b) => a.index - b.index));
+  }
+
+  async saveEvaluation(evaluation: StoredEvaluation): Promise<void> {
+    this.assertOpen();
+    const { result } = evaluation;
+    requireId(result.evaluationId, 'evaluationId');
+    requireId(result.evaluator, 'evaluator');
+    if (this.evaluationIds.has(result.evaluationId)) {
+      throw new StoreError(`evaluation already exists: ${result.evaluationId} (rows are append-only)`, {
+        evaluationId: result.evaluationId,
+      });
+    }
+    const stored = copy({
+      ...evaluation,
+      result: { ...result, createdAt: canonicalInstant(result.createdAt, 'createdAt') },
+    });
+    this.evaluationIds.add(result.evaluationId);
+    const key = lineageKey(result);
+    if (result.required) this.requiredLineages.add(key);
+    const previous = this.latest.get(key);
+    if (previous === undefined || isLaterRow(stored.result, previous.result)) this.latest.set(key, stored);
+  }
+
+  async listEvaluations(filter: {
+    runId?: string;
+    executionId?: string;
+    evaluator?: string;
+  }): Promise<EvaluationResult[]> {
+    this.assertOpen();
+    return [...this.latest.values()]
+      .filter((s) => filter.runId === undefined || s.labels.runId === filter.runId)
+      .filter((s) => filter.executionId === undefined || s.result.executionId === filter.executionId)
+      .filter((s) => filter.evaluator === undefined || s.result.evaluator === filter.evaluator)
+      .map((s) => s.result)
+      .sort((a, b) => (isLaterRow(a, b) ? 1 : -1))
+      .map((r) => copy(r));
+  }
+
+  async isRequiredLineage(lineage: EvaluationLineage): Promise<boolean> {
+    this.assertOpen();
+    return this.requiredLineages.has(lineageKey(lineage));
+  }
+
+  async readRawEvidence(ref: EvidenceRef, options: { maxBytes?: number } = {}): Promise<RawEvidence> {
+    this.assertOpen();
+    const bytes = this.blobs.get(evidenceDigestOf(ref)) ?? null;
+    return verifyRawEvidence(ref, bytes, options);
+  }
+
+  async aggregateEvaluations(query: AggregationQuery): Promise<AggregationReport> {
+    this.assertOpen();
+    const normalized = validateAggregationQuery(query);
+    return aggregateItems(normalized, this.aggregationItems());
+  }
+
+  /** Latest lineage rows plus a synthetic item per required evaluator an execution has not produced. */
+  private *aggregationItems(): Generator<AggregationItem> {
+    const produced = new Set<string>();
+    for (const stored of this.latest.values()) {
+      const execution = stored.result.executionId === null ? undefined : this.executions.get(stored.result.executionId);
+      produced.add(JSON.stringify([stored.result.executionId, stored.result.evaluator]));
+      yield evaluationItem(stored, execution?.createdAt ?? null);
+    }
+    const running = this.executionsOfRunningAttempts();
+    for (const execution of this.executions.values()) {
+      for (const evaluator of new Set(execution.requiredEvaluators)) {
+        if (produced.has(JSON.stringify([execution.executionId, evaluator]))) continue;
+        const pending = execution.outcome === null || running.has(execution.executionId);
+        yield requirementItem(execution, evaluator, pending ? 'pending' : 'missing');
+      }
+    }
+  }
+
+  /** Executions linked (either way) to an attempt whose outcome is not known yet. */
+  private executionsOfRunningAttempts(): Set<string> {
+    const running = new Set<string>();
+    for (const attempt of this.attempts.values()) {
+      if (attempt.outcome === null) for (const id of attempt.executionIds) running.add(id);
+    }
+    for (const execution of this.executions.values()) {
+      const attempt = execution.attemptId === null ? undefined : this.attempts.get(execution.attemptId);
+      if (attempt !== undefined && attempt.outcome === null) running.add(execution.executionId);
+    }
+    return running;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The blob's sha256, after checking the bytes really have that size and digest. */
+function checkedDigest(ref: EvidenceRef, bytes: Buffer): string {
+  const sha256 = evidenceDigestOf(ref);
+  if (bytes.length !== ref.sizeBytes || createHash('sha256').update(bytes).digest('hex') !== sha256) {
+    throw new RawEvidenceIntegrityError('raw evidence bytes do not match their reference: refusing to store them', {
+      sha256,
+    });
+  }
+  return sha256;
+}
