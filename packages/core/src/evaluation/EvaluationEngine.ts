@@ -118,6 +118,7 @@ export class EvaluationEngine {
   private readonly registry = new Map<string, Registration>();
   private readonly saved: EvaluationResult[] = [];
   private readonly requiredLineages = new Set<string>();
+  private lastCreatedMs = 0;
 
   constructor(private readonly source: EvaluationContextSource) {
     for (const [name, callback] of Object.entries(BUILTIN_EVALUATORS)) {
@@ -365,6 +366,12 @@ export class EvaluationEngine {
     }
   }
 
+  /** Strictly increasing timestamps, so "latest row per lineage" follows this engine's order. */
+  private nextCreatedAt(): string {
+    this.lastCreatedMs = Math.max(Date.now(), this.lastCreatedMs + 1);
+    return new Date(this.lastCreatedMs).toISOString();
+  }
+
   private async isRequired(
     lineage: Pick<EvaluationResult, 'executionId' | 'turnId' | 'evaluator' | 'subjectDigest'>,
     requested: boolean,
@@ -415,7 +422,7 @@ export class EvaluationEngine {
       turnId: row.turnId,
       caseId: row.caseId,
       subjectDigest: row.subjectDigest,
-      createdAt: new Date().toISOString(),
+      createdAt: this.nextCreatedAt(),
       provenance: redactor.redactJson({ ...row.verdict.provenance, evaluator: row.evaluator }),
       metadata: row.metadata,
     });
