@@ -4,14 +4,21 @@
  */
 export const KIT_LINK: unique symbol = Symbol.for('sf-m3.kit') as never;
 
+/** Links of frozen (non-extensible) objects such as `TraceResult` and `TraceView`. */
+const frozenLinks = new WeakMap<object, object>();
+
 /** Attaches the kit link to `target` without making it enumerable or serialized. */
 export function linkToKit<T extends object>(target: T, kit: object): T {
-  Object.defineProperty(target, KIT_LINK, { value: kit, enumerable: false, configurable: true });
+  if (Object.isExtensible(target)) {
+    Object.defineProperty(target, KIT_LINK, { value: kit, enumerable: false, configurable: true });
+  } else {
+    frozenLinks.set(target, kit);
+  }
   return target;
 }
 
 /** The kit `target` was made by, if any. */
 export function kitOf(target: unknown): unknown {
   if (typeof target !== 'object' || target === null) return undefined;
-  return (target as { [KIT_LINK]?: unknown })[KIT_LINK];
+  return (target as { [KIT_LINK]?: unknown })[KIT_LINK] ?? frozenLinks.get(target);
 }

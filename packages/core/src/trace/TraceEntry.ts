@@ -7,6 +7,7 @@ import type { Observation } from './Observation';
 /** Status of a timeline entry. */
 export type EntryStatus =
   | 'completed'
+  | 'success'
   | 'failed'
   | 'tool_error'
   | 'protocol_error'
@@ -42,6 +43,8 @@ export interface EntryBase {
   readonly sessionId?: string;
   readonly turnId?: string;
   readonly server?: string;
+  /** The connection (one client transport) the entry's events travelled on. */
+  readonly connectionId?: string;
   readonly sequenceStart: number;
   readonly sequenceEnd: number;
   /** Offsets in ms from the trace's start. */
@@ -80,6 +83,16 @@ export interface ReportedToolCall {
   readonly status: Observation<string>;
 }
 
+/** A JSON-RPC error as a response carried it. */
+export interface ProtocolErrorValue {
+  readonly code: number | null;
+  readonly message: string;
+  readonly data: JsonValue;
+}
+
+/** How wire and reported evidence of one tool call were matched. */
+export type CorrelationState = 'correlated' | 'wire_only' | 'reported_only' | 'ambiguous' | 'unavailable';
+
 /** Where wire and reported evidence disagree. */
 export interface EvidenceConflict {
   readonly field: 'server' | 'tool' | 'arguments' | 'result' | 'status';
@@ -92,9 +105,18 @@ export interface ToolCallEntry extends EntryBase {
   readonly kind: 'tool_call';
   readonly callId: string;
   readonly server: string;
+  /** How the call ended (SPEC §5 `status`); the same value as `toolStatus`. */
+  readonly status: ToolCallStatus;
   readonly tool: Observation<string>;
   readonly arguments: Observation<JsonValue>;
   readonly result: Observation<ToolResultValue>;
+  /** The JSON-RPC error that answered the call (`protocol_error`), else not emitted. */
+  readonly error: Observation<ProtocolErrorValue>;
+  /** JSON-RPC id of the wire request, null when only reported evidence exists. */
+  readonly jsonrpcId: string | number | null;
+  /** The agent's own id for the call, null when the source gives none. */
+  readonly providerCallId: string | null;
+  readonly correlation: CorrelationState;
   readonly toolStatus: ToolCallStatus;
   readonly latencyMs: number | null;
   readonly wire: Observation<WireToolCall>;
@@ -134,7 +156,7 @@ export interface ProtocolEntry extends EntryBase {
   readonly jsonrpcId: string | number | null;
   readonly request: Observation<JsonValue>;
   readonly response: Observation<JsonValue>;
-  readonly error: Observation<{ code: number | null; message: string; data: JsonValue }>;
+  readonly error: Observation<ProtocolErrorValue>;
 }
 
 /** A transport connecting or disconnecting. */
@@ -143,6 +165,8 @@ export interface TransportEntry extends EntryBase {
   readonly phase: 'connected' | 'disconnected';
   readonly configured: Observation<TransportKind>;
   readonly instrumented: Observation<string>;
+  /** Why the transport disconnected, when the recorder said. */
+  readonly reason?: string;
 }
 
 /** What the server said about itself at `initialize`. */
@@ -282,7 +306,7 @@ export type TraceRuntime =
       readonly initialization: Observation<InitializationValue>;
     }
   | {
-      readonly kind: 'acp' | 'openai';
+      readonly kind: 'acp' | 'openai' | 'claude_code' | 'codex' | 'opencode' | 'pi';
       readonly sessionId: Observation<string>;
       readonly protocolVersion: Observation<string>;
       readonly agent: Observation<JsonObject>;

@@ -157,3 +157,18 @@ export interface EvaluationRecordedPayload {
   evaluator: string;
   status: string;
 }
+
+/**
+ * `raw.frame`: one raw frame (or stderr chunk) kept as redacted, bounded evidence. The bytes live
+ * in the evidence store (`event.rawEvidence`); the payload holds a preview of at most 64 KiB.
+ */
+export interface RawFramePayload {
+  source: 'mcp' | 'acp' | 'provider_http' | 'process_stderr';
+  mediaType: string;
+  /** Redacted text preview (UTF-8), cut at 64 KiB. */
+  preview: string;
+  /** True when `preview` is shorter than the redacted frame. */
+  previewTruncated: boolean;
+  /** Size of the redacted frame before bounding. */
+  sizeBytes: number;
+}

@@ -1,0 +1,79 @@
+import type { TransportKind } from '../../enums';
+import type { JsonObject } from '../../json';
+import { EventKind, type TraceEvent } from '../Event';
+import { notEmitted, observed, unavailable, unsupported, type Observation } from '../Observation';
+import type { InitializationValue, TraceEntry, TraceRuntime, UsageValue } from '../TraceEntry';
+import { isJsonObject, stringField } from './ProjectionContext';
+import { summaryUsage } from './summarize';
+
+const TRANSPORTS: ReadonlySet<string> = new Set(['stdio', 'http', 'in_process']);
+
+function initializationOf(event: TraceEvent | undefined): Observation<InitializationValue> {
+  if (event === undefined) return notEmitted();
+  const p = event.payload;
+  if (typeof p.protocolVersion !== 'string' || !isJsonObject(p.serverInfo) || !isJsonObject(p.capabilities)) {
+    return unavailable('malformed_source');
+  }
+  return observed({
+    protocolVersion: p.protocolVersion,
+    serverInfo: p.serverInfo,
+    capabilities: p.capabilities,
+    instructions: typeof p.instructions === 'string' ? p.instructions : null,
+  });
+}
+
+/** What a direct connection can report: its transport and the observed initialization. */
+function directRuntime(events: readonly TraceEvent[]): TraceRuntime {
+  const connected = events.find((e) => e.kind === EventKind.TRANSPORT_CONNECTED);
+  const transport = connected ? stringField(connected.payload, 'transport') : undefined;
+  const initialization = initializationOf(events.find((e) => e.kind === EventKind.MCP_INITIALIZED));
+  return {
+    kind: 'direct',
+    transport:
+      connected === undefined
+        ? notEmitted()
+        : transport !== undefined && TRANSPORTS.has(transport)
+          ? observed(transport as TransportKind)
+          : unavailable('malformed_source'),
+    protocol:
+      initialization.state === 'observed'
+        ? observed(initialization.value!.protocolVersion)
+        : (initialization as Observation<never>),
+    initialization,
+  };
+}
+
+/** What an agent harness reported about its session, model and usage. */
+function agentRuntime(
+  kind: Exclude<TraceRuntime['kind'], 'direct'>,
+  events: readonly TraceEvent[],
+  timeline: readonly TraceEntry[],
+): TraceRuntime {
+  const session = events.find((e) => e.kind === EventKind.SESSION_CREATED)?.payload;
+  const text = (value: unknown): Observation<string> => (typeof value === 'string' ? observed(value) : notEmitted());
+  const agent: Observation<JsonObject> =
+    session && isJsonObject(session.agent) ? observed(session.agent) : notEmitted();
+  const protocolVersion: Observation<string> =
+    kind === 'acp' || session?.protocolVersion !== undefined
+      ? text(session?.protocolVersion)
+      : unsupported('harness_unsupported');
+  const usage: Observation<UsageValue> = summaryUsage(timeline, kind);
+  return {
+    kind,
+    sessionId: text(session?.sessionId),
+    protocolVersion,
+    agent,
+    model: text(session?.model),
+    usage,
+  };
+}
+
+/** The runtime section of a view, by the runtime kind `execution.created` names. */
+export function projectRuntime(
+  runtimeKind: string,
+  events: readonly TraceEvent[],
+  timeline: readonly TraceEntry[],
+): TraceRuntime {
+  if (runtimeKind === 'direct') return directRuntime(events);
+  return agentRuntime(runtimeKind as Exclude<TraceRuntime['kind'], 'direct'>, events, timeline);
+}

@@ -1,0 +1,262 @@
+import type { ToolCallStatus } from '../../enums';
+import type { JsonValue } from '../../json';
+import { EventKind, type TraceEvent } from '../Event';
+import { notEmitted, observed, unavailable, unsupported, type Observation } from '../Observation';
+import type {
+  CorrelationState,
+  EvidenceConflict,
+  ReportedToolCall,
+  ToolCallEntry,
+  ToolResultValue,
+  WireToolCall,
+} from '../TraceEntry';
+import type { RpcExchange } from './pairExchanges';
+import {
+  callIdOf,
+  canonicalJson,
+  entryBase,
+  isJsonObject,
+  stringField,
+  type ProjectionContext,
+} from './ProjectionContext';
+import { protocolErrorOf, reportedToolStatus, toolResultOf, wireToolStatus } from './toolResults';
+
+/** A `tools/call` seen on the wire, decoded. */
+interface WireCall {
+  readonly exchange: RpcExchange;
+  readonly server: string;
+  readonly tool: Observation<string>;
+  readonly arguments: Observation<JsonValue>;
+  readonly result: Observation<ToolResultValue>;
+  readonly status: ToolCallStatus;
+  readonly latencyMs: number | null;
+  readonly wire: WireToolCall;
+}
+
+/** A tool call as the agent reported it, with its reported result when there is one. */
+interface ReportedCall {
+  readonly request: TraceEvent;
+  result?: TraceEvent;
+  readonly value: ReportedToolCall;
+}
+
+/** True for a request event that is a `tools/call`. */
+export function isToolCallRequest(event: TraceEvent): boolean {
+  return event.kind === EventKind.TOOL_CALL_REQUESTED || stringField(event.payload, 'method') === 'tools/call';
+}
+
+function argumentsOf(params: JsonValue | undefined): Observation<JsonValue> {
+  if (!isJsonObject(params)) return unavailable('malformed_source');
+  if (params.arguments === undefined) return notEmitted();
+  return isJsonObject(params.arguments) ? observed(params.arguments) : unavailable('malformed_source');
+}
+
+function decodeWire(context: ProjectionContext, exchange: RpcExchange): WireCall {
+  const { request, response } = exchange;
+  const params = request.payload.params;
+  const name = isJsonObject(params) ? params.name : undefined;
+  const tool: Observation<string> = typeof name === 'string' ? observed(name) : unavailable('malformed_source');
+  const args = argumentsOf(params);
+  const result: Observation<ToolResultValue> =
+    response === undefined || response.kind === EventKind.MCP_ERROR
+      ? notEmitted()
+      : toolResultOf(response.payload.result);
+  const status = wireToolStatus(exchange, result);
+  const latencyMs = response === undefined ? null : Math.max(0, response.offsetMs - request.offsetMs);
+  const server = request.server ?? context.defaultServer ?? '';
+  const wire: WireToolCall = {
+    jsonrpcId: request.jsonrpcId ?? null,
+    server,
+    tool: tool.value ?? '',
+    arguments: args.value ?? null,
+    result,
+    latencyMs,
+  };
+  return { exchange, server, tool, arguments: args, result, status, latencyMs, wire };
+}
+
+function decodeReported(request: TraceEvent): ReportedCall {
+  const params = request.payload.params;
+  const name = isJsonObject(params) && typeof params.name === 'string' ? params.name : '';
+  const args = isJsonObject(params) && params.arguments !== undefined ? params.arguments : null;
+  return {
+    request,
+    value: {
+      providerCallId: stringField(request.payload, 'providerCallId') ?? null,
+      server: request.server ?? null,
+      tool: name,
+      arguments: args,
+      result: notEmitted(),
+      status: notEmitted(),
+    },
+  };
+}
+
+function withReportedResult(call: ReportedCall): ReportedToolCall {
+  if (call.result === undefined) return call.value;
+  const payload = call.result.payload;
+  const status = stringField(payload, 'status');
+  return {
+    ...call.value,
+    result: payload.result === undefined ? notEmitted() : observed(payload.result),
+    status: status === undefined ? notEmitted() : observed(status),
+  };
+}
+
+/** Pairs reported requests with reported results by `providerCallId` (else the latest open call). */
+function collectReported(events: readonly TraceEvent[]): ReportedCall[] {
+  const calls: ReportedCall[] = [];
+  for (const event of events) {
+    if (event.origin !== 'harness_reported') continue;
+    if (event.kind === EventKind.TOOL_CALL_REQUESTED) calls.push(decodeReported(event));
+    else if (event.kind === EventKind.TOOL_RESULT_RECEIVED) {
+      const id = stringField(event.payload, 'providerCallId');
+      const open = calls.filter((c) => c.result === undefined);
+      const match = id !== undefined ? open.find((c) => c.value.providerCallId === id) : open.at(-1);
+      if (match) match.result = event;
+    }
+  }
+  return calls;
+}
+
+/** Finds the wire call a reported call describes: same turn and tool, preferring the same server. */
+function correlate(reported: ReportedCall, wires: readonly WireCall[], taken: Set<WireCall>): WireCall | undefined {
+  const candidates = wires.filter(
+    (w) =>
+      !taken.has(w) &&
+      w.tool.value === reported.value.tool &&
+      (reported.request.turnId === undefined || w.exchange.request.turnId === reported.request.turnId),
+  );
+  return candidates.find((w) => reported.value.server === null || w.server === reported.value.server) ?? candidates[0];
+}
+
+/** Compares an MCP-shaped reported result with the wire result (`isError: false` ≡ absent). */
+function sameResult(reported: JsonValue, wire: ToolResultValue): boolean | undefined {
+  if (!isJsonObject(reported) || !Array.isArray(reported.content)) return undefined;
+  const shape = (content: JsonValue, structured: JsonValue | undefined, isError: boolean) =>
+    canonicalJson({ content, structured: structured ?? null, isError });
+  return (
+    shape(reported.content, reported.structuredContent, reported.isError === true) ===
+    shape(wire.content as JsonValue, wire.structuredContent.value ?? undefined, wire.isError)
+  );
+}
+
+function conflictsOf(reported: ReportedToolCall, wire: WireCall): EvidenceConflict[] {
+  const conflicts: EvidenceConflict[] = [];
+  if (reported.server !== null && reported.server !== wire.server) {
+    conflicts.push({ field: 'server', reported: reported.server, wire: wire.server });
+  }
+  if (reported.tool !== (wire.tool.value ?? ''))
+    conflicts.push({ field: 'tool', reported: reported.tool, wire: wire.tool.value });
+  if (reported.arguments !== null && canonicalJson(reported.arguments) !== canonicalJson(wire.arguments.value ?? {})) {
+    conflicts.push({ field: 'arguments', reported: reported.arguments, wire: wire.arguments.value });
+  }
+  if (reported.result.state === 'observed' && wire.result.state === 'observed') {
+    if (sameResult(reported.result.value!, wire.result.value!) === false) {
+      conflicts.push({
+        field: 'result',
+        reported: reported.result.value,
+        wire: wire.result.value as unknown as JsonValue,
+      });
+    }
+  }
+  const reportedStatus = reportedToolStatus(reported.status.value ?? undefined);
+  if (reportedStatus !== undefined && (reportedStatus === 'success') !== (wire.status === 'success')) {
+    conflicts.push({ field: 'status', reported: reported.status.value, wire: wire.status });
+  }
+  return conflicts;
+}
+
+function wireEntry(context: ProjectionContext, wire: WireCall, reported: ReportedCall | undefined): ToolCallEntry {
+  const { request, response, terminal } = wire.exchange;
+  const sources = [request, response, reported?.request, reported?.result];
+  const reportedValue = reported && withReportedResult(reported);
+  const correlation: CorrelationState = reported ? 'correlated' : 'wire_only';
+  const reportedObs: Observation<ReportedToolCall> = reportedValue
+    ? observed(reportedValue)
+    : context.runtimeKind === 'direct'
+      ? unsupported('harness_unsupported')
+      : notEmitted();
+  return {
+    ...entryBase(context, 'tool_call', sources, wire.status, response ? undefined : terminal),
+    server: wire.server,
+    callId: callIdOf(request),
+    status: wire.status,
+    tool: wire.tool,
+    arguments: wire.arguments,
+    result: wire.result,
+    error: protocolErrorOf(response),
+    jsonrpcId: request.jsonrpcId ?? null,
+    providerCallId: reportedValue?.providerCallId ?? null,
+    correlation,
+    toolStatus: wire.status,
+    latencyMs: wire.latencyMs,
+    wire: observed(wire.wire),
+    reported: reportedObs,
+    conflicts: reportedValue ? conflictsOf(reportedValue, wire) : [],
+  };
+}
+
+/** A reported result normalised to the wire shape when it has one (MCP result or plain text). */
+function reportedResultAsTool(value: ReportedToolCall, status: ToolCallStatus): Observation<ToolResultValue> {
+  if (value.result.state !== 'observed')
+    return value.result.state === 'not_emitted' ? notEmitted() : unavailable('malformed_source');
+  const raw = value.result.value;
+  if (typeof raw === 'string') {
+    return observed({
+      content: [{ type: 'text', text: raw }],
+      structuredContent: notEmitted(),
+      isError: status === 'tool_error',
+    });
+  }
+  return toolResultOf(raw ?? undefined);
+}
+
+function reportedEntry(context: ProjectionContext, call: ReportedCall): ToolCallEntry {
+  const value = withReportedResult(call);
+  const status: ToolCallStatus = call.result
+    ? (reportedToolStatus(value.status.value ?? undefined) ?? 'success')
+    : 'incomplete';
+  const base = entryBase(context, 'tool_call', [call.request, call.result], status);
+  return {
+    ...base,
+    server: value.server ?? base.server ?? '',
+    callId: callIdOf(call.request),
+    status,
+    tool: value.tool === '' ? unavailable('malformed_source') : observed(value.tool),
+    arguments: value.arguments === null ? notEmitted() : observed(value.arguments),
+    result: reportedResultAsTool(value, status),
+    error: notEmitted(),
+    jsonrpcId: null,
+    providerCallId: value.providerCallId,
+    correlation: 'reported_only',
+    toolStatus: status,
+    latencyMs: null,
+    wire: notEmitted(),
+    reported: observed(value),
+    conflicts: [],
+  };
+}
+
+/**
+ * Tool-call entries: one per wire `tools/call` exchange, correlated with the agent's reported
+ * call when there is one (wire fields win; disagreements go to `conflicts`), plus one per
+ * reported call no wire exchange matched.
+ */
+export function projectToolCalls(context: ProjectionContext, toolExchanges: readonly RpcExchange[]): ToolCallEntry[] {
+  const wires = toolExchanges.map((exchange) => decodeWire(context, exchange));
+  const taken = new Set<WireCall>();
+  const pairs = new Map<WireCall, ReportedCall>();
+  const reportedOnly: ReportedCall[] = [];
+  for (const reported of collectReported(context.events)) {
+    const wire = correlate(reported, wires, taken);
+    if (wire) {
+      taken.add(wire);
+      pairs.set(wire, reported);
+    } else reportedOnly.push(reported);
+  }
+  return [
+    ...wires.map((wire) => wireEntry(context, wire, pairs.get(wire))),
+    ...reportedOnly.map((call) => reportedEntry(context, call)),
+  ];
+}

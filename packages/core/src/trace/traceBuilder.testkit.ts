@@ -1,0 +1,308 @@
+/**
+ * Test helpers that build realistic traces, event by event, the way the trace recorder emits them
+ * (payloads per `payloads.ts`). Used by matcher, store and evaluation tests; excluded from the build.
+ */
+import type { ExecutionOutcome, RuntimeKind, TransportKind } from '../enums';
+import { newId } from '../ids';
+import type { JsonObject, JsonValue } from '../json';
+import type { EventDirection, EventKind, EventOrigin, LifecyclePhase, TraceEvent } from './Event';
+import type { EvidenceRef } from './EvidenceRef';
+import { TraceResult, type TraceResultData } from './TraceResult';
+
+/** Fields of one event besides those the builder numbers and stamps. */
+export interface EventFields {
+  payload?: JsonObject;
+  phase?: LifecyclePhase;
+  origin?: EventOrigin;
+  direction?: EventDirection;
+  server?: string;
+  connectionId?: string;
+  sessionId?: string;
+  turnId?: string;
+  jsonrpcId?: string | number;
+  rawEvidence?: EvidenceRef;
+  /** Milliseconds to advance the clock before this event (default 1). */
+  afterMs?: number;
+}
+
+/** Builds a numbered event list for one execution; `finish()` appends `execution.finished`. */
+export class TraceEventListBuilder {
+  readonly executionId: string;
+  readonly traceId: string;
+  readonly events: TraceEvent[] = [];
+  private offsetMs = 0;
+  private readonly startedAt: number;
+
+  constructor(
+    options: {
+      executionId?: string;
+      traceId?: string;
+      runtime?: RuntimeKind;
+      servers?: JsonObject[];
+      startedAt?: string;
+      created?: Partial<JsonObject>;
+    } = {},
+  ) {
+    this.executionId = options.executionId ?? newId('exec');
+    this.traceId = options.traceId ?? newId('trace');
+    this.startedAt = Date.parse(options.startedAt ?? '2026-01-01T00:00:00.000Z');
+    this.add('execution.created', {
+      phase: 'preflight',
+      direction: 'internal',
+      afterMs: 0,
+      payload: {
+        traceId: this.traceId,
+        runtime: options.runtime ?? 'direct',
+        runId: null,
+        suiteName: null,
+        caseId: null,
+        servers: options.servers ?? [],
+        ...(options.created as JsonObject | undefined),
+      },
+    });
+  }
+
+  /** Appends one event and returns it. */
+  add(kind: EventKind, fields: EventFields = {}): TraceEvent {
+    this.offsetMs += fields.afterMs ?? 1;
+    const sequence = this.events.length;
+    const event: TraceEvent = {
+      schemaVersion: 1,
+      eventId: `evt-${this.executionId}-${sequence}`,
+      sequence,
+      kind,
+      executionId: this.executionId,
+      timestamp: new Date(this.startedAt + this.offsetMs).toISOString(),
+      offsetMs: this.offsetMs,
+      phase: fields.phase ?? 'unknown',
+      origin: fields.origin ?? 'normalized',
+      payload: fields.payload ?? {},
+      ...(fields.direction !== undefined ? { direction: fields.direction } : {}),
+      ...(fields.server !== undefined ? { server: fields.server } : {}),
+      ...(fields.connectionId !== undefined ? { connectionId: fields.connectionId } : {}),
+      ...(fields.sessionId !== undefined ? { sessionId: fields.sessionId } : {}),
+      ...(fields.turnId !== undefined ? { turnId: fields.turnId } : {}),
+      ...(fields.jsonrpcId !== undefined ? { jsonrpcId: fields.jsonrpcId } : {}),
+      ...(fields.rawEvidence !== undefined ? { rawEvidence: fields.rawEvidence } : {}),
+    };
+    this.events.push(event);
+    return event;
+  }
+
+  /** The trace data so far (not finalized), for tests that tamper with events. */
+  data(limitations: string[] = ['capture_incomplete']): TraceResultData {
+    return {
+      traceId: this.traceId,
+      executionId: this.executionId,
+      completeness: limitations.length > 0 ? 'partial' : 'complete',
+      limitations,
+      events: [...this.events],
+    };
+  }
+
+  /** Appends `execution.finished` and returns the finalized trace. */
+  finish(
+    outcome: ExecutionOutcome = 'completed',
+    options: { limitations?: string[]; error?: JsonObject; directResult?: JsonValue } = {},
+  ): TraceResult {
+    const limitations = options.limitations ?? ['capture_incomplete'];
+    this.add('execution.finished', {
+      phase: 'terminal',
+      direction: 'internal',
+      payload: {
+        outcome,
+        completeness: limitations.length > 0 ? 'partial' : 'complete',
+        limitations,
+        ...(options.error !== undefined ? { error: options.error } : {}),
+        ...(options.directResult !== undefined ? { directResult: options.directResult } : {}),
+      },
+    });
+    return new TraceResult(this.data(limitations));
+  }
+}
+
+/** One tool call of `buildDirectTrace`. */
+export interface DirectCallSpec {
+  tool: string;
+  /** Server binding name (default: the trace's `server`). */
+  server?: string;
+  arguments?: JsonObject;
+  /** The `CallToolResult` (default: one text block `ok`). */
+  result?: { content: JsonObject[]; structuredContent?: JsonValue; isError?: boolean };
+  /** Shortcut for `result.isError`. */
+  isError?: boolean;
+  /** A JSON-RPC error instead of a result (status `protocol_error`). */
+  error?: { code: number; message: string; data?: JsonValue };
+  /** No response: how the call ended instead (status of the same name). */
+  unanswered?: 'incomplete' | 'timed_out' | 'cancelled' | 'transport_error';
+  /** Milliseconds between request and response (default 5). */
+  latencyMs?: number;
+  /** Turn the call belongs to (direct traces have none; for filter tests). */
+  turnId?: string;
+}
+
+/** Options of `buildDirectTrace`. */
+export interface DirectTraceSpec {
+  executionId?: string;
+  traceId?: string;
+  /** Default server binding name (default `example`). */
+  server?: string;
+  calls?: DirectCallSpec[];
+  outcome?: ExecutionOutcome;
+  transport?: TransportKind;
+  protocolVersion?: string;
+  /** Capabilities the server advertises at initialize (default `{ tools: {} }`). */
+  capabilities?: JsonObject;
+}
+
+const UNANSWERED_DIAGNOSTIC = {
+  timed_out: 'operation_timeout',
+  cancelled: 'operation_cancelled',
+  transport_error: 'transport_closed',
+} as const;
+
+/**
+ * A finalized direct trace as a `DirectClient` session would record it: per server a process
+ * (stdio), transport connect, `initialize` exchange, `mcp.initialized`, `notifications/initialized`;
+ * then each call's `tools/call` request with its result / error / diagnostic; then disconnects and
+ * `execution.finished` (partial, `capture_incomplete`).
+ */
+export function buildDirectTrace(spec: DirectTraceSpec = {}): TraceResult {
+  const defaultServer = spec.server ?? 'example';
+  const transport: TransportKind = spec.transport ?? 'stdio';
+  const calls = spec.calls ?? [];
+  const serverNames = [...new Set([defaultServer, ...calls.map((c) => c.server ?? defaultServer)])];
+  const builder = new TraceEventListBuilder({
+    executionId: spec.executionId,
+    traceId: spec.traceId,
+    servers: serverNames.map((name) => ({
+      name,
+      transport,
+      target: transport === 'http' ? 'http://127.0.0.1/mcp' : name,
+    })),
+  });
+  const protocolVersion = spec.protocolVersion ?? '2025-11-25';
+  const connections = new Map<string, { connectionId: string; nextId: number; pid: number }>();
+  serverNames.forEach((server, index) => {
+    const connectionId = `conn-${String(index + 1).padStart(32, '0')}`;
+    const pid = 40_000 + index;
+    connections.set(server, { connectionId, nextId: 1, pid });
+    const on = { server, connectionId };
+    if (transport === 'stdio')
+      builder.add('process.started', { ...on, phase: 'startup', payload: { executable: 'node', pid } });
+    builder.add('transport.connected', {
+      ...on,
+      phase: 'startup',
+      payload: { transport, instrumented: 'sdk-transport-wrapper' },
+    });
+    builder.add('mcp.request', {
+      ...on,
+      phase: 'initialization',
+      direction: 'client_to_server',
+      jsonrpcId: 0,
+      payload: {
+        method: 'initialize',
+        params: { protocolVersion, capabilities: {}, clientInfo: { name: 'sf-m3', version: '0.1.0' } },
+      },
+    });
+    const serverInfo = { name: `${server}-server`, version: '1.0.0' };
+    const capabilities = spec.capabilities ?? { tools: {} };
+    builder.add('mcp.response', {
+      ...on,
+      phase: 'initialization',
+      direction: 'server_to_client',
+      jsonrpcId: 0,
+      afterMs: 2,
+      payload: { method: 'initialize', result: { protocolVersion, capabilities, serverInfo } },
+    });
+    builder.add('mcp.initialized', {
+      ...on,
+      phase: 'initialization',
+      afterMs: 0,
+      payload: { protocolVersion, serverInfo, capabilities, instructions: null },
+    });
+    builder.add('mcp.notification', {
+      ...on,
+      phase: 'initialization',
+      direction: 'client_to_server',
+      payload: { method: 'notifications/initialized', params: null },
+    });
+  });
+  for (const call of calls) {
+    const server = call.server ?? defaultServer;
+    const connection = connections.get(server)!;
+    const jsonrpcId = connection.nextId++;
+    const on = {
+      server,
+      connectionId: connection.connectionId,
+      jsonrpcId,
+      phase: 'mcp_call' as const,
+      ...(call.turnId !== undefined ? { turnId: call.turnId } : {}),
+    };
+    builder.add('tool.call_requested', {
+      ...on,
+      direction: 'client_to_server',
+      payload: {
+        method: 'tools/call',
+        params: { name: call.tool, ...(call.arguments !== undefined ? { arguments: call.arguments } : {}) },
+      },
+    });
+    const afterMs = call.latencyMs ?? 5;
+    if (call.unanswered !== undefined) {
+      if (call.unanswered !== 'incomplete') {
+        const code = UNANSWERED_DIAGNOSTIC[call.unanswered];
+        builder.add('diagnostic', {
+          ...on,
+          afterMs,
+          direction: 'internal',
+          payload: { code, message: `tools/call ended: ${code}`, operation: 'tools/call', elapsedMs: afterMs },
+        });
+      }
+    } else if (call.error !== undefined) {
+      builder.add('mcp.error', {
+        ...on,
+        afterMs,
+        direction: 'server_to_client',
+        payload: {
+          method: 'tools/call',
+          error: { code: call.error.code, message: call.error.message, data: call.error.data ?? null },
+        },
+      });
+    } else {
+      const base = call.result ?? { content: [{ type: 'text', text: 'ok' }] };
+      const isError = call.isError ?? base.isError;
+      const result: JsonObject = {
+        content: base.content,
+        ...(base.structuredContent !== undefined ? { structuredContent: base.structuredContent } : {}),
+        ...(isError !== undefined ? { isError } : {}),
+      };
+      builder.add('tool.result_received', {
+        ...on,
+        afterMs,
+        direction: 'server_to_client',
+        payload: { method: 'tools/call', result },
+      });
+    }
+  }
+  for (const server of serverNames) {
+    const { connectionId, pid } = connections.get(server)!;
+    const on = { server, connectionId, phase: 'cleanup' as const };
+    builder.add('transport.disconnected', {
+      ...on,
+      payload: { transport, instrumented: 'sdk-transport-wrapper', reason: 'client_close' },
+    });
+    if (transport === 'stdio') {
+      builder.add('process.exited', {
+        ...on,
+        payload: {
+          executable: 'node',
+          pid,
+          exitCode: null,
+          signal: 'SIGTERM',
+          stderr: { preview: '', sizeBytes: 0, truncated: false, redacted: true },
+        },
+      });
+    }
+  }
+  return builder.finish(spec.outcome ?? 'completed');
+}
