@@ -1,0 +1,84 @@
+import { TrustLevel } from '../enums';
+import { ModelValidationError } from '../errors';
+import type { JsonObject } from '../json';
+import { isSensitiveName } from '../redaction/Redactor';
+import {
+  describeConfiguredValues,
+  validateConfiguredValues,
+  validateServerName,
+  type ConfiguredValue,
+  type ServerDescription,
+} from './ServerDefinition';
+
+/** Options of an `HTTPServer`. */
+export interface HTTPServerOptions {
+  /** Binding name used in traces and assertions. */
+  name: string;
+  /** The Streamable HTTP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
+  url: string | URL;
+  /** Sent with every request; values may be `secretFromEnv(...)`, resolved at connect time. */
+  headers?: Record<string, ConfiguredValue>;
+  /** `'trusted_private'` allows private-range and link-local hosts (default: `'default'`). */
+  trust?: TrustLevel;
+}
+
+const TRUST_LEVELS: ReadonlySet<string> = new Set(Object.values(TrustLevel));
+
+/**
+ * A deployed MCP server reached over Streamable HTTP. The kit owns the connection, never the
+ * server. Constructing one does no I/O; the trust rules (SPEC §2) are applied when connecting.
+ */
+export class HTTPServer {
+  readonly kind = 'http' as const;
+  readonly name: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, ConfiguredValue>>;
+  readonly trust: TrustLevel;
+
+  constructor(options: HTTPServerOptions) {
+    if (typeof options !== 'object' || options === null) {
+      throw new ModelValidationError('HTTPServer needs options: new HTTPServer({ name, url, headers?, trust? })');
+    }
+    this.name = validateServerName(options.name, 'HTTPServer');
+    const url = options.url instanceof URL ? options.url.href : options.url;
+    if (typeof url !== 'string' || url.trim() === '') {
+      throw new ModelValidationError(`HTTPServer ${this.name} needs a url, e.g. url: 'http://127.0.0.1:3000/mcp'`);
+    }
+    this.url = url.trim();
+    this.headers = validateConfiguredValues(options.headers, 'headers', `HTTPServer ${this.name}`);
+    const trust = options.trust ?? TrustLevel.DEFAULT;
+    if (!TRUST_LEVELS.has(trust)) {
+      throw new ModelValidationError(
+        `HTTPServer ${this.name} trust must be one of ${[...TRUST_LEVELS].join(', ')}, got ${JSON.stringify(trust)}`,
+      );
+    }
+    this.trust = trust;
+    Object.freeze(this);
+  }
+
+  /** Name, transport and the URL without userinfo, query or fragment. */
+  describe(): ServerDescription {
+    return { name: this.name, transport: 'http', target: safeTarget(this.url) };
+  }
+
+  /** JSON form: the URL without query, secret references by name, sensitive header values hidden. */
+  toJSON(): JsonObject {
+    return {
+      kind: this.kind,
+      name: this.name,
+      url: safeTarget(this.url),
+      headers: describeConfiguredValues(this.headers, isSensitiveName),
+      trust: this.trust,
+    };
+  }
+}
+
+/** The URL without userinfo, query or fragment, or `<invalid url>`. */
+function safeTarget(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '<invalid url>';
+  }
+}
