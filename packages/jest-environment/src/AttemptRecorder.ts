@@ -1,0 +1,273 @@
+import { M3Error, newId, Redactor } from '@sf-m3/core';
+import type { AttemptOutcome, AttemptRecord, ExecutionStore, SuiteRecord } from '@sf-m3/core';
+import type { DeclaredSuite } from './describeM3';
+import { formatFailureMessage } from './failureMessage';
+import type { BridgedKit, KitFactoryOptions } from './runtimeBridge';
+import type { RunStateDir } from './RunStateDir';
+import { caseIdOf, fullNameOf } from './testIdentity';
+import type { DescribeBlockLike, TestEntryLike } from './testIdentity';
+
+/** SPEC §11: the text a persisted test without a suite fails with (after the test's name). */
+export const MISSING_SUITE_MESSAGE =
+  "m3 results are being saved, so this test needs a suite: wrap it in describe.m3('<suite name>', ...)";
+
+/** What one test file's recorder needs from its environment. */
+export interface AttemptRecorderOptions {
+  readonly runId: string;
+  /** Test path relative to the project's root, with `/` separators. */
+  readonly testPath: string;
+  /** Absolute database path, or `null` when persistence is off. */
+  readonly resultsDb: string | null;
+  /** Opens the store (from the sandbox's modules); called at most once, only when persistence is on. */
+  readonly openStore: () => ExecutionStore;
+  /** Builds a test's kit (from the sandbox's modules). */
+  readonly createKit: (options: KitFactoryOptions) => BridgedKit;
+  /** Where required failures and run problems are reported; `null` without global setup. */
+  readonly stateDir: RunStateDir | null;
+  readonly clock?: () => Date;
+}
+
+interface OpenAttempt {
+  readonly attemptId: string;
+  readonly suite: DeclaredSuite | null;
+  readonly suiteId: number | null;
+  readonly caseId: string;
+  readonly fullName: string;
+  readonly retryIndex: number;
+  readonly startedAt: string;
+  kit: BridgedKit | null;
+}
+
+/** Suites this worker already registered, per run and database: `registerSuite` runs once per name. */
+const registeredSuites = new Map<string, Promise<SuiteRecord>>();
+
+/**
+ * Turns one file's jest-circus test events into attempts: one per try of a test (a retry is a new
+ * attempt), skipped and todo tests recorded without a kit, a fresh kit per running test closed when
+ * it ends, and required failures reported to the run.
+ */
+export class AttemptRecorder {
+  private readonly suites = new WeakMap<DescribeBlockLike, DeclaredSuite>();
+  private readonly open = new Map<TestEntryLike, OpenAttempt>();
+  private readonly plainRedactor = new Redactor();
+  private store: ExecutionStore | null = null;
+  private current: OpenAttempt | null = null;
+  private testsSeen = 0;
+
+  constructor(private readonly options: AttemptRecorderOptions) {}
+
+  /** True when attempts are saved. */
+  get persistent(): boolean {
+    return this.options.resultsDb !== null;
+  }
+
+  /** How many tests (run, skipped or todo) this file reached. */
+  get testCount(): number {
+    return this.testsSeen;
+  }
+
+  /** Binds a `describe.m3` suite to the describe block Jest created for it. */
+  bindSuite(block: DescribeBlockLike, suite: DeclaredSuite): void {
+    this.suites.set(block, suite);
+  }
+
+  /** The closest `describe.m3` suite around a test. */
+  suiteOf(test: TestEntryLike): DeclaredSuite | null {
+    for (let block: DescribeBlockLike | undefined = test.parent; block; block = block.parent) {
+      const suite = this.suites.get(block);
+      if (suite) return suite;
+    }
+    return null;
+  }
+
+  /** The kit of the test running now, created on first use; `undefined` outside a test. */
+  currentKit(): BridgedKit | undefined {
+    const attempt = this.current;
+    if (attempt === null) return undefined;
+    attempt.kit ??= this.options.createKit({
+      store: this.persistent ? this.openStore() : undefined,
+      runId: this.options.runId,
+      suiteName: attempt.suite?.name ?? null,
+      caseId: attempt.caseId,
+      attemptId: attempt.attemptId,
+      recordChecks: true,
+    });
+    return attempt.kit;
+  }
+
+  /** `test_started`: opens the attempt; a persisted test outside any suite is failed before it runs. */
+  async started(test: TestEntryLike): Promise<void> {
+    this.testsSeen += 1;
+    const fullName = fullNameOf(test);
+    const suite = this.suiteOf(test);
+    let suiteId: number | null = null;
+    if (this.persistent && suite === null) {
+      test.errors.push(new M3Error('missing_suite', `${fullName}: ${MISSING_SUITE_MESSAGE}`));
+    } else if (this.persistent && suite !== null) {
+      suiteId = await this.guard(test, () => this.registerSuite(suite.name));
+    }
+    const attempt: OpenAttempt = {
+      attemptId: newId('attempt'),
+      suite,
+      suiteId,
+      caseId: caseIdOf(suite?.name ?? null, fullName),
+      fullName,
+      retryIndex: Math.max(0, test.invocations - 1),
+      startedAt: this.now(),
+      kit: null,
+    };
+    this.open.set(test, attempt);
+    this.current = attempt;
+    if (this.persistent) await this.guard(test, () => this.save(attempt, null, null, null, []));
+  }
+
+  /** `test_done`: closes the kit (reaping what the test left open) and finishes the attempt. */
+  async finished(test: TestEntryLike): Promise<void> {
+    const attempt = this.open.get(test);
+    if (attempt === undefined) return;
+    this.open.delete(test);
+    if (this.current === attempt) this.current = null;
+    const kit = attempt.kit;
+    let executionIds: string[] = [];
+    if (kit !== null) {
+      try {
+        await kit.close();
+      } catch (error) {
+        test.errors.push(error);
+      }
+      executionIds = kit.executionIds();
+      this.reportRequiredFailures(attempt, kit);
+    }
+    const outcome: AttemptOutcome = test.errors.length > 0 ? 'failed' : 'passed';
+    const redact = (text: string) => (kit?.redactor ?? this.plainRedactor).redactText(text);
+    const message = formatFailureMessage(test.errors, redact);
+    if (this.persistent) {
+      await this.guard(test, () => this.save(attempt, outcome, test.duration ?? null, message, executionIds));
+    }
+  }
+
+  /** `test_skip` / `test_todo`: recorded without a kit; never needs a suite because nothing runs. */
+  async notRun(test: TestEntryLike, outcome: 'skipped' | 'todo'): Promise<void> {
+    this.testsSeen += 1;
+    if (!this.persistent) return;
+    const fullName = fullNameOf(test);
+    const suite = this.suiteOf(test);
+    try {
+      const suiteId = suite === null ? null : await this.registerSuite(suite.name);
+      const attempt: OpenAttempt = {
+        attemptId: newId('attempt'),
+        suite,
+        suiteId,
+        caseId: caseIdOf(suite?.name ?? null, fullName),
+        fullName,
+        retryIndex: Math.max(0, test.invocations - 1),
+        startedAt: this.now(),
+        kit: null,
+      };
+      await this.save(attempt, outcome, null, null, []);
+    } catch (error) {
+      this.reportProblem('persistence_error', error);
+    }
+  }
+
+  /** Reports a problem outside any test (a file that did not run to the end) to the run. */
+  reportFileError(message: string): void {
+    this.options.stateDir?.write({
+      kind: 'file_error',
+      testPath: this.options.testPath,
+      message: this.plainRedactor.redactText(message),
+    });
+  }
+
+  /** Closes whatever kit is still open and the store; idempotent. */
+  async close(): Promise<void> {
+    for (const [test, attempt] of [...this.open]) {
+      this.open.delete(test);
+      await attempt.kit?.close().catch(() => undefined);
+    }
+    this.current = null;
+    const store = this.store;
+    this.store = null;
+    await store?.close();
+  }
+
+  private openStore(): ExecutionStore {
+    this.store ??= this.options.openStore();
+    return this.store;
+  }
+
+  private registerSuite(name: string): Promise<number> {
+    const key = `${this.options.runId}\u0000${this.options.resultsDb ?? ''}\u0000${name}`;
+    let pending = registeredSuites.get(key);
+    if (pending === undefined) {
+      pending = this.openStore().registerSuite(name);
+      registeredSuites.set(key, pending);
+      pending.catch(() => registeredSuites.delete(key));
+    }
+    return pending.then((suite) => suite.suiteId);
+  }
+
+  private save(
+    attempt: OpenAttempt,
+    outcome: AttemptOutcome | null,
+    durationMs: number | null,
+    failureMessage: string | null,
+    executionIds: string[],
+  ): Promise<void> {
+    const record: AttemptRecord = {
+      attemptId: attempt.attemptId,
+      runId: this.options.runId,
+      testPath: this.options.testPath,
+      fullName: attempt.fullName,
+      caseId: attempt.caseId,
+      suiteId: attempt.suiteId,
+      outcome,
+      durationMs,
+      failureMessage,
+      retryIndex: attempt.retryIndex,
+      executionIds,
+      startedAt: attempt.startedAt,
+      finishedAt: outcome === null ? null : this.now(),
+    };
+    return this.openStore().saveAttempt(record);
+  }
+
+  /** Runs a store write; a failure fails the test (its results are not saved) and the run. */
+  private async guard<T>(test: TestEntryLike, write: () => Promise<T>): Promise<T | null> {
+    try {
+      return await write();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      test.errors.push(new M3Error('persistence_error', `m3 could not save this test's results: ${reason}`));
+      this.reportProblem('persistence_error', error);
+      return null;
+    }
+  }
+
+  private reportRequiredFailures(attempt: OpenAttempt, kit: BridgedKit): void {
+    for (const failure of kit.requiredFailures()) {
+      this.options.stateDir?.write({
+        kind: 'required_failure',
+        evaluationId: failure.evaluationId,
+        evaluator: failure.evaluator,
+        status: failure.status,
+        rationale: failure.rationale,
+        testPath: this.options.testPath,
+        fullName: attempt.fullName,
+      });
+    }
+  }
+
+  private reportProblem(kind: 'persistence_error' | 'file_error', error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.options.stateDir?.write({
+      kind,
+      testPath: this.options.testPath,
+      message: this.plainRedactor.redactText(message),
+    });
+  }
+
+  private now(): string {
+    return (this.options.clock?.() ?? new Date()).toISOString();
+  }
+}

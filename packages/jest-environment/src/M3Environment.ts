@@ -1,0 +1,123 @@
+import * as path from 'node:path';
+import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
+import type { Circus } from '@jest/types';
+import { M3Error } from '@sf-m3/core';
+import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
+import { AttemptRecorder } from './AttemptRecorder';
+import { createDescribeM3 } from './describeM3';
+import type { DeclaredSuite, JestDescribeLike } from './describeM3';
+import { resolvePersistence } from './persistenceConfig';
+import { readRunContext } from './runContext';
+import { runtimeOf } from './runtimeBridge';
+import type { M3Runtime } from './runtimeBridge';
+import { RunStateDir } from './RunStateDir';
+
+/** Told when the setup file that builds kits and stores inside the test sandbox did not run. */
+const SETUP_FILE_MISSING =
+  "sf-m3's setup file did not run, so m3Kit and saved results are unavailable: use preset 'sf-m3', " +
+  "or add require.resolve('@sf-m3/jest-environment/setup') to setupFilesAfterEnv";
+
+/**
+ * The sf-m3 Jest environment: Node's environment plus `describe.m3`, the `m3Kit` global (a fresh
+ * kit per test, closed when the test ends) and one attempt record per test try. Run-record logic
+ * lives in `AttemptRecorder`; this class only routes jest-circus events to it.
+ */
+export default class M3Environment extends NodeEnvironment {
+  private readonly recorder: AttemptRecorder;
+  private readonly runtime: M3Runtime;
+  private pendingSuite: DeclaredSuite | null = null;
+  private sawSetup = false;
+  private sawRunFinish = false;
+
+  constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
+    super(config, context);
+    const { projectConfig } = config;
+    const { resultsDb } = resolvePersistence({
+      env: process.env,
+      testEnvironmentOptions: projectConfig.testEnvironmentOptions,
+      rootDir: projectConfig.rootDir,
+      cwd: process.cwd(),
+    });
+    const run = readRunContext(process.env);
+    const runtime = runtimeOf(this.global);
+    this.runtime = runtime;
+    this.recorder = new AttemptRecorder({
+      runId: run.runId,
+      testPath: path.relative(projectConfig.rootDir, context.testPath).split(path.sep).join('/'),
+      resultsDb,
+      stateDir: run.stateDir === null ? null : new RunStateDir(run.stateDir),
+      openStore: () => {
+        if (runtime.createStore === undefined || resultsDb === null)
+          throw new M3Error('setup_missing', SETUP_FILE_MISSING);
+        return runtime.createStore(resultsDb);
+      },
+      createKit: (options) => {
+        if (runtime.createKit === undefined) throw new M3Error('setup_missing', SETUP_FILE_MISSING);
+        return runtime.createKit(options);
+      },
+    });
+    runtime.currentKit = () => this.recorder.currentKit();
+    Object.defineProperty(this.global, 'm3Kit', {
+      get: () => this.recorder.currentKit(),
+      configurable: true,
+      enumerable: false,
+    });
+  }
+
+  /** Routes jest-circus events; returns a promise only for the events Jest awaits. */
+  handleTestEvent(event: Circus.Event, state: Circus.State): void | Promise<void> {
+    switch (event.name) {
+      case 'setup':
+        this.sawSetup = true;
+        this.installGlobals(event.runtimeGlobals);
+        return;
+      case 'start_describe_definition':
+        if (this.pendingSuite !== null) {
+          this.recorder.bindSuite(state.currentDescribeBlock, this.pendingSuite);
+          this.pendingSuite = null;
+        }
+        return;
+      case 'test_started':
+        return this.recorder.started(event.test);
+      case 'test_done':
+        return this.recorder.finished(event.test);
+      case 'test_skip':
+        return this.recorder.notRun(event.test, 'skipped');
+      case 'test_todo':
+        return this.recorder.notRun(event.test, 'todo');
+      case 'run_finish':
+        this.sawRunFinish = true;
+        if (state.unhandledErrors.length > 0) {
+          this.recorder.reportFileError(`${state.unhandledErrors.length} error(s) outside any test (e.g. in afterAll)`);
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  override async teardown(): Promise<void> {
+    if (this.sawSetup && !this.sawRunFinish) {
+      this.recorder.reportFileError('the test file stopped before its tests ran (see the error Jest printed)');
+    }
+    try {
+      await this.recorder.close();
+    } finally {
+      await super.teardown();
+    }
+  }
+
+  private installGlobals(
+    globals: Circus.Event & { name: 'setup' } extends { runtimeGlobals: infer G } ? G : never,
+  ): void {
+    const describeM3 = createDescribeM3(globals.describe as unknown as JestDescribeLike, (suite) => {
+      this.pendingSuite = suite;
+    });
+    Object.defineProperty(globals.describe, 'm3', { value: describeM3, configurable: true, enumerable: false });
+    this.runtime.describeM3 = describeM3;
+    this.runtime.expect = globals.expect as unknown as M3Runtime['expect'];
+  }
+}
+
+/** Jest also accepts a named `TestEnvironment` export. */
+export const TestEnvironment = M3Environment;

@@ -1,0 +1,78 @@
+import type { Config } from '@jest/types';
+import { M3Error } from '@sf-m3/core';
+import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
+import { RUN_ID_ENV, RUN_STATE_DIR_ENV } from './runContext';
+import {
+  finishRun,
+  GLOBAL_RUN_STATE,
+  mergeRequiredFailures,
+  runFailureMessage,
+  storedRequiredFailures,
+} from './runLifecycle';
+import type { GlobalRunState } from './runLifecycle';
+import type { RequiredFailureReport } from './RunStateDir';
+import { RunStateDir } from './RunStateDir';
+
+/**
+ * The preset's `globalTeardown`: finishes the run record (attempt counts and status) and fails the
+ * run — Jest exits 1 — when a required evaluation did not pass anywhere, naming the evaluator and
+ * the test, even if the test caught the error and even when nothing is persisted.
+ */
+export default async function globalTeardown(
+  _globalConfig: Config.GlobalConfig,
+  _projectConfig: Config.ProjectConfig,
+): Promise<void> {
+  const holder = globalThis as { [GLOBAL_RUN_STATE]?: GlobalRunState };
+  const state = holder[GLOBAL_RUN_STATE];
+  if (state === undefined) return; // global setup did not run: nothing to finish
+  delete holder[GLOBAL_RUN_STATE];
+  const stateDir = new RunStateDir(state.stateDir);
+  const reports = stateDir.read();
+  let stored: RequiredFailureReport[] = [];
+  try {
+    if (state.resultsDb !== null) stored = await finishPersistedRun(state, reports.length > 0);
+  } finally {
+    stateDir.remove();
+    restoreEnv(state.previousEnv);
+  }
+  const required = mergeRequiredFailures(reports, stored);
+  const message = runFailureMessage(required, reports);
+  if (message !== null) {
+    const error = new M3Error(required.length > 0 ? 'required_evaluation_failed' : 'persistence_error', message, {
+      runId: state.runId,
+      requiredFailures: required.length,
+    });
+    error.stack = message; // the message is the whole story; a stack would only bury it
+    throw error;
+  }
+}
+
+async function finishPersistedRun(state: GlobalRunState, problemsReported: boolean): Promise<RequiredFailureReport[]> {
+  const store = new SQLiteExecutionStore(state.resultsDb as string);
+  try {
+    const attempts = await store.listAttempts({ runId: state.runId });
+    const stored = await storedRequiredFailures(store, state.runId);
+    const base = (await store.getRun(state.runId)) ?? {
+      runId: state.runId,
+      label: null,
+      startedAt: state.startedAt,
+      finishedAt: null,
+      status: 'running' as const,
+      argv: state.argv,
+      counts: { passed: 0, failed: 0, skipped: 0, todo: 0 },
+    };
+    const failed = problemsReported || stored.length > 0;
+    await store.saveRun(finishRun(base, attempts, failed, new Date().toISOString()));
+    return stored;
+  } finally {
+    await store.close();
+  }
+}
+
+function restoreEnv(previous: Record<string, string | undefined>): void {
+  for (const name of [RUN_ID_ENV, RUN_STATE_DIR_ENV]) {
+    const value = previous[name];
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+}

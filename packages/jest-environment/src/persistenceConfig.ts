@@ -1,0 +1,53 @@
+import * as path from 'node:path';
+import { ModelValidationError } from '@sf-m3/core';
+
+/** Environment variable the `m3` CLI sets to the results database path; it turns persistence on. */
+export const RESULTS_DB_ENV = 'M3_RESULTS_DB';
+
+/** Where (and whether) results are saved for one Jest project. */
+export interface PersistenceConfig {
+  /** Absolute path of the SQLite database, or `null` when persistence is off. */
+  readonly resultsDb: string | null;
+}
+
+/** The inputs persistence is decided from. */
+export interface PersistenceSources {
+  readonly env: NodeJS.ProcessEnv;
+  /** `projectConfig.testEnvironmentOptions`. */
+  readonly testEnvironmentOptions: Record<string, unknown> | undefined;
+  /** `projectConfig.rootDir`: relative `testEnvironmentOptions.m3.resultsDb` paths start here. */
+  readonly rootDir: string;
+  /** Relative `M3_RESULTS_DB` paths start here (the CLI passes absolute paths). */
+  readonly cwd: string;
+}
+
+/**
+ * SPEC §11: persistence is on when `M3_RESULTS_DB` is set or `testEnvironmentOptions.m3.resultsDb`
+ * is given. `M3_RESULTS_DB` wins: the `m3` CLI sets it to the database it reads its summary from.
+ */
+export function resolvePersistence(sources: PersistenceSources): PersistenceConfig {
+  const fromEnv = sources.env[RESULTS_DB_ENV];
+  if (fromEnv !== undefined && fromEnv.trim().length > 0) {
+    return { resultsDb: path.resolve(sources.cwd, fromEnv.trim()) };
+  }
+  const fromOptions = readResultsDbOption(sources.testEnvironmentOptions);
+  return { resultsDb: fromOptions === null ? null : path.resolve(sources.rootDir, fromOptions) };
+}
+
+function readResultsDbOption(options: Record<string, unknown> | undefined): string | null {
+  const m3 = options?.m3;
+  if (m3 === undefined || m3 === null) return null;
+  if (typeof m3 !== 'object' || Array.isArray(m3)) {
+    throw new ModelValidationError(
+      'testEnvironmentOptions.m3 must be an object such as { resultsDb: ".m3/executions.sqlite" }',
+    );
+  }
+  const resultsDb = (m3 as { resultsDb?: unknown }).resultsDb;
+  if (resultsDb === undefined || resultsDb === null) return null;
+  if (typeof resultsDb !== 'string' || resultsDb.trim().length === 0) {
+    throw new ModelValidationError(
+      'testEnvironmentOptions.m3.resultsDb must be a non-empty path to a SQLite file, e.g. ".m3/executions.sqlite"',
+    );
+  }
+  return resultsDb.trim();
+}

@@ -1,0 +1,58 @@
+/**
+ * What test files import (through `sf-m3`) to use sf-m3 without Jest's injected globals
+ * (`injectGlobals: false`): `describeM3` and `m3Kit`. Both read the environment's runtime object
+ * from the sandbox global, so this module stays light and realm-agnostic.
+ */
+import type { MCPTestKit } from '@sf-m3/core';
+import { runtimeOf } from './runtimeBridge';
+import type { DescribeM3, DescribeM3Function, M3SuiteOptions } from './runtimeBridge';
+
+const NOT_IN_ENVIRONMENT =
+  "sf-m3 helpers need the sf-m3 test environment: set preset: 'sf-m3' (or testEnvironment: '@sf-m3/jest-environment') in jest.config.js";
+
+function environmentDescribe(): DescribeM3 {
+  const describeM3 = runtimeOf(globalThis).describeM3;
+  if (describeM3 === undefined) throw new Error(NOT_IN_ENVIRONMENT);
+  return describeM3;
+}
+
+function variant(pick: (d: DescribeM3) => DescribeM3Function): DescribeM3Function {
+  return ((suiteName: string, optionsOrFn: M3SuiteOptions | (() => void), fn?: () => void) =>
+    fn === undefined
+      ? pick(environmentDescribe())(suiteName, optionsOrFn as () => void)
+      : pick(environmentDescribe())(suiteName, optionsOrFn as M3SuiteOptions, fn)) as DescribeM3Function;
+}
+
+/** `describe.m3` as an import: `describeM3('shipping', () => { ... })`, with `.skip` and `.only`. */
+export const describeM3: DescribeM3 = Object.assign(
+  variant((d) => d),
+  { skip: variant((d) => d.skip), only: variant((d) => d.only) },
+);
+
+/** The kit of the test running now; throws outside a test or outside the sf-m3 environment. */
+export function getM3Kit(): MCPTestKit {
+  const current = runtimeOf(globalThis).currentKit;
+  if (current === undefined) throw new Error(NOT_IN_ENVIRONMENT);
+  const kit = current();
+  if (kit === undefined) {
+    throw new Error(
+      'm3Kit exists only while a test runs (inside test(), beforeEach or afterEach): create an MCPTestKit for beforeAll',
+    );
+  }
+  return kit as unknown as MCPTestKit;
+}
+
+/**
+ * The current test's kit as an importable value: every property read goes to the kit of the test
+ * running at that moment (`await m3Kit.direct(server).connect()`).
+ */
+export const m3Kit: MCPTestKit = new Proxy({} as MCPTestKit, {
+  get(_target, property) {
+    const kit = getM3Kit() as unknown as Record<PropertyKey, unknown>;
+    const value = kit[property];
+    return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(kit) : value;
+  },
+  has(_target, property) {
+    return property in (getM3Kit() as object);
+  },
+});

@@ -1,0 +1,73 @@
+import type { ExecutionStore } from '@sf-m3/core';
+
+/**
+ * The environment runs in Jest's outer realm while tests run in a `vm` sandbox with their own copy
+ * of every module. Kits, stores and matchers must be built from the sandbox's modules (so the
+ * classes a test imports from `sf-m3` are the ones the kit returns), and the environment must see
+ * them. This object, stored on the sandbox global under a registry symbol (shared by both realms),
+ * is where the two sides meet.
+ */
+export const M3_RUNTIME: unique symbol = Symbol.for('sf-m3.jest-runtime') as never;
+
+/** Options the environment passes when it asks the sandbox for a test's kit. */
+export interface KitFactoryOptions {
+  readonly store: ExecutionStore | undefined;
+  readonly runId: string;
+  readonly suiteName: string | null;
+  readonly caseId: string;
+  readonly attemptId: string;
+  readonly recordChecks: true;
+}
+
+/** The part of an `MCPTestKit` the environment drives (read structurally across realms). */
+export interface BridgedKit {
+  readonly redactor: { redactText(text: string): string };
+  executionIds(): string[];
+  requiredFailures(): ReadonlyArray<{
+    readonly evaluationId: string;
+    readonly evaluator: string;
+    readonly status: string;
+    readonly rationale: string | null;
+  }>;
+  close(): Promise<void>;
+}
+
+/** Options of `describe.m3(name, options, fn)`; `agents` and `servers` are read by `test.m3`. */
+export interface M3SuiteOptions {
+  readonly agents?: readonly unknown[];
+  readonly servers?: readonly unknown[];
+  readonly trials?: number;
+}
+
+/** Signature of `describe.m3` and its `.skip` / `.only` variants. */
+export interface DescribeM3Function {
+  (suiteName: string, fn: () => void): void;
+  (suiteName: string, options: M3SuiteOptions, fn: () => void): void;
+}
+
+/** `describe.m3` with Jest's modifiers. */
+export interface DescribeM3 extends DescribeM3Function {
+  readonly skip: DescribeM3Function;
+  readonly only: DescribeM3Function;
+}
+
+/** What lives on the sandbox global under `M3_RUNTIME`. */
+export interface M3Runtime {
+  /** Set by the environment on Jest's `setup` event. */
+  describeM3?: DescribeM3;
+  /** Jest's `expect` of this file (present with or without `injectGlobals`). */
+  expect?: { extend(matchers: object): void };
+  /** The kit of the test running now, created on first use; `undefined` outside a test. */
+  currentKit?: () => BridgedKit | undefined;
+  /** Set by the sandbox setup file: builds a kit from the sandbox's `@sf-m3/core`. */
+  createKit?: (options: KitFactoryOptions) => BridgedKit;
+  /** Set by the sandbox setup file: opens the SQLite store from the sandbox's `@sf-m3/store-sqlite`. */
+  createStore?: (path: string) => ExecutionStore;
+}
+
+/** The runtime object of a sandbox global, created on first access. */
+export function runtimeOf(global: object): M3Runtime {
+  const holder = global as { [M3_RUNTIME]?: M3Runtime };
+  holder[M3_RUNTIME] ??= {};
+  return holder[M3_RUNTIME];
+}
