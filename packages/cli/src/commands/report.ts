@@ -1,0 +1,65 @@
+// `m3 report [RUN_ID]`: prints a saved run's summary (the latest run when omitted), rewrites its
+// feedback.json, and exits with the status its verdict implies.
+import { relative } from 'node:path';
+import { cliRedactor, type CliIO } from '../CliIO';
+import { validateRunId } from '../options/testOptions';
+import { UsageError } from '../options/UsageError';
+import { openResultsStore } from '../store/openResultsStore';
+import { buildRunSummary } from '../summary/buildRunSummary';
+import { reportSummary } from './test';
+import { resolveResultsDb } from './resolveResultsDb';
+
+/** Options of `m3 report`. */
+export interface ReportCommandInput {
+  runId?: string;
+  resultsDb?: string;
+  baseline?: string;
+  json?: boolean;
+}
+
+/** Runs `m3 report`; returns the exit status. */
+export async function runReportCommand(input: ReportCommandInput, io: CliIO): Promise<number> {
+  const path = resolveResultsDb(input.resultsDb, io.cwd);
+  const requested = input.runId === undefined ? null : validateRunId('RUN_ID', input.runId);
+  const baselineArg = input.baseline === undefined ? null : input.baseline;
+  const store = openResultsStore(path, { mustExist: true });
+  const redactor = cliRedactor(io.env);
+  try {
+    let runId = requested;
+    if (runId === null) {
+      const [latest] = await store.listRuns({ limit: 1 });
+      if (!latest) throw new UsageError('RUN_ID', 'the results database holds no runs yet; run `m3 test` first');
+      runId = latest.runId;
+    } else if ((await store.getRun(runId)) === null) {
+      throw new UsageError('RUN_ID', `run ${runId} is not in the results database`);
+    }
+    let baselineRunId: string | null = null;
+    let baselineNote: string | null = null;
+    if (baselineArg === 'latest') {
+      // The newest run that started before this one.
+      const current = await store.getRun(runId);
+      const previous = (await store.listRuns({ limit: 1000 })).find(
+        (r) => r.runId !== runId && current !== null && r.startedAt < current.startedAt,
+      );
+      baselineRunId = previous?.runId ?? null;
+      if (baselineRunId === null) baselineNote = 'no earlier run to compare with';
+    } else if (baselineArg !== null) {
+      baselineRunId = validateRunId('--baseline', baselineArg);
+      if ((await store.getRun(baselineRunId)) === null) {
+        throw new UsageError('--baseline', `run ${baselineRunId} was not found in the results database`);
+      }
+    }
+    const summary = await buildRunSummary(store, {
+      runId,
+      redactor,
+      resultsDb: relative(io.cwd, path) || path,
+      cwd: io.cwd,
+      baselineRunId,
+      baselineNote,
+      jestExit: null,
+    });
+    return await reportSummary(store, summary, io, redactor, input.json === true);
+  } finally {
+    await store.close();
+  }
+}

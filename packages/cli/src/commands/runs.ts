@@ -1,0 +1,47 @@
+// `m3 runs`: the most recent runs in the results database, newest first.
+import { relative } from 'node:path';
+import type { RunRecord } from '@sf-m3/core';
+import { cliRedactor, type CliIO } from '../CliIO';
+import { positiveInteger } from '../options/testOptions';
+import { openResultsStore } from '../store/openResultsStore';
+import { resolveResultsDb } from './resolveResultsDb';
+
+/** Options of `m3 runs`. */
+export interface RunsCommandInput {
+  resultsDb?: string;
+  limit?: string;
+  json?: boolean;
+}
+
+/** One line per run: id, start time, status and attempt counts. */
+export function formatRuns(runs: readonly RunRecord[]): string {
+  if (runs.length === 0) return 'no runs recorded yet\n';
+  const rows = runs.map((r) => [
+    r.runId,
+    r.startedAt,
+    r.status,
+    `${r.counts.passed} passed, ${r.counts.failed} failed, ${r.counts.skipped} skipped, ${r.counts.todo} todo`,
+    r.label ?? '',
+  ]);
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  return `${rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')}\n`;
+}
+
+/** Runs `m3 runs`; returns the exit status. */
+export async function runRunsCommand(input: RunsCommandInput, io: CliIO): Promise<number> {
+  const limit = input.limit === undefined ? 20 : positiveInteger('--limit', input.limit);
+  const path = resolveResultsDb(input.resultsDb, io.cwd);
+  const store = openResultsStore(path, { mustExist: true });
+  const redactor = cliRedactor(io.env);
+  try {
+    const runs = await store.listRuns({ limit });
+    if (input.json === true) {
+      io.stdout(`${JSON.stringify(redactor.redactJson({ resultsDb: relative(io.cwd, path) || path, runs }), null, 2)}\n`);
+    } else {
+      io.stdout(redactor.redactText(formatRuns(runs)));
+    }
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,146 @@
+// `m3 test [paths…] [options] [-- <jest args>]`: runs the real Jest with the preset's environment
+// variables, then reads the run from the database, prints the summary, writes feedback.json and
+// returns the exit status the verdict implies (0 passed, 1 failed, 2 usage/configuration).
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
+import { newId, type ExecutionStore, type Redactor, type RunRecord } from '@sf-m3/core';
+import { cliRedactor, type CliIO } from '../CliIO';
+import { buildFeedback, writeFeedback } from '../feedback/writeFeedback';
+import { jestChildEnv } from '../jest/jestChildEnv';
+import { redactArgv } from '../jest/redactArgv';
+import { spawnJest, type JestExit } from '../jest/spawnJest';
+import { serverSecrets } from '../options/serverGroups';
+import { validateTestOptions, type RawTestOptions, type TestOptions } from '../options/testOptions';
+import { UsageError } from '../options/UsageError';
+import { openResultsStore } from '../store/openResultsStore';
+import { buildRunSummary, tallyAttempts } from '../summary/buildRunSummary';
+import { formatSummary } from '../summary/formatSummary';
+import type { RunSummary } from '../summary/RunSummary';
+
+/** Everything `m3 test` was given. */
+export interface TestCommandInput {
+  raw: RawTestOptions;
+  paths: string[];
+  /** Arguments after `--`, passed to Jest unchanged. */
+  jestArgs: string[];
+  /** The `m3` argv (after `m3`), saved redacted with the run. */
+  argv: string[];
+}
+
+/** Loads `--env-file` with Node's own parser; existing variables win. */
+function loadEnvFile(path: string, env: NodeJS.ProcessEnv): void {
+  if (!existsSync(path)) throw new UsageError('--env-file', `no such file: ${path}`);
+  const before = { ...process.env };
+  try {
+    process.loadEnvFile(path);
+  } catch (error) {
+    throw new UsageError('--env-file', `could not read ${path}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (env !== process.env) {
+    for (const [key, value] of Object.entries(process.env)) {
+      if (before[key] === undefined && env[key] === undefined) env[key] = value;
+    }
+  }
+}
+
+/** Resolves `--baseline` before Jest runs: an unknown id is a usage error. */
+async function resolveBaseline(
+  store: ExecutionStore,
+  baseline: string | null,
+): Promise<{ runId: string | null; note: string | null }> {
+  if (baseline === null) return { runId: null, note: null };
+  if (baseline === 'latest') {
+    const [latest] = await store.listRuns({ limit: 1 });
+    return latest ? { runId: latest.runId, note: null } : { runId: null, note: 'no earlier run to compare with' };
+  }
+  if ((await store.getRun(baseline)) === null) {
+    throw new UsageError('--baseline', `run ${baseline} was not found in the results database`);
+  }
+  return { runId: baseline, note: null };
+}
+
+/** A run Jest left `running` (killed, crashed teardown) is closed by the CLI from what was saved. */
+async function finishAbandonedRun(store: ExecutionStore, run: RunRecord, exit: JestExit): Promise<void> {
+  if (run.status !== 'running') return;
+  const attempts = await store.listAttempts({ runId: run.runId });
+  const tally = tallyAttempts(attempts);
+  await store.saveRun({
+    ...run,
+    finishedAt: new Date().toISOString(),
+    status: exit.signal !== null ? 'interrupted' : exit.code === 0 && tally.failed === 0 ? 'passed' : 'failed',
+    counts: { passed: tally.passed, failed: tally.failed, skipped: tally.skipped, todo: tally.todo },
+  });
+}
+
+/** Prints a summary as text or JSON and writes feedback.json; returns the exit status. */
+export async function reportSummary(
+  store: ExecutionStore,
+  summary: RunSummary,
+  io: CliIO,
+  redactor: Redactor,
+  json: boolean,
+): Promise<number> {
+  const attempts = await store.listAttempts({ runId: summary.runId });
+  const written = writeFeedback(io.cwd, buildFeedback(summary, attempts, redactor));
+  const shownPath = relative(io.cwd, written) || written;
+  if (json) {
+    io.stdout(`${JSON.stringify(redactor.redactJson({ ...summary, feedbackPath: shownPath }), null, 2)}\n`);
+  } else {
+    io.stdout(redactor.redactText(formatSummary(summary, { feedbackPath: shownPath })));
+  }
+  return summary.verdict === 'passed' ? 0 : 1;
+}
+
+/** Runs `m3 test`; returns the exit status. */
+export async function runTestCommand(input: TestCommandInput, io: CliIO): Promise<number> {
+  const options: TestOptions = validateTestOptions(input.raw, io.cwd);
+  if (options.envFile !== null) loadEnvFile(options.envFile, io.env);
+  const redactor = cliRedactor(io.env, serverSecrets(options.servers));
+  const shownDb = relative(io.cwd, options.resultsDb) || options.resultsDb;
+
+  let baseline: { runId: string | null; note: string | null };
+  const before = openResultsStore(options.resultsDb, { mustExist: false });
+  try {
+    if (options.runId !== null && (await before.getRun(options.runId)) !== null) {
+      throw new UsageError('--run-id', `run ${options.runId} already exists in ${shownDb}; choose a new id`);
+    }
+    baseline = await resolveBaseline(before, options.baseline);
+  } finally {
+    await before.close();
+  }
+
+  const runId = options.runId ?? newId('run');
+  const env = jestChildEnv(io.env, options, runId, redactArgv(['test', ...input.argv], redactor));
+  const exit = await spawnJest({
+    cwd: io.cwd,
+    args: [...input.paths, ...input.jestArgs],
+    env,
+    stdoutToStderr: options.json,
+  });
+
+  const store = openResultsStore(options.resultsDb, { mustExist: false });
+  try {
+    const run = await store.getRun(runId);
+    if (run === null) {
+      const how = exit.signal !== null ? `was stopped by ${exit.signal}` : `exited with status ${String(exit.code)}`;
+      io.stderr(
+        `m3 test: Jest ${how} without recording run ${runId} in ${shownDb}. ` +
+          `Check that your Jest config uses preset 'sf-m3' and that Jest found tests.\n`,
+      );
+      return 2;
+    }
+    await finishAbandonedRun(store, run, exit);
+    const summary = await buildRunSummary(store, {
+      runId,
+      redactor,
+      resultsDb: shownDb,
+      cwd: io.cwd,
+      baselineRunId: baseline.runId,
+      baselineNote: baseline.note,
+      jestExit: { code: exit.code, signal: exit.signal },
+    });
+    return await reportSummary(store, summary, io, redactor, options.json);
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,77 @@
+// `.m3/reports/<run-id>/feedback.json`: the run, its suites, attempts, evaluation statistics,
+// required failures and the baseline comparison, for people and tools that read results later.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AttemptRecord, Redactor } from '@sf-m3/core';
+import type { RunSummary } from '../summary/RunSummary';
+
+/** Version of the feedback.json layout. */
+export const FEEDBACK_SCHEMA_VERSION = 1;
+
+/** The feedback document. */
+export interface Feedback {
+  schemaVersion: typeof FEEDBACK_SCHEMA_VERSION;
+  runId: string;
+  run: { label: string | null; status: string; startedAt: string; finishedAt: string | null; resultsDb: string };
+  suites: RunSummary['suites'];
+  attempts: AttemptRecord[];
+  attemptCounts: RunSummary['attempts'];
+  failedTests: RunSummary['failedTests'];
+  evaluationStats: Record<string, Omit<RunSummary['evaluations'][number], 'evaluator'>>;
+  requiredFailures: RunSummary['requiredFailures'];
+  comparison: RunSummary['baseline'];
+  summary: { verdict: RunSummary['verdict']; reasons: string[]; jestExit: RunSummary['jestExit'] };
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value as Record<string, unknown>)
+      .sort()
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
+}
+
+/** Builds the redacted feedback document of a summary and its attempt rows. */
+export function buildFeedback(summary: RunSummary, attempts: readonly AttemptRecord[], redactor: Redactor): Feedback {
+  const feedback: Feedback = {
+    schemaVersion: FEEDBACK_SCHEMA_VERSION,
+    runId: summary.runId,
+    run: {
+      label: summary.label,
+      status: summary.status,
+      startedAt: summary.startedAt,
+      finishedAt: summary.finishedAt,
+      resultsDb: summary.resultsDb,
+    },
+    suites: summary.suites,
+    attempts: [...attempts].sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.attemptId.localeCompare(b.attemptId)),
+    attemptCounts: summary.attempts,
+    failedTests: summary.failedTests,
+    evaluationStats: Object.fromEntries(summary.evaluations.map(({ evaluator, ...stats }) => [evaluator, stats])),
+    requiredFailures: summary.requiredFailures,
+    comparison: summary.baseline,
+    summary: { verdict: summary.verdict, reasons: summary.reasons, jestExit: summary.jestExit },
+  };
+  return redactor.redactJson(feedback);
+}
+
+/** Where a run's feedback.json lives under `projectRoot`. */
+export function feedbackPath(projectRoot: string, runId: string): string {
+  return join(projectRoot, '.m3', 'reports', runId, 'feedback.json');
+}
+
+/**
+ * Writes feedback.json atomically (temp file, then rename): sorted keys, 2-space indent, trailing
+ * newline. Returns the path written.
+ */
+export function writeFeedback(projectRoot: string, feedback: Feedback): string {
+  const target = feedbackPath(projectRoot, feedback.runId);
+  const folder = join(projectRoot, '.m3', 'reports', feedback.runId);
+  mkdirSync(folder, { recursive: true });
+  const temp = join(folder, '.feedback.json.tmp');
+  writeFileSync(temp, `${JSON.stringify(sortKeys(feedback), null, 2)}\n`, 'utf8');
+  renameSync(temp, target);
+  return target;
+}

@@ -1,0 +1,155 @@
+// The `m3` program: `m3 test`, `m3 runs`, `m3 report`. Exit status: 0 all green, 1 a test or a
+// required evaluation failed, 2 usage or configuration error (the message names the flag).
+import { Command, CommanderError, Option } from 'commander';
+import { processIO, type CliIO } from './CliIO';
+import { runReportCommand } from './commands/report';
+import { runRunsCommand } from './commands/runs';
+import { runTestCommand } from './commands/test';
+import { SERVER_FIELD_FLAGS, type ServerToken } from './options/serverGroups';
+import { UsageError } from './options/UsageError';
+
+/** Exit status of a usage or configuration error. */
+export const USAGE_EXIT = 2;
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Splits `m3` argv at the first `--`: what m3 parses, and what goes to Jest unchanged. */
+export function splitPassthrough(argv: readonly string[]): { own: string[]; passthrough: string[] } {
+  const index = argv.indexOf('--');
+  return index === -1
+    ? { own: [...argv], passthrough: [] }
+    : { own: argv.slice(0, index), passthrough: argv.slice(index + 1) };
+}
+
+/** Builds the commander program; `setStatus` receives each command's exit status. */
+export function buildProgram(io: CliIO, passthrough: string[], setStatus: (code: number) => void, ownArgv: string[]): Command {
+  const program = new Command('m3')
+    .description('Run Jest with the sf-m3 preset and report pass rates from the results database.')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    .showHelpAfterError('(run `m3 --help` for usage)');
+
+  const serverTokens: ServerToken[] = [];
+  const test = program
+    .command('test')
+    .description('Run Jest with the sf-m3 preset, then print the run summary. Jest options go after --.')
+    .argument('[paths...]', 'test paths or patterns passed to Jest')
+    .option('--results-db <path>', 'SQLite results database', undefined)
+    .option('--run-id <id>', 'id for this run (default: a new run-<hex>)')
+    .option('--trials <n>', 'trials per test.m3 case')
+    .option('--harness <kind=model[,model]>', 'agent harness and models (repeatable)', collect)
+    .option('--env-file <path>', 'load environment variables from this .env file')
+    .option('--execution-timeout <seconds>', 'deadline for every execution')
+    .option('--baseline <run-id|latest>', 'compare with an earlier run')
+    .option('--json', 'print the summary as JSON on stdout (Jest output goes to stderr)')
+    .addOption(
+      new Option('--server <transport>', 'start a server group: http or stdio (repeatable)').argParser((v: string) => {
+        serverTokens.push({ flag: 'server', value: v });
+        return v;
+      }),
+    );
+  const fieldHelp: Record<(typeof SERVER_FIELD_FLAGS)[number], string> = {
+    url: 'http group: the endpoint URL',
+    header: 'http group: a request header K=V (repeatable, value never printed)',
+    name: 'server name (default "server")',
+    command: 'stdio group: the command to start',
+    arg: 'stdio group: one argument (repeatable)',
+    env: 'stdio group: an environment variable K=V (repeatable, value never printed)',
+  };
+  for (const flag of SERVER_FIELD_FLAGS) {
+    test.addOption(
+      new Option(`--${flag} <value>`, fieldHelp[flag]).argParser((v: string) => {
+        serverTokens.push({ flag, value: v });
+        return v;
+      }),
+    );
+  }
+  test.action(async (paths: string[], opts: Record<string, unknown>) => {
+    const status = await runTestCommand(
+      {
+        raw: {
+          resultsDb: opts.resultsDb as string | undefined,
+          runId: opts.runId as string | undefined,
+          trials: opts.trials as string | undefined,
+          harness: opts.harness as string[] | undefined,
+          envFile: opts.envFile as string | undefined,
+          executionTimeout: opts.executionTimeout as string | undefined,
+          baseline: opts.baseline as string | undefined,
+          json: opts.json as boolean | undefined,
+          serverTokens,
+        },
+        paths,
+        jestArgs: passthrough,
+        argv: [...ownArgv.slice(ownArgv.indexOf('test') + 1), ...(passthrough.length > 0 ? ['--', ...passthrough] : [])],
+      },
+      io,
+    );
+    setStatus(status);
+  });
+
+  program
+    .command('runs')
+    .description('List recent runs in the results database, newest first.')
+    .option('--results-db <path>', 'SQLite results database')
+    .option('--limit <n>', 'how many runs to list (default 20)')
+    .option('--json', 'print the runs as JSON')
+    .action(async (opts: { resultsDb?: string; limit?: string; json?: boolean }) => {
+      setStatus(await runRunsCommand(opts, io));
+    });
+
+  program
+    .command('report')
+    .description("Print a saved run's summary (the latest run when RUN_ID is omitted).")
+    .argument('[run-id]', 'the run to report')
+    .option('--results-db <path>', 'SQLite results database')
+    .option('--baseline <run-id|latest>', 'compare with an earlier run')
+    .option('--json', 'print the summary as JSON')
+    .action(async (runId: string | undefined, opts: { resultsDb?: string; baseline?: string; json?: boolean }) => {
+      setStatus(await runReportCommand({ ...opts, runId }, io));
+    });
+  return program;
+}
+
+/** Runs the CLI with `argv` (without `node m3`); resolves to the exit status. */
+export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  const { own, passthrough } = splitPassthrough(argv);
+  let status = 0;
+  const program = buildProgram(io, passthrough, (code) => (status = code), own);
+  if (own.length === 0) {
+    io.stderr(program.helpInformation());
+    return USAGE_EXIT;
+  }
+  if (passthrough.length > 0 && own[0] !== 'test') {
+    io.stderr(`m3 ${own[0]}: "--" passes arguments to Jest and only applies to m3 test\n`);
+    return USAGE_EXIT;
+  }
+  try {
+    await program.parseAsync(own, { from: 'user' });
+    return status;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are not errors; commander has already printed its message otherwise.
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') {
+        return 0;
+      }
+      if (error.code === 'commander.unknownOption') {
+        io.stderr('m3: Jest options go after "--", e.g. m3 test -- --ci\n');
+      }
+      return USAGE_EXIT;
+    }
+    if (error instanceof UsageError) {
+      io.stderr(`m3: ${error.message}\n`);
+      return USAGE_EXIT;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`m3: ${message.split('\n')[0]}\n`);
+    return USAGE_EXIT;
+  }
+}
+
+/** Entry point used by `bin/m3.js`: runs with the process argv and sets the exit code. */
+export async function run(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  process.exitCode = await main(argv);
+}

@@ -1,0 +1,129 @@
+// `--server http --url URL [--header K=V]… [--name N]` and
+// `--server stdio --command CMD [--arg V]… [--env K=V]… [--name N]` groups. Commander sees each
+// flag as a plain repeatable option; the order they appeared in is kept here and grouped.
+import { CREDENTIAL_QUERY_PARAMS } from '@sf-m3/core';
+import { UsageError } from './UsageError';
+
+/** The flags that belong to server groups. */
+export const SERVER_FIELD_FLAGS = ['url', 'header', 'name', 'command', 'arg', 'env'] as const;
+/** One server-group flag occurrence, in command-line order. */
+export interface ServerToken {
+  flag: 'server' | (typeof SERVER_FIELD_FLAGS)[number];
+  value: string;
+}
+
+/** A server chosen on the command line; travels to Jest as JSON in `M3_SERVERS`. */
+export type ServerSelection =
+  | { transport: 'http'; name: string; url: string; headers: Record<string, string> }
+  | { transport: 'stdio'; name: string; command: string; args: string[]; env: Record<string, string> };
+
+const HTTP_FIELDS = new Set(['url', 'header', 'name']);
+const STDIO_FIELDS = new Set(['command', 'arg', 'env', 'name']);
+const SINGLE_FIELDS = new Set(['url', 'command', 'name']);
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+function parsePair(flag: string, value: string): [string, string] {
+  const eq = value.indexOf('=');
+  const key = eq > 0 ? value.slice(0, eq).trim() : '';
+  if (!KEY_PATTERN.test(key)) {
+    // The value may be a secret: the message names the flag and the expected shape, never the value.
+    throw new UsageError(`--${flag}`, `expected KEY=VALUE with a name before "=" (e.g. --${flag} NAME=value)`);
+  }
+  return [key, value.slice(eq + 1)];
+}
+
+function validateUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError('--url', 'is not a valid URL; give an absolute http:// or https:// URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError('--url', `must use http or https, not ${url.protocol.replace(':', '')}`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError('--url', 'must not carry credentials; pass them with --header Authorization=...');
+  }
+  if (url.port === '0') throw new UsageError('--url', 'port 0 is not a reachable port');
+  for (const param of url.searchParams.keys()) {
+    if (CREDENTIAL_QUERY_PARAMS.has(param.toLowerCase())) {
+      throw new UsageError('--url', `must not carry the credential-like query parameter "${param}"; use --header`);
+    }
+  }
+  return url.href;
+}
+
+interface OpenGroup {
+  transport: 'http' | 'stdio';
+  fields: Map<string, string[]>;
+}
+
+function closeGroup(group: OpenGroup, index: number): ServerSelection {
+  const one = (field: string): string | undefined => group.fields.get(field)?.[0];
+  const name = one('name') ?? (index === 0 ? 'server' : `server-${index + 1}`);
+  if (!NAME_PATTERN.test(name)) {
+    throw new UsageError('--name', 'must start with a letter or digit and use only letters, digits, ".", "_" or "-"');
+  }
+  if (group.transport === 'http') {
+    const url = one('url');
+    if (url === undefined) throw new UsageError('--server http', 'needs --url URL');
+    const headers: Record<string, string> = {};
+    for (const raw of group.fields.get('header') ?? []) {
+      const [key, value] = parsePair('header', raw);
+      headers[key] = value;
+    }
+    return { transport: 'http', name, url: validateUrl(url), headers };
+  }
+  const command = one('command');
+  if (command === undefined || command.trim() === '') throw new UsageError('--server stdio', 'needs --command CMD');
+  const args = group.fields.get('arg') ?? [];
+  const env: Record<string, string> = {};
+  for (const raw of group.fields.get('env') ?? []) {
+    const [key, value] = parsePair('env', raw);
+    env[key] = value;
+  }
+  return { transport: 'stdio', name, command, args: [...args], env };
+}
+
+/** Groups server tokens into selections; throws `UsageError` naming the misplaced or bad flag. */
+export function buildServerGroups(tokens: readonly ServerToken[]): ServerSelection[] {
+  const groups: OpenGroup[] = [];
+  for (const token of tokens) {
+    if (token.flag === 'server') {
+      if (token.value !== 'http' && token.value !== 'stdio') {
+        throw new UsageError('--server', `must be "http" or "stdio", not "${token.value}"`);
+      }
+      groups.push({ transport: token.value, fields: new Map() });
+      continue;
+    }
+    const group = groups[groups.length - 1];
+    if (!group) throw new UsageError(`--${token.flag}`, 'must follow --server http or --server stdio');
+    const allowed = group.transport === 'http' ? HTTP_FIELDS : STDIO_FIELDS;
+    if (!allowed.has(token.flag)) {
+      throw new UsageError(`--${token.flag}`, `does not apply to --server ${group.transport}`);
+    }
+    const values = group.fields.get(token.flag) ?? [];
+    if (SINGLE_FIELDS.has(token.flag) && values.length > 0) {
+      throw new UsageError(`--${token.flag}`, `is given twice in one --server ${group.transport} group`);
+    }
+    if (token.flag === 'arg' && token.value === '') throw new UsageError('--arg', 'must not be empty');
+    values.push(token.value);
+    group.fields.set(token.flag, values);
+  }
+  const selections = groups.map(closeGroup);
+  const names = new Set<string>();
+  for (const selection of selections) {
+    if (names.has(selection.name)) {
+      throw new UsageError('--server', `two server groups are named "${selection.name}"; give each a distinct --name`);
+    }
+    names.add(selection.name);
+  }
+  return selections;
+}
+
+/** Every value a server group carries that must never be printed (header and env values). */
+export function serverSecrets(selections: readonly ServerSelection[]): string[] {
+  return selections.flatMap((s) => Object.values(s.transport === 'http' ? s.headers : s.env));
+}

@@ -1,0 +1,88 @@
+// Validation of `m3 test` options into one typed value. Every problem is a UsageError naming the flag.
+import { isAbsolute, resolve } from 'node:path';
+import { UsageError } from './UsageError';
+import { buildServerGroups, type ServerSelection, type ServerToken } from './serverGroups';
+import { parseHarness, type HarnessSelection } from './parseHarness';
+
+/** Default database, relative to the working directory. */
+export const DEFAULT_RESULTS_DB = '.m3/executions.sqlite';
+
+/** What commander collected for `m3 test` (strings as typed). */
+export interface RawTestOptions {
+  resultsDb?: string;
+  runId?: string;
+  trials?: string;
+  harness?: string[];
+  envFile?: string;
+  executionTimeout?: string;
+  baseline?: string;
+  json?: boolean;
+  /** Server-group flags in command-line order. */
+  serverTokens: ServerToken[];
+}
+
+/** Validated `m3 test` options. */
+export interface TestOptions {
+  /** Absolute path of the SQLite database. */
+  resultsDb: string;
+  runId: string | null;
+  trials: number | null;
+  harness: HarnessSelection[];
+  servers: ServerSelection[];
+  /** Absolute path of the `.env` file to load, if any. */
+  envFile: string | null;
+  executionTimeoutMs: number | null;
+  /** A run id, `latest`, or null. */
+  baseline: string | null;
+  json: boolean;
+}
+
+const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
+/** Parses a positive integer flag value. */
+export function positiveInteger(flag: string, value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(flag, `must be a positive whole number, not "${value}"`);
+  }
+  return Number(value);
+}
+
+/** Parses a positive, finite number of seconds into milliseconds. */
+export function positiveSecondsToMs(flag: string, value: string): number {
+  const seconds = Number(value);
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(flag, `must be a positive number of seconds, not "${value}"`);
+  }
+  return Math.max(1, Math.round(seconds * 1000));
+}
+
+/** Validates a run id given with `--run-id` or `--baseline` (it names a report folder too). */
+export function validateRunId(flag: string, value: string): string {
+  if (!RUN_ID_PATTERN.test(value)) {
+    throw new UsageError(flag, 'a run id uses only letters, digits, ".", "_" or "-" (e.g. run-3f1c…)');
+  }
+  return value;
+}
+
+function nonEmptyPath(flag: string, value: string | undefined, cwd: string): string | null {
+  if (value === undefined) return null;
+  if (value.trim() === '') throw new UsageError(flag, 'must not be empty');
+  return isAbsolute(value) ? value : resolve(cwd, value);
+}
+
+/** Validates everything that can be checked without touching the disk or the database. */
+export function validateTestOptions(raw: RawTestOptions, cwd: string): TestOptions {
+  return {
+    resultsDb: nonEmptyPath('--results-db', raw.resultsDb, cwd) ?? resolve(cwd, DEFAULT_RESULTS_DB),
+    runId: raw.runId === undefined ? null : validateRunId('--run-id', raw.runId),
+    trials: raw.trials === undefined ? null : positiveInteger('--trials', raw.trials),
+    harness: parseHarness(raw.harness ?? []),
+    servers: buildServerGroups(raw.serverTokens),
+    envFile: nonEmptyPath('--env-file', raw.envFile, cwd),
+    executionTimeoutMs:
+      raw.executionTimeout === undefined ? null : positiveSecondsToMs('--execution-timeout', raw.executionTimeout),
+    baseline:
+      raw.baseline === undefined ? null : raw.baseline === 'latest' ? 'latest' : validateRunId('--baseline', raw.baseline),
+    json: raw.json === true,
+  };
+}

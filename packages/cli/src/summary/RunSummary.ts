@@ -1,0 +1,115 @@
+// The summary `m3` prints after a run, writes into feedback.json and returns with `--json`.
+import type { AttemptOutcome, EvaluationStatus, RunStatus } from '@sf-m3/core';
+
+/** Attempts of a run (or a suite) by Jest outcome. */
+export interface AttemptTally {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  todo: number;
+}
+
+/** One suite of the run with its attempts. */
+export interface SuiteSummary {
+  suiteId: number | null;
+  name: string;
+  attempts: AttemptTally;
+}
+
+/** A test whose final attempt failed. */
+export interface FailedTest {
+  fullName: string;
+  testPath: string;
+  caseId: string | null;
+  /** First line of the redacted failure message. */
+  message: string | null;
+}
+
+/** Pass-rate figures of one evaluator over the run. */
+export interface EvaluatorStats {
+  evaluator: string;
+  passRate: number | null;
+  /** 95% Wilson interval of the pass rate. */
+  interval: [number, number] | null;
+  passed: number;
+  expected: number;
+  evaluationCount: number;
+  missingRequired: number;
+  pendingRequired: number;
+  statusCounts: Record<EvaluationStatus, number>;
+  averageScore: number | null;
+}
+
+/** A required evaluation whose latest verdict is not `passed`, or that never ran. */
+export interface RequiredFailure {
+  evaluator: string;
+  status: EvaluationStatus | 'missing';
+  executionId: string | null;
+  caseId: string | null;
+  evaluationId: string | null;
+  /** Redacted, first line. */
+  rationale: string | null;
+}
+
+/** A test that passed in the baseline and failed now (or the reverse, for `fixed`). */
+export interface TestChange {
+  key: string;
+  fullName: string;
+  caseId: string | null;
+  before: AttemptOutcome;
+  after: AttemptOutcome;
+}
+
+/** An evaluator's pass rate in both runs. */
+export interface EvaluatorDelta {
+  evaluator: string;
+  baselinePassRate: number | null;
+  currentPassRate: number | null;
+  /** current − baseline, when both are known. */
+  delta: number | null;
+}
+
+/** What changed since the baseline run. */
+export interface BaselineComparison {
+  baselineRunId: string;
+  currentRunId: string;
+  /** Passed in the baseline, failed now. */
+  regressedTests: TestChange[];
+  /** Failed in the baseline, passed now. */
+  fixedTests: TestChange[];
+  newTests: number;
+  removedTests: number;
+  /** Evaluators whose pass rate fell. */
+  regressedEvaluators: EvaluatorDelta[];
+  /** Every evaluator seen in either run. */
+  evaluators: EvaluatorDelta[];
+}
+
+/** Overall answer of a run; the exit status follows it (passed → 0, failed → 1). */
+export type Verdict = 'passed' | 'failed';
+
+/** Everything `m3` reports about one run. */
+export interface RunSummary {
+  schemaVersion: 1;
+  runId: string;
+  label: string | null;
+  status: RunStatus;
+  startedAt: string;
+  finishedAt: string | null;
+  /** Where the run is saved (as given, or the default). */
+  resultsDb: string;
+  suites: SuiteSummary[];
+  attempts: AttemptTally;
+  failedTests: FailedTest[];
+  evaluations: EvaluatorStats[];
+  requiredFailures: RequiredFailure[];
+  baseline: BaselineComparison | null;
+  /** Set when `--baseline latest` found no earlier run. */
+  baselineNote: string | null;
+  /** Jest's exit, when this summary follows a `m3 test` run. */
+  jestExit: { code: number | null; signal: string | null } | null;
+  verdict: Verdict;
+  /** Why the verdict is `failed` (empty when passed). */
+  reasons: string[];
+}

@@ -1,0 +1,125 @@
+// Builds the run summary from the store, with the verdict the exit status follows.
+import type { AttemptRecord, Redactor } from '@sf-m3/core';
+import { compareBaseline } from '../baseline/compareBaseline';
+import { collectRunFacts, failureHeadline, finalAttempts, type SummaryStore } from './collectRunFacts';
+import type { AttemptTally, BaselineComparison, FailedTest, RunSummary, SuiteSummary, Verdict } from './RunSummary';
+
+/** Inputs besides the store. */
+export interface BuildRunSummaryOptions {
+  runId: string;
+  redactor: Redactor;
+  /** Shown as the database location. */
+  resultsDb: string;
+  /** Matching tests across runs uses paths relative to this folder. */
+  cwd: string;
+  /** A resolved baseline run id (not `latest`), or null. */
+  baselineRunId?: string | null;
+  baselineNote?: string | null;
+  /** Jest's exit when the summary follows `m3 test`. */
+  jestExit?: { code: number | null; signal: string | null } | null;
+}
+
+/** Counts attempts by outcome (every attempt, retries included). */
+export function tallyAttempts(attempts: readonly AttemptRecord[]): AttemptTally {
+  const tally: AttemptTally = { total: attempts.length, passed: 0, failed: 0, skipped: 0, todo: 0 };
+  for (const attempt of attempts) {
+    // An attempt without an outcome never finished: it counts as failed.
+    tally[attempt.outcome ?? 'failed'] += 1;
+  }
+  return tally;
+}
+
+function describeJestExit(exit: { code: number | null; signal: string | null }): string | null {
+  if (exit.signal !== null) return `Jest was stopped by ${exit.signal}`;
+  if (exit.code !== 0) return `Jest exited with status ${String(exit.code)}`;
+  return null;
+}
+
+/** Decides the verdict and lists its reasons. */
+export function decideVerdict(parts: {
+  status: RunSummary['status'];
+  failedTests: readonly FailedTest[];
+  requiredFailures: RunSummary['requiredFailures'];
+  jestExit: RunSummary['jestExit'];
+}): { verdict: Verdict; reasons: string[] } {
+  const reasons: string[] = [];
+  if (parts.failedTests.length > 0) reasons.push(`${parts.failedTests.length} test(s) failed`);
+  for (const failure of parts.requiredFailures) {
+    const where = failure.executionId ?? failure.caseId;
+    reasons.push(
+      failure.status === 'missing'
+        ? `missing required evaluation ${failure.evaluator}`
+        : `required evaluation did not pass: ${failure.evaluator}${where ? ` (${where})` : ''} is ${failure.status}`,
+    );
+  }
+  const jest = parts.jestExit ? describeJestExit(parts.jestExit) : null;
+  if (jest !== null) reasons.push(jest);
+  if (parts.status === 'failed' && reasons.length === 0) reasons.push('the run was recorded as failed');
+  if (parts.status === 'interrupted' || parts.status === 'running') {
+    reasons.push(`the run was ${parts.status === 'running' ? 'never finished' : 'interrupted'}`);
+  }
+  return { verdict: reasons.length === 0 ? 'passed' : 'failed', reasons };
+}
+
+/** Reads the run (and the baseline run) and builds its summary. */
+export async function buildRunSummary(store: SummaryStore, options: BuildRunSummaryOptions): Promise<RunSummary> {
+  const { redactor } = options;
+  const facts = await collectRunFacts(store, options.runId, redactor);
+  let baseline: BaselineComparison | null = null;
+  if (options.baselineRunId) {
+    const baselineFacts = await collectRunFacts(store, options.baselineRunId, redactor);
+    baseline = compareBaseline(baselineFacts, facts, options.cwd);
+  }
+
+  const suiteNames = new Map(facts.suites.map((s) => [s.suiteId, s.name]));
+  const bySuite = new Map<number | null, AttemptRecord[]>();
+  for (const attempt of facts.attempts) {
+    const list = bySuite.get(attempt.suiteId) ?? [];
+    list.push(attempt);
+    bySuite.set(attempt.suiteId, list);
+  }
+  const suites: SuiteSummary[] = [...bySuite.entries()]
+    .map(([suiteId, attempts]) => ({
+      suiteId,
+      name: suiteId === null ? '(no suite)' : (suiteNames.get(suiteId) ?? `suite ${suiteId}`),
+      attempts: tallyAttempts(attempts),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+
+  const failedTests: FailedTest[] = finalAttempts(facts.attempts)
+    .filter((a) => a.outcome === 'failed' || a.outcome === null)
+    .map((a) => ({
+      fullName: redactor.redactText(a.fullName),
+      testPath: a.testPath,
+      caseId: a.caseId,
+      message: failureHeadline(a.failureMessage, redactor),
+    }))
+    .sort((a, b) => a.fullName.localeCompare(b.fullName));
+
+  const jestExit = options.jestExit ?? null;
+  const { verdict, reasons } = decideVerdict({
+    status: facts.run.status,
+    failedTests,
+    requiredFailures: facts.requiredFailures,
+    jestExit,
+  });
+  return {
+    schemaVersion: 1,
+    runId: facts.run.runId,
+    label: facts.run.label,
+    status: facts.run.status,
+    startedAt: facts.run.startedAt,
+    finishedAt: facts.run.finishedAt,
+    resultsDb: options.resultsDb,
+    suites,
+    attempts: tallyAttempts(facts.attempts),
+    failedTests,
+    evaluations: facts.evaluators,
+    requiredFailures: facts.requiredFailures,
+    baseline,
+    baselineNote: options.baselineNote ?? null,
+    jestExit,
+    verdict,
+    reasons,
+  };
+}

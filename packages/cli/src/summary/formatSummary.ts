@@ -1,0 +1,88 @@
+// The plain-text summary printed after Jest's output (and by `m3 report`).
+import type { RunSummary } from './RunSummary';
+
+/** Extra lines around the summary. */
+export interface FormatOptions {
+  /** Shown as `feedback  <path>` when given. */
+  feedbackPath?: string | null;
+}
+
+/** `87.5%`, or `n/a` when there is no rate. */
+export function formatRate(rate: number | null): string {
+  return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;
+}
+
+function formatInterval(interval: [number, number] | null): string {
+  return interval === null ? '' : `[${formatRate(interval[0])}–${formatRate(interval[1])}]`;
+}
+
+function formatDelta(delta: number | null): string {
+  if (delta === null) return 'n/a';
+  const points = delta * 100;
+  return `${points >= 0 ? '+' : '−'}${Math.abs(points).toFixed(1)} pts`;
+}
+
+function table(rows: string[][], indent = '  '): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
+}
+
+/** Renders the summary as the lines `m3 test` and `m3 report` print. */
+export function formatSummary(summary: RunSummary, options: FormatOptions = {}): string {
+  const lines: string[] = [];
+  lines.push(`m3 run ${summary.runId}  (saved to ${summary.resultsDb})`);
+  lines.push(`suites      ${summary.suites.length === 0 ? 'none' : summary.suites.map((s) => s.name).join(', ')}`);
+  const a = summary.attempts;
+  lines.push(`attempts    ${a.passed} passed, ${a.failed} failed, ${a.skipped} skipped, ${a.todo} todo`);
+  if (summary.failedTests.length > 0) {
+    lines.push('failed tests');
+    for (const test of summary.failedTests) {
+      lines.push(`  ✕ ${test.fullName}${test.message ? ` — ${test.message}` : ''}`);
+    }
+  }
+  if (summary.evaluations.length === 0) {
+    lines.push('evaluations none');
+  } else {
+    lines.push('evaluations');
+    lines.push(
+      ...table(
+        summary.evaluations.map((e) => [
+          e.evaluator,
+          formatRate(e.passRate).padStart(6),
+          formatInterval(e.interval),
+          `${e.passed}/${e.expected}`,
+        ]),
+      ),
+    );
+  }
+  if (summary.requiredFailures.length === 0) {
+    lines.push('required failures  none');
+  } else {
+    lines.push('required failures');
+    for (const failure of summary.requiredFailures) {
+      const where = failure.executionId ?? failure.caseId;
+      const why = failure.rationale ? ` — ${failure.rationale}` : '';
+      lines.push(`  ✕ ${failure.evaluator} ${failure.status}${where ? ` (${where})` : ''}${why}`);
+    }
+  }
+  const b = summary.baseline;
+  if (b !== null) {
+    lines.push(
+      `baseline    ${b.baselineRunId}: ${b.regressedTests.length} regressed, ${b.fixedTests.length} fixed, ` +
+        `${b.newTests} new, ${b.removedTests} removed`,
+    );
+    for (const test of b.regressedTests) lines.push(`  ✕ ${test.key}  passed → failed`);
+    for (const test of b.fixedTests) lines.push(`  ✓ ${test.key}  failed → passed`);
+    for (const e of b.regressedEvaluators) {
+      lines.push(
+        `  ↓ ${e.evaluator}  ${formatRate(e.baselinePassRate)} → ${formatRate(e.currentPassRate)} (${formatDelta(e.delta)})`,
+      );
+    }
+  } else if (summary.baselineNote) {
+    lines.push(`baseline    ${summary.baselineNote}`);
+  }
+  if (options.feedbackPath) lines.push(`feedback    ${options.feedbackPath}`);
+  lines.push(`verdict     ${summary.verdict}${summary.reasons.length > 0 ? `: ${summary.reasons.join('; ')}` : ''}`);
+  return `${lines.join('\n')}\n`;
+}
