@@ -84,7 +84,7 @@ describe('EvaluationEngine.evaluate', () => {
     const { engine } = setup();
     engine.register('async.v1', async () => {
       await new Promise((r) => setTimeout(r, 5));
-      return 'inconclusive';
+      return 'inconclusive' as const;
     });
     engine.register('bool.v1', () => false);
     engine.register('notrun.v1', () => ({ status: 'not_run' }));

@@ -139,15 +139,19 @@ export class LLMJudge {
     let completion: OpenAI.Chat.Completions.ChatCompletion | null = null;
     for (let attempt = 0; attempt <= this.config.maxRetries; attempt++) {
       facts.attempts = attempt + 1;
+      // Our own deadline per attempt: the SDK's abort detection misreads cross-realm AbortErrors
+      // (as under Jest), and this also bounds reading the body, not just the headers.
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), this.config.timeoutMs);
       try {
         const { data, request_id } = await client.chat.completions
-          .create(body as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming)
+          .create(body as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, { signal: deadline.signal })
           .withResponse();
         facts.requestId = request_id;
         completion = data;
         break;
       } catch (error) {
-        if (error instanceof APIConnectionTimeoutError) {
+        if (deadline.signal.aborted || error instanceof APIConnectionTimeoutError) {
           return fail(
             JudgeErrorCode.TIMEOUT,
             `the judge endpoint ${this.config.endpointHost} did not answer within ${this.config.timeoutMs} ms`,
@@ -177,6 +181,8 @@ export class LLMJudge {
         }
         const name = error instanceof Error ? error.name : typeof error;
         return fail(JudgeErrorCode.NETWORK_ERROR, `the judge request failed unexpectedly (${name})`);
+      } finally {
+        clearTimeout(timer);
       }
     }
     if (completion === null) return fail(JudgeErrorCode.HTTP_ERROR, 'the judge endpoint gave no answer');
@@ -271,7 +277,8 @@ export class LLMJudge {
       baseURL: this.config.baseUrl,
       organization: null,
       project: null,
-      timeout: this.config.timeoutMs,
+      // The per-attempt deadline above is authoritative; this is only a backstop.
+      timeout: this.config.timeoutMs + 5_000,
       maxRetries: 0,
       fetch: guardedFetch,
     });
