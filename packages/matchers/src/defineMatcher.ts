@@ -1,0 +1,112 @@
+import type { MatcherContext } from 'expect';
+import { callSiteFrom, captureStack } from './callSite';
+import { findKit, linkedKit, redactorOf } from './findKit';
+import type { KitLike, RedactorLike } from './findKit';
+import { finishMessage, safeValue, stripAnsi } from './formatValue';
+import { recordVerdict } from './recordVerdict';
+import { resolveSubject, subjectIds } from './resolveSubject';
+
+/** What one matcher implementation decides. */
+export interface MatcherVerdict {
+  /** The raw result before `.not`. */
+  readonly pass: boolean;
+  /** The failure text (without the `executionId=` line, which is added for you). */
+  readonly message: () => string;
+  /**
+   * The assertion cannot be judged in either direction (an unfinalized subject, an ambiguous
+   * tool name, a missing kit): it fails with or without `.not`.
+   */
+  readonly unusable?: boolean;
+  /** Overrides the execution/turn read from the subject. */
+  readonly executionId?: string | null;
+  readonly turnId?: string | null;
+}
+
+/** What a matcher implementation receives besides Jest's `this`. */
+export interface M3MatcherScope {
+  readonly matcherName: string;
+  readonly kit: KitLike | undefined;
+  readonly redactor: RedactorLike;
+  /** A bounded, redacted copy of a value for printing. */
+  safe(value: unknown): unknown;
+}
+
+/** A matcher body: sync, or async for the judge. */
+export type MatcherBody<A extends unknown[]> = (
+  this: MatcherContext,
+  scope: M3MatcherScope,
+  received: unknown,
+  ...args: A
+) => MatcherVerdict | Promise<MatcherVerdict>;
+
+/** The function handed to `expect.extend`. */
+export type M3MatcherFunction<A extends unknown[]> = (
+  this: MatcherContext,
+  received: unknown,
+  ...args: A
+) => { pass: boolean; message: () => string } | Promise<{ pass: boolean; message: () => string }>;
+
+function compactSubject(received: unknown, executionId: string | null, turnId: string | null, scope: M3MatcherScope) {
+  if (executionId !== null && resolveSubject(received).status !== 'unsupported') return { executionId, turnId };
+  return scope.safe(received);
+}
+
+/**
+ * Wraps a matcher body with what every m3 matcher does (SPEC §7): the bounded, redacted message
+ * ending in `executionId=...`, the `.not` handling of unusable subjects, and the recording of the
+ * verdict as an `m3.expect.<matcher>` evaluation when the kit records checks.
+ */
+export function defineMatcher<A extends unknown[]>(matcherName: string, body: MatcherBody<A>): M3MatcherFunction<A> {
+  const matcher = function (this: MatcherContext, received: unknown, ...args: A) {
+    const stack = captureStack();
+    const kit = findKit(received, this);
+    const redactor = redactorOf(kit);
+    const scope: M3MatcherScope = {
+      matcherName,
+      kit,
+      redactor,
+      safe: (value) => safeValue(value, redactor),
+    };
+    const finish = (verdict: MatcherVerdict) => {
+      const isNot = this.isNot === true;
+      const ids = subjectIds(received);
+      const executionId = verdict.executionId !== undefined ? verdict.executionId : ids.executionId;
+      const turnId = verdict.turnId !== undefined ? verdict.turnId : ids.turnId;
+      const pass = verdict.unusable === true ? isNot : verdict.pass;
+      const passed = verdict.unusable === true ? false : verdict.pass !== isNot;
+      let cached: string | undefined;
+      const message = () => {
+        if (cached === undefined) {
+          const suffix = executionId !== null ? `\n\nexecutionId=${redactor.redactText(executionId)}` : '';
+          cached = finishMessage(verdict.message(), redactor) + suffix;
+        }
+        return cached;
+      };
+      if (executionId !== null || linkedKit(received) !== undefined) {
+        const site = callSiteFrom(stack, this.testPath);
+        recordVerdict(kit, {
+          matcherName,
+          passed,
+          rationale: passed ? 'ok' : stripAnsi(message()),
+          subject: {
+            matcher: matcherName,
+            received: compactSubject(received, executionId, turnId, scope),
+            arguments: scope.safe(args),
+            testPath: this.testPath ?? null,
+            line: site.line,
+          },
+          executionId,
+          turnId,
+          negated: isNot,
+          testPath: this.testPath ?? null,
+          line: site.line,
+        });
+      }
+      return { pass, message };
+    };
+    const verdict = body.call(this, scope, received, ...args);
+    return verdict instanceof Promise ? verdict.then(finish) : finish(verdict);
+  };
+  Object.defineProperty(matcher, 'name', { value: matcherName });
+  return matcher;
+}

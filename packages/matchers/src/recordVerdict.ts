@@ -1,0 +1,52 @@
+import type { JsonObject } from '@sf-m3/core';
+import type { KitLike } from './findKit';
+
+/** One matcher verdict, ready to be saved as an evaluation. */
+export interface VerdictRecord {
+  readonly matcherName: string;
+  /** The assertion's result after `.not` was applied. */
+  readonly passed: boolean;
+  /** The failure message without colours, or `ok`. */
+  readonly rationale: string;
+  readonly subject: unknown;
+  readonly executionId: string | null;
+  readonly turnId: string | null;
+  readonly negated: boolean;
+  readonly testPath: string | null;
+  readonly line: number | null;
+}
+
+/** The evaluator name a matcher records under (SPEC §7). */
+export const evaluatorName = (matcherName: string): string => `m3.expect.${matcherName}`;
+
+/**
+ * Saves a verdict through `kit.recordCheck` when the kit records checks. The matcher does not wait:
+ * the kit tracks the returned promise (and `kit.close()` awaits it); a rejection is caught here so
+ * a storage problem never becomes an unhandled rejection in the test. Returns the promise, if any.
+ */
+export function recordVerdict(kit: KitLike | undefined, verdict: VerdictRecord): Promise<unknown> | undefined {
+  if (!kit || kit.recordChecks !== true || typeof kit.recordCheck !== 'function') return undefined;
+  const metadata: JsonObject = {
+    negated: verdict.negated,
+    testPath: verdict.testPath,
+    line: verdict.line,
+    matcher: verdict.matcherName,
+  };
+  let pending: Promise<unknown>;
+  try {
+    pending = Promise.resolve(
+      kit.recordCheck({
+        evaluator: evaluatorName(verdict.matcherName),
+        passed: verdict.passed,
+        rationale: verdict.rationale,
+        subject: verdict.subject,
+        executionId: verdict.executionId,
+        turnId: verdict.turnId,
+        metadata,
+      }),
+    );
+  } catch (error) {
+    pending = Promise.reject(error);
+  }
+  return pending.catch(() => undefined);
+}
