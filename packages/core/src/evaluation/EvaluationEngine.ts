@@ -9,7 +9,7 @@ import { toJsonValue } from '../redaction/Redactor';
 import type { ExecutionStore } from '../store/ExecutionStore';
 import type { ExecutionRecord } from '../store/records';
 import type { TraceView } from '../trace/TraceView';
-import { boundText, boundedRationale } from './boundedRationale';
+import { boundText, boundedRationale, redactStrings } from './boundedRationale';
 import { BUILTIN_EVALUATORS } from './builtins';
 import type { EvaluationLabels, EvaluationResult } from './EvaluationResult';
 import type { EvaluateOptions, EvaluationContext, EvaluatorCallback } from './EvaluatorCallback';
@@ -416,14 +416,14 @@ export class EvaluationEngine {
       status: row.verdict.status,
       score: row.verdict.score,
       rationale: boundedRationale(row.verdict.rationale, redactor),
-      metrics: redactor.redactJson(row.verdict.metrics),
+      metrics: redactStrings(row.verdict.metrics, redactor),
       required,
       executionId: row.executionId,
       turnId: row.turnId,
       caseId: row.caseId,
       subjectDigest: row.subjectDigest,
       createdAt: this.nextCreatedAt(),
-      provenance: redactor.redactJson({ ...row.verdict.provenance, evaluator: row.evaluator }),
+      provenance: redactStrings({ ...row.verdict.provenance, evaluator: row.evaluator }, redactor),
       metadata: row.metadata,
     });
     if (required) this.requiredLineages.add(lineageKey(result));

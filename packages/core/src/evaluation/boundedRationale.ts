@@ -16,3 +16,18 @@ export function boundedRationale(text: string | null | undefined, redactor: Reda
   if (text === null || text === undefined) return null;
   return boundText(text, redactor, MAX_RATIONALE_CHARS);
 }
+
+/**
+ * Redacts every string inside a JSON value (canaries, bearer tokens, URL credentials) without
+ * key-name redaction, so counters such as `totalTokens` in metrics and provenance survive.
+ */
+export function redactStrings<T>(value: T, redactor: Redactor): T {
+  if (typeof value === 'string') return redactor.redactText(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => redactStrings(v, redactor)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, redactStrings(v, redactor)]),
+    ) as T;
+  }
+  return value;
+}

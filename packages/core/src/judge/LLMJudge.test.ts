@@ -322,6 +322,9 @@ describe('judges in the EvaluationEngine', () => {
     expect(result.rationale).toBe('the answer is right; also [REDACTED]');
     expect(result.provenance).toMatchObject({ kind: 'llm_judge', model: 'judge-fixture', rubricId: 'math.v1' });
     expect(rows[0]?.labels).toMatchObject({ judgeModel: 'judge-fixture', rubricId: 'math.v1', suiteName: 'answers' });
+    // Token counters survive redaction (their names contain TOKEN, their values are not secrets).
+    expect(result.metrics).toMatchObject({ promptTokens: 10, completionTokens: 5, totalTokens: 15 });
+    expect(result.provenance.usage).toEqual({ promptTokens: 10, completionTokens: 5, totalTokens: 15 });
     expect(redactor.containsSecret(`x${KEY}x`)).toBe(true);
     expect(JSON.stringify(rows)).not.toContain(KEY);
   });
