@@ -1,0 +1,77 @@
+import type {
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+
+export type { GetPromptResult, Prompt, Resource, ResourceTemplate, Tool };
+
+/** What the server said at `initialize` (SPEC §4 `client.initialization`). */
+export interface InitializationResult {
+  readonly protocolVersion: string;
+  readonly serverInfo: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
+  readonly capabilities: ServerCapabilities;
+  readonly instructions: string | null;
+}
+
+/** One page of `tools/list`. */
+export interface ToolsPage {
+  readonly tools: Tool[];
+  readonly nextCursor: string | undefined;
+}
+
+/** One page of `resources/list`. */
+export interface ResourcesPage {
+  readonly resources: Resource[];
+  readonly nextCursor: string | undefined;
+}
+
+/** One page of `resources/templates/list`. */
+export interface ResourceTemplatesPage {
+  readonly resourceTemplates: ResourceTemplate[];
+  readonly nextCursor: string | undefined;
+}
+
+/** One page of `prompts/list`. */
+export interface PromptsPage {
+  readonly prompts: Prompt[];
+  readonly nextCursor: string | undefined;
+}
+
+/** `resources/read` with `.text`: the text of every text content, joined without separator. */
+export interface ResourceReadResult {
+  readonly contents: ReadResourceResult['contents'];
+  readonly text: string;
+}
+
+/** `completion/complete`. */
+export interface CompletionResult {
+  readonly values: string[];
+  /** Total number of matches the server knows of, or null when it did not say. */
+  readonly total: number | null;
+  readonly hasMore: boolean;
+}
+
+/** A completion reference: a prompt by name or a resource template by URI. */
+export type CompletionReference = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+
+/** The argument being completed. */
+export interface CompletionArgument {
+  name: string;
+  value: string;
+}
+
+/** Already-resolved arguments that give the completion context. */
+export interface CompletionContext {
+  arguments?: Record<string, string>;
+}
+
+/** A notification sent with `sendNotification`. */
+export interface ClientNotificationMessage {
+  method: string;
+  params?: Record<string, unknown>;
+}
