@@ -1,7 +1,7 @@
 import type { ExecutionResult, ToolCallResult } from '../execution/ExecutionResult';
 import { Redactor } from '../redaction/Redactor';
 import { InMemoryExecutionStore } from '../store/InMemoryExecutionStore';
-import { buildDirectTrace } from '../trace/traceBuilder.testkit';
+import { buildDirectTrace, type DirectCallSpec } from '../trace/traceBuilder.testkit';
 import { EvaluationEngine } from './EvaluationEngine';
 
 function engine(): EvaluationEngine {
@@ -16,7 +16,7 @@ function engine(): EvaluationEngine {
 }
 
 function executionResult(
-  calls: Parameters<typeof buildDirectTrace>[0]['calls'],
+  calls: DirectCallSpec[],
   outcome: 'completed' | 'failed' = 'completed',
   directResult?: unknown,
 ): ExecutionResult {
