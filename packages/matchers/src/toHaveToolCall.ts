@@ -172,7 +172,9 @@ function assertToolCall(
     if (Object.keys(criteria).length > 0) {
       lines.push(`Matching: ${this.utils.printExpected(scope.safe(criteria))}`);
     }
-    lines.push(`Received: ${this.utils.printReceived(matched.length)} matching of ${plural(calls.length, 'call')}`);
+    lines.push(
+      `Received: ${this.utils.printReceived(matched.length)} matching ${matched.length === 1 ? 'call' : 'calls'} (${plural(calls.length, 'call')} in total)`,
+    );
     if (this.isNot && matched.length > 0) {
       lines.push('', 'Matching calls:', describeCalls(matched, scope.redactor));
     }
