@@ -15,7 +15,7 @@ import { RunStateDir } from './RunStateDir';
 /** Told when the setup file that builds kits and stores inside the test sandbox did not run. */
 const SETUP_FILE_MISSING =
   "sf-m3's setup file did not run, so m3Kit and saved results are unavailable: use preset 'sf-m3', " +
-  "or add require.resolve('@sf-m3/jest-environment/setup') to setupFilesAfterEnv";
+  "or add require.resolve('@sf-m3/jest-environment/dist/setupFramework.js') to setupFilesAfterEnv";
 
 /**
  * The sf-m3 Jest environment: Node's environment plus `describe.m3`, the `m3Kit` global (a fresh

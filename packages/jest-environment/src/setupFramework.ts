@@ -2,15 +2,23 @@
  * The preset's `setupFilesAfterEnv` entry. It runs inside each test file's sandbox, so the kits,
  * stores and matchers it builds come from the same module instances the test imports from `sf-m3`
  * (a kit built in Jest's outer realm would hand back classes `instanceof` cannot recognise).
+ * The kit and the SQLite store are loaded on first use, so files that never touch them stay fast.
  */
-import { MCPTestKit } from '@sf-m3/core';
 import { m3Matchers } from '@sf-m3/matchers';
-import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
 import { runtimeOf } from './runtimeBridge';
 
+type Core = typeof import('@sf-m3/core');
+type StoreSqlite = typeof import('@sf-m3/store-sqlite');
+
 const runtime = runtimeOf(globalThis);
-runtime.createKit = (options) => new MCPTestKit({ ...options });
-runtime.createStore = (path) => new SQLiteExecutionStore(path);
+runtime.createKit = (options) => {
+  const { MCPTestKit } = require('@sf-m3/core') as Core;
+  return new MCPTestKit({ ...options });
+};
+runtime.createStore = (path) => {
+  const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as StoreSqlite;
+  return new SQLiteExecutionStore(path);
+};
 
 const jestExpect = runtime.expect ?? (globalThis as { expect?: { extend(matchers: object): void } }).expect;
 if (jestExpect === undefined) {

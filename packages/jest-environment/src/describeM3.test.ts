@@ -1,0 +1,72 @@
+import { ModelValidationError } from '@sf-m3/core';
+import { createDescribeM3 } from './describeM3';
+import type { DeclaredSuite, JestDescribeLike } from './describeM3';
+
+function fakeDescribe() {
+  const calls: Array<{ mode: string; name: string; declared: DeclaredSuite | null }> = [];
+  let declared: DeclaredSuite | null = null;
+  const record = (mode: string) => (name: string, fn: () => void) => {
+    calls.push({ mode, name, declared });
+    fn();
+  };
+  const describe = Object.assign(record('normal'), { skip: record('skip'), only: record('only') }) as JestDescribeLike;
+  const m3 = createDescribeM3(describe, (suite) => {
+    declared = suite;
+  });
+  return { m3, calls, declared: () => declared };
+}
+
+describe('describe.m3', () => {
+  test('declares the trimmed suite right before Jest defines the block, then clears it', () => {
+    const { m3, calls, declared } = fakeDescribe();
+    const body = jest.fn();
+    m3('  shipping  ', body);
+    expect(calls).toEqual([{ mode: 'normal', name: 'shipping', declared: { name: 'shipping', options: {} } }]);
+    expect(body).toHaveBeenCalledTimes(1);
+    expect(declared()).toBeNull();
+  });
+
+  test('takes options and has .skip and .only', () => {
+    const { m3, calls } = fakeDescribe();
+    m3.skip('a', { trials: 3 }, () => undefined);
+    m3.only('b', () => undefined);
+    expect(calls.map((c) => [c.mode, c.name, c.declared?.options])).toEqual([
+      ['skip', 'a', { trials: 3 }],
+      ['only', 'b', {}],
+    ]);
+  });
+
+  test.each([
+    ['', /non-empty suite name/],
+    ['   ', /non-empty suite name/],
+    ['x'.repeat(257), /257 characters; use at most 256/],
+  ])('refuses suite name %j', (name, message) => {
+    const { m3 } = fakeDescribe();
+    expect(() => m3(name, () => undefined)).toThrow(message);
+    expect(() => m3(name, () => undefined)).toThrow(ModelValidationError);
+  });
+
+  test('accepts a 256-character name', () => {
+    const { m3, calls } = fakeDescribe();
+    m3('y'.repeat(256), () => undefined);
+    expect(calls[0].name).toHaveLength(256);
+  });
+
+  test('refuses bad options and a missing body', () => {
+    const { m3 } = fakeDescribe();
+    expect(() => m3('s', { trials: 0 }, () => undefined)).toThrow('trials must be a positive integer');
+    expect(() => m3('s', { servers: 'x' } as never, () => undefined)).toThrow('servers must be an array');
+    expect(() => m3('s', { trails: 2 } as never, () => undefined)).toThrow('unknown option trails');
+    expect(() => (m3 as unknown as (n: string) => void)('s')).toThrow('needs a function');
+  });
+
+  test('clears the declared suite even when the body throws', () => {
+    const { m3, declared } = fakeDescribe();
+    expect(() =>
+      m3('s', () => {
+        throw new Error('bad body');
+      }),
+    ).toThrow('bad body');
+    expect(declared()).toBeNull();
+  });
+});
