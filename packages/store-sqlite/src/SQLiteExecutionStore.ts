@@ -1,0 +1,608 @@
+import { createHash } from 'node:crypto';
+import {
+  buildAggregateValues,
+  canonicalInstant,
+  caseIdOfEvaluation,
+  evidenceDigestOf,
+  ExecutionNotFound,
+  ModelValidationError,
+  normalizeSuiteName,
+  RawEvidenceIntegrityError,
+  requireId,
+  StoreError,
+  TraceResult,
+  TraceUnavailable,
+  validateAggregationQuery,
+  verifyRawEvidence,
+  type AggregateCounts,
+  type AggregationQuery,
+  type AggregationReport,
+  type AttemptRecord,
+  type EvaluationLineage,
+  type EvaluationResult,
+  type EvidenceRef,
+  type ExecutionRecord,
+  type ExecutionStore,
+  type FinishedExecution,
+  type RawEvidence,
+  type RunRecord,
+  type SessionRecord,
+  type StoredEvaluation,
+  type SuiteRecord,
+  type TraceEvent,
+  type TraceView,
+  type TurnRecord,
+} from '@sf-m3/core';
+import { aggregateCountsSql } from './aggregateSql';
+import { immediateTransaction, type RetryPolicy, DEFAULT_RETRY } from './immediateTransaction';
+import { openDatabase, type OpenedDatabase } from './openDatabase';
+import { sqliteErrorCode, type SqliteConnection, type SqlValue } from './SqliteConnection';
+import { WriteQueue } from './WriteQueue';
+
+/** Options of a SQLite store. */
+export interface SQLiteExecutionStoreOptions {
+  /** How write batches retry when other processes hold the lock. */
+  readonly retry?: RetryPolicy;
+}
+
+const json = (value: unknown): string => JSON.stringify(value);
+
+/**
+ * The durable `ExecutionStore` on one SQLite file (`sqlite3` package). Opens lazily on first use,
+ * creating parent folders; WAL, a busy timeout, and every write batch in one `BEGIN IMMEDIATE`
+ * transaction retried on `SQLITE_BUSY`, so several Jest workers and processes can share a file.
+ */
+export class SQLiteExecutionStore implements ExecutionStore {
+  /** The path given to the constructor. */
+  readonly path: string;
+  private readonly retry: RetryPolicy;
+  private opening: Promise<OpenedDatabase> | null = null;
+  private readonly queue: WriteQueue;
+  private closed = false;
+
+  constructor(path: string, options: SQLiteExecutionStoreOptions = {}) {
+    this.path = path;
+    this.retry = options.retry ?? DEFAULT_RETRY;
+    this.queue = new WriteQueue(async (works) => {
+      const { writer } = await this.database();
+      await immediateTransaction(
+        writer,
+        async () => {
+          for (const work of works) await work();
+        },
+        this.retry,
+      );
+    });
+  }
+
+  /** Opens the database on first use (and retries the open after a failure). */
+  private database(): Promise<OpenedDatabase> {
+    if (this.closed)
+      return Promise.reject(new StoreError('the execution store is closed: create a new store to read or write'));
+    if (this.opening === null) {
+      this.opening = openDatabase(this.path);
+      this.opening.catch(() => (this.opening = null));
+    }
+    return this.opening;
+  }
+
+  private async reader(): Promise<SqliteConnection> {
+    return (await this.database()).reader;
+  }
+
+  /** Runs `work` with the writer connection inside the next write batch. */
+  private async write<T>(work: (db: SqliteConnection) => Promise<T>): Promise<T> {
+    const { writer } = await this.database();
+    return this.queue.enqueue(() => work(writer));
+  }
+
+  /** Opens the database now (it otherwise opens on first use); surfaces path and schema errors early. */
+  async open(): Promise<void> {
+    await this.database();
+  }
+
+  // runs ---------------------------------------------------------------------------------------
+
+  async saveRun(run: RunRecord): Promise<void> {
+    requireId(run.runId, 'runId');
+    const record = { ...run, startedAt: canonicalInstant(run.startedAt, 'startedAt') };
+    await this.write((db) =>
+      db.run(
+        'INSERT INTO runs (run_id, started_at, record_json) VALUES (?, ?, ?) ' +
+          'ON CONFLICT (run_id) DO UPDATE SET started_at = excluded.started_at, record_json = excluded.record_json',
+        [record.runId, record.startedAt, json(record)],
+      ),
+    );
+  }
+
+  async getRun(runId: string): Promise<RunRecord | null> {
+    const row = await (
+      await this.reader()
+    ).get<{ record_json: string }>('SELECT record_json FROM runs WHERE run_id = ?', [runId]);
+    return row === undefined ? null : (JSON.parse(row.record_json) as RunRecord);
+  }
+
+  async listRuns(options: { limit?: number } = {}): Promise<RunRecord[]> {
+    const limit = options.limit ?? -1;
+    const rows = await (
+      await this.reader()
+    ).all<{ record_json: string }>('SELECT record_json FROM runs ORDER BY started_at DESC, run_id DESC LIMIT ?', [
+      limit,
+    ]);
+    return rows.map((r) => JSON.parse(r.record_json) as RunRecord);
+  }
+
+  // suites -------------------------------------------------------------------------------------
+
+  async registerSuite(name: string): Promise<SuiteRecord> {
+    const trimmed = normalizeSuiteName(name);
+    return this.write(async (db) => {
+      await db.run('INSERT INTO suites (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [
+        trimmed,
+        new Date().toISOString(),
+      ]);
+      const row = await db.get<{ suite_id: number; name: string; created_at: string }>(
+        'SELECT suite_id, name, created_at FROM suites WHERE name = ?',
+        [trimmed],
+      );
+      return { suiteId: row!.suite_id, name: row!.name, createdAt: row!.created_at };
+    });
+  }
+
+  async listSuites(): Promise<SuiteRecord[]> {
+    const rows = await (
+      await this.reader()
+    ).all<{ suite_id: number; name: string; created_at: string }>(
+      'SELECT suite_id, name, created_at FROM suites ORDER BY suite_id',
+    );
+    return rows.map((r) => ({ suiteId: r.suite_id, name: r.name, createdAt: r.created_at }));
+  }
+
+  // attempts -----------------------------------------------------------------------------------
+
+  async saveAttempt(attempt: AttemptRecord): Promise<void> {
+    requireId(attempt.attemptId, 'attemptId');
+    requireId(attempt.runId, 'runId');
+    await this.write(async (db) => {
+      await db.run(
+        'INSERT INTO attempts (attempt_id, run_id, outcome, started_at, record_json) VALUES (?, ?, ?, ?, ?) ' +
+          'ON CONFLICT (attempt_id) DO UPDATE SET run_id = excluded.run_id, outcome = excluded.outcome, ' +
+          'started_at = excluded.started_at, record_json = excluded.record_json',
+        [attempt.attemptId, attempt.runId, attempt.outcome, attempt.startedAt, json(attempt)],
+      );
+      await db.run('DELETE FROM attempt_executions WHERE attempt_id = ?', [attempt.attemptId]);
+      for (const executionId of new Set(attempt.executionIds)) {
+        await db.run('INSERT INTO attempt_executions (attempt_id, execution_id) VALUES (?, ?)', [
+          attempt.attemptId,
+          executionId,
+        ]);
+      }
+    });
+  }
+
+  async listAttempts(filter: { runId: string }): Promise<AttemptRecord[]> {
+    const rows = await (
+      await this.reader()
+    ).all<{ record_json: string }>(
+      'SELECT record_json FROM attempts WHERE run_id = ? ORDER BY started_at, attempt_id',
+      [filter.runId],
+    );
+    return rows.map((r) => JSON.parse(r.record_json) as AttemptRecord);
+  }
+
+  // executions ---------------------------------------------------------------------------------
+
+  async createExecution(record: ExecutionRecord): Promise<void> {
+    requireId(record.executionId, 'executionId');
+    const stored: ExecutionRecord = { ...record, createdAt: canonicalInstant(record.createdAt, 'createdAt') };
+    const labels = stored.labels;
+    await this.write(async (db) => {
+      try {
+        await db.run(
+          `INSERT INTO executions (execution_id, run_id, suite_name, case_id, attempt_id, created_at, finished_at, outcome,
+             label_run_id, label_suite_name, label_case_id, server, transport, harness, model, trial, matrix_id,
+             metadata_json, record_json)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            stored.executionId,
+            stored.runId,
+            stored.suiteName,
+            stored.caseId,
+            stored.attemptId,
+            stored.createdAt,
+            stored.finishedAt,
+            stored.outcome,
+            labels.runId,
+            labels.suiteName,
+            labels.caseId,
+            labels.server,
+            labels.transport,
+            labels.harness,
+            labels.model,
+            labels.trial,
+            labels.matrixId,
+            json(labels.metadata ?? {}),
+            json(stored),
+          ],
+        );
+      } catch (error) {
+        if (sqliteErrorCode(error) === 'SQLITE_CONSTRAINT') {
+          throw new StoreError(`execution already exists: ${stored.executionId}`, { executionId: stored.executionId });
+        }
+        throw error;
+      }
+      for (const evaluator of new Set(stored.requiredEvaluators)) {
+        await db.run('INSERT INTO execution_required (execution_id, evaluator) VALUES (?, ?)', [
+          stored.executionId,
+          evaluator,
+        ]);
+      }
+    });
+  }
+
+  async finishExecution(finished: FinishedExecution): Promise<void> {
+    const data = finished.trace.toJSON();
+    if (data.executionId !== finished.executionId) {
+      throw new ModelValidationError('finishExecution: the trace belongs to another execution', {
+        executionId: finished.executionId,
+      });
+    }
+    const finishedAt = canonicalInstant(finished.finishedAt, 'finishedAt');
+    const blobs = finished.evidence.map((blob) => ({ sha256: checkedDigest(blob.reference, blob.bytes), blob }));
+    // One transaction: a crash leaves either the whole finished execution or the unfinished one.
+    await this.write(async (db) => {
+      const row = await db.get<{ record_json: string }>('SELECT record_json FROM executions WHERE execution_id = ?', [
+        finished.executionId,
+      ]);
+      if (row === undefined) throw new ExecutionNotFound(finished.executionId);
+      const record: ExecutionRecord = {
+        ...(JSON.parse(row.record_json) as ExecutionRecord),
+        outcome: finished.outcome,
+        finishedAt,
+        snapshot: finished.snapshot,
+      };
+      const id = finished.executionId;
+      await db.run('UPDATE executions SET finished_at = ?, outcome = ?, record_json = ? WHERE execution_id = ?', [
+        finishedAt,
+        finished.outcome,
+        json(record),
+        id,
+      ]);
+      for (const table of ['events', 'traces', 'sessions', 'turns', 'execution_blobs']) {
+        await db.run(`DELETE FROM ${table} WHERE execution_id = ?`, [id]);
+      }
+      await db.run(
+        'INSERT INTO traces (execution_id, trace_id, completeness, limitations_json, event_count) VALUES (?, ?, ?, ?, ?)',
+        [id, data.traceId, data.completeness, json(data.limitations), data.events.length],
+      );
+      for (const event of data.events) {
+        await db.run('INSERT INTO events (execution_id, sequence, kind, event_json) VALUES (?, ?, ?, ?)', [
+          id,
+          event.sequence,
+          event.kind,
+          json(event),
+        ]);
+      }
+      for (const { sha256, blob } of blobs) {
+        await db.run(
+          'INSERT INTO blobs (sha256, size_bytes, media_type, bytes) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING',
+          [sha256, blob.bytes.length, blob.reference.mediaType, blob.bytes],
+        );
+        await db.run('INSERT OR IGNORE INTO execution_blobs (execution_id, sha256) VALUES (?, ?)', [id, sha256]);
+      }
+      for (const session of finished.sessions ?? []) {
+        await db.run('INSERT INTO sessions (session_id, execution_id, created_at, record_json) VALUES (?, ?, ?, ?)', [
+          session.sessionId,
+          id,
+          session.createdAt,
+          json(session),
+        ]);
+      }
+      for (const turn of finished.turns ?? []) {
+        await db.run('INSERT INTO turns (turn_id, execution_id, turn_index, record_json) VALUES (?, ?, ?, ?)', [
+          turn.turnId,
+          id,
+          turn.index,
+          json(turn),
+        ]);
+      }
+    });
+  }
+
+  async getExecution(executionId: string): Promise<ExecutionRecord> {
+    const row = await (
+      await this.reader()
+    ).get<{ record_json: string }>('SELECT record_json FROM executions WHERE execution_id = ?', [executionId]);
+    if (row === undefined) throw new ExecutionNotFound(executionId);
+    return JSON.parse(row.record_json) as ExecutionRecord;
+  }
+
+  async listExecutions(filter: { runId?: string; attemptId?: string }): Promise<ExecutionRecord[]> {
+    const rows = await (
+      await this.reader()
+    ).all<{ record_json: string }>(
+      `SELECT record_json FROM executions x
+        WHERE (?1 IS NULL OR x.run_id = ?1)
+          AND (?2 IS NULL OR x.attempt_id = ?2
+               OR EXISTS (SELECT 1 FROM attempt_executions ae WHERE ae.attempt_id = ?2 AND ae.execution_id = x.execution_id))
+        ORDER BY x.created_at, x.execution_id`,
+      [filter.runId ?? null, filter.attemptId ?? null],
+    );
+    return rows.map((r) => JSON.parse(r.record_json) as ExecutionRecord);
+  }
+
+  async getTrace(executionId: string): Promise<TraceResult> {
+    const db = await this.reader();
+    const header = await db.get<{
+      trace_id: string | null;
+      completeness: string;
+      limitations_json: string;
+      event_count: number;
+    }>(
+      `SELECT t.trace_id, t.completeness, t.limitations_json, t.event_count
+         FROM executions x LEFT JOIN traces t ON t.execution_id = x.execution_id WHERE x.execution_id = ?`,
+      [executionId],
+    );
+    if (header === undefined) throw new ExecutionNotFound(executionId);
+    if (header.trace_id === null) {
+      throw new TraceUnavailable(`execution ${executionId} has no saved trace: it has not finished yet`, {
+        executionId,
+      });
+    }
+    const rows = await db.all<{ event_json: string }>(
+      'SELECT event_json FROM events WHERE execution_id = ? ORDER BY sequence',
+      [executionId],
+    );
+    if (rows.length !== header.event_count) {
+      throw new TraceUnavailable(
+        `the saved trace of ${executionId} is incomplete: ${rows.length} of ${header.event_count} events`,
+        {
+          executionId,
+        },
+      );
+    }
+    try {
+      return TraceResult.fromJSON({
+        traceId: header.trace_id,
+        executionId,
+        completeness: header.completeness as TraceResult['completeness'],
+        limitations: JSON.parse(header.limitations_json) as string[],
+        events: rows.map((r) => JSON.parse(r.event_json) as TraceEvent),
+      });
+    } catch (error) {
+      throw new TraceUnavailable(`the saved trace of ${executionId} is malformed: ${(error as Error).message}`, {
+        executionId,
+      });
+    }
+  }
+
+  async getTraceView(executionId: string): Promise<TraceView> {
+    return (await this.getTrace(executionId)).view();
+  }
+
+  async listSessions(executionId: string): Promise<SessionRecord[]> {
+    await this.getExecution(executionId);
+    const rows = await (
+      await this.reader()
+    ).all<{ record_json: string }>(
+      'SELECT record_json FROM sessions WHERE execution_id = ? ORDER BY created_at, session_id',
+      [executionId],
+    );
+    return rows.map((r) => JSON.parse(r.record_json) as SessionRecord);
+  }
+
+  async listTurns(executionId: string): Promise<TurnRecord[]> {
+    await this.getExecution(executionId);
+    const rows = await (
+      await this.reader()
+    ).all<{ record_json: string }>(
+      'SELECT record_json FROM turns WHERE execution_id = ? ORDER BY turn_index, turn_id',
+      [executionId],
+    );
+    return rows.map((r) => JSON.parse(r.record_json) as TurnRecord);
+  }
+
+  // evaluations --------------------------------------------------------------------------------
+
+  async saveEvaluation(evaluation: StoredEvaluation): Promise<void> {
+    const { result, labels } = evaluation;
+    requireId(result.evaluationId, 'evaluationId');
+    requireId(result.evaluator, 'evaluator');
+    const row = { ...result, createdAt: canonicalInstant(result.createdAt, 'createdAt') };
+    const params: SqlValue[] = [
+      row.evaluationId,
+      row.evaluator,
+      row.executionId ?? '',
+      row.turnId ?? '',
+      row.subjectDigest,
+      row.executionId,
+      row.turnId,
+      row.status,
+      row.score,
+      row.required ? 1 : 0,
+      row.createdAt,
+      row.executionId,
+      row.createdAt,
+      labels.runId,
+      labels.suiteName,
+      caseIdOfEvaluation(evaluation),
+      labels.server,
+      labels.tool,
+      labels.transport,
+      labels.harness,
+      labels.model,
+      labels.trial,
+      labels.judgeModel,
+      labels.rubricId,
+      labels.matrixId,
+      json(labels.metadata ?? {}),
+      json(row),
+    ];
+    await this.write(async (db) => {
+      try {
+        await db.run(
+          `INSERT INTO evaluations (evaluation_id, evaluator, execution_key, turn_key, subject_digest, execution_id, turn_id,
+             status, score, required, created_at, execution_created_at, run_id, suite_name, case_id, server, tool,
+             transport, harness, model, trial, judge_model, rubric_id, matrix_id, metadata_json, result_json)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+             COALESCE((SELECT created_at FROM executions WHERE execution_id = ?), ?),
+             ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          params,
+        );
+      } catch (error) {
+        if (sqliteErrorCode(error) === 'SQLITE_CONSTRAINT') {
+          throw new StoreError(
+            `evaluation could not be saved: ${row.evaluationId} already exists or is invalid (rows are append-only)`,
+            {
+              evaluationId: row.evaluationId,
+            },
+          );
+        }
+        throw error;
+      }
+    });
+  }
+
+  async listEvaluations(filter: {
+    runId?: string;
+    executionId?: string;
+    evaluator?: string;
+  }): Promise<EvaluationResult[]> {
+    const rows = await (
+      await this.reader()
+    ).all<{ result_json: string }>(
+      `SELECT result_json FROM evaluations
+        WHERE is_latest = 1 AND (?1 IS NULL OR run_id = ?1) AND (?2 IS NULL OR execution_id = ?2) AND (?3 IS NULL OR evaluator = ?3)
+        ORDER BY created_at, evaluation_id`,
+      [filter.runId ?? null, filter.executionId ?? null, filter.evaluator ?? null],
+    );
+    return rows.map((r) => JSON.parse(r.result_json) as EvaluationResult);
+  }
+
+  async isRequiredLineage(lineage: EvaluationLineage): Promise<boolean> {
+    const row = await (
+      await this.reader()
+    ).get<{ required: number }>(
+      `SELECT required FROM evaluation_lineages
+        WHERE execution_key = ? AND evaluator = ? AND turn_key = ? AND subject_digest = ?`,
+      [lineage.executionId ?? '', lineage.evaluator, lineage.turnId ?? '', lineage.subjectDigest],
+    );
+    return row?.required === 1;
+  }
+
+  // raw evidence -------------------------------------------------------------------------------
+
+  async readRawEvidence(ref: EvidenceRef, options: { maxBytes?: number } = {}): Promise<RawEvidence> {
+    const sha256 = evidenceDigestOf(ref);
+    const row = await (
+      await this.reader()
+    ).get<{ bytes: Buffer }>('SELECT bytes FROM blobs WHERE sha256 = ?', [sha256]);
+    return verifyRawEvidence(ref, row === undefined ? null : Buffer.from(row.bytes), options);
+  }
+
+  // aggregation --------------------------------------------------------------------------------
+
+  async aggregateEvaluations(query: AggregationQuery): Promise<AggregationReport> {
+    const normalized = validateAggregationQuery(query);
+    const db = await this.reader();
+    const totalsQuery = aggregateCountsSql(normalized, false);
+    const [totals] = await db.all<CountsRow>(totalsQuery.sql, totalsQuery.params);
+    let groups: AggregationReport['groups'] = [];
+    if (normalized.groupBy.length > 0) {
+      const groupsQuery = aggregateCountsSql(normalized, true);
+      const rows = await db.all<CountsRow>(groupsQuery.sql, groupsQuery.params);
+      groups = rows
+        .map((row) => ({
+          keyValues: normalized.groupBy.map((_, i) => keyValue(row[`g${i}`])),
+          values: buildAggregateValues(countsOf(row)),
+        }))
+        .sort((a, b) => compareKeys(a.keyValues, b.keyValues))
+        .map(({ keyValues, values }) => ({
+          key: Object.fromEntries(normalized.groupBy.map((label, i) => [label, keyValues[i] ?? null])),
+          values,
+        }));
+    }
+    return { totals: buildAggregateValues(countsOf(totals!)), groups };
+  }
+
+  /** Waits for queued writes, then closes both connections; idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.queue.idle();
+    this.closed = true;
+    const opening = this.opening;
+    this.opening = null;
+    if (opening === null) return;
+    const opened = await opening.catch(() => null);
+    if (opened === null) return;
+    await opened.writer.close();
+    await opened.reader.close();
+  }
+}
+
+/** One row of the aggregation SQL. */
+type CountsRow = Record<string, SqlValue> & {
+  evaluation_count: number;
+  passed: number;
+  failed: number;
+  inconclusive: number;
+  error: number;
+  not_run: number;
+  missing: number;
+  pending: number;
+  score_sum: number;
+  score_count: number;
+  execution_count: number;
+  case_count: number;
+  cases_all: number;
+  cases_any: number;
+};
+
+function countsOf(row: CountsRow): AggregateCounts {
+  return {
+    evaluationCount: Number(row.evaluation_count),
+    statusCounts: {
+      passed: Number(row.passed),
+      failed: Number(row.failed),
+      inconclusive: Number(row.inconclusive),
+      error: Number(row.error),
+      not_run: Number(row.not_run),
+    },
+    missingRequiredCount: Number(row.missing),
+    pendingRequiredCount: Number(row.pending),
+    scoreSum: Number(row.score_sum),
+    scoreCount: Number(row.score_count),
+    executionCount: Number(row.execution_count),
+    caseCount: Number(row.case_count),
+    casesAllPassed: Number(row.cases_all),
+    casesAnyPassed: Number(row.cases_any),
+  };
+}
+
+function keyValue(value: SqlValue | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'string' ? value : String(value);
+}
+
+function compareKeys(a: readonly (string | null)[], b: readonly (string | null)[]): number {
+  for (let i = 0; i < a.length; i += 1) {
+    const x = a[i] ?? null;
+    const y = b[i] ?? null;
+    if (x === y) continue;
+    if (x === null) return -1;
+    if (y === null) return 1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** The blob's sha256, after checking the bytes really have that size and digest. */
+function checkedDigest(ref: EvidenceRef, bytes: Buffer): string {
+  const sha256 = evidenceDigestOf(ref);
+  if (bytes.length !== ref.sizeBytes || createHash('sha256').update(bytes).digest('hex') !== sha256) {
+    throw new RawEvidenceIntegrityError('raw evidence bytes do not match their reference: refusing to store them', {
+      sha256,
+    });
+  }
+  return sha256;
+}

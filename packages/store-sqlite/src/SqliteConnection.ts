@@ -1,0 +1,93 @@
+import * as sqlite3 from 'sqlite3';
+
+/** Values a statement can bind. */
+export type SqlValue = string | number | bigint | Buffer | null;
+/** Positional parameters of a statement. */
+export type SqlParams = readonly SqlValue[];
+
+/** The `code` node-sqlite3 puts on its errors (`SQLITE_BUSY`, `SQLITE_NOTADB`, ...). */
+export function sqliteErrorCode(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : null;
+}
+
+/**
+ * A small promise wrapper over one `sqlite3.Database` connection. Statements are prepared once
+ * per SQL text and reused (`run`, `get`, `all`); `exec` runs unprepared scripts (DDL, PRAGMA,
+ * BEGIN/COMMIT). The connection executes one statement at a time; callers serialize transactions.
+ */
+export class SqliteConnection {
+  private readonly statements = new Map<string, sqlite3.Statement>();
+  private closed = false;
+
+  private constructor(private readonly db: sqlite3.Database) {}
+
+  /** Opens (and creates, unless `readOnly`) the database file. */
+  static open(path: string, options: { readOnly?: boolean } = {}): Promise<SqliteConnection> {
+    const mode = options.readOnly ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
+    return new Promise((resolve, reject) => {
+      const db = new sqlite3.Database(path, mode, (error) => {
+        if (error) reject(error);
+        else resolve(new SqliteConnection(db));
+      });
+    });
+  }
+
+  /** Runs a script of one or more statements without parameters. */
+  exec(sql: string): Promise<void> {
+    return new Promise((resolve, reject) => this.db.exec(sql, (error) => (error ? reject(error) : resolve())));
+  }
+
+  private prepared(sql: string): Promise<sqlite3.Statement> {
+    const cached = this.statements.get(sql);
+    if (cached !== undefined) return Promise.resolve(cached);
+    return new Promise((resolve, reject) => {
+      const statement = this.db.prepare(sql, (error) => {
+        if (error) {
+          reject(error);
+          return;
+        }
+        this.statements.set(sql, statement);
+        resolve(statement);
+      });
+    });
+  }
+
+  /** Runs a prepared statement; resolves with the number of changed rows and the last rowid. */
+  async run(sql: string, params: SqlParams = []): Promise<{ changes: number; lastID: number }> {
+    const statement = await this.prepared(sql);
+    return new Promise((resolve, reject) => {
+      statement.run(params, function (this: sqlite3.RunResult, error: Error | null) {
+        if (error) reject(error);
+        else resolve({ changes: this.changes, lastID: this.lastID });
+      });
+    });
+  }
+
+  /**
+   * The first row of a prepared query, or `undefined`. Reads every row so the statement is left
+   * reset: a half-stepped statement would keep `COMMIT` from completing.
+   */
+  async get<T>(sql: string, params: SqlParams = []): Promise<T | undefined> {
+    const rows = await this.all<T>(sql, params);
+    return rows[0];
+  }
+
+  /** Every row of a prepared query. */
+  async all<T>(sql: string, params: SqlParams = []): Promise<T[]> {
+    const statement = await this.prepared(sql);
+    return new Promise((resolve, reject) => {
+      statement.all<T>(params, (error: Error | null, rows: T[]) => (error ? reject(error) : resolve(rows)));
+    });
+  }
+
+  /** Finalizes every cached statement and closes the connection; idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const statements = [...this.statements.values()];
+    this.statements.clear();
+    await Promise.all(statements.map((s) => new Promise<void>((resolve) => s.finalize(() => resolve()))));
+    await new Promise<void>((resolve, reject) => this.db.close((error) => (error ? reject(error) : resolve())));
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * The SQLite schema of sf-m3, as forward migrations. `PRAGMA user_version` holds the number of
+ * migrations applied; opening a database applies the missing ones in order, inside one
+ * `BEGIN IMMEDIATE` transaction, and refuses a database whose version is newer than this code.
+ * Never edit a shipped migration: append a new one.
+ */
+
+/** Evaluation label columns, in the order of the aggregation labels they serve. */
+export const EVALUATION_LABEL_COLUMNS = {
+  evaluator: 'evaluator',
+  runId: 'run_id',
+  suiteName: 'suite_name',
+  caseId: 'case_id',
+  executionId: 'execution_id',
+  turnId: 'turn_id',
+  status: 'status',
+  server: 'server',
+  tool: 'tool',
+  transport: 'transport',
+  harness: 'harness',
+  model: 'model',
+  trial: 'trial',
+  judgeModel: 'judge_model',
+  rubricId: 'rubric_id',
+  matrixId: 'matrix_id',
+} as const;
+
+const V1 = `
+CREATE TABLE runs (
+  run_id TEXT PRIMARY KEY,
+  started_at TEXT NOT NULL,
+  record_json TEXT NOT NULL
+);
+CREATE INDEX runs_started ON runs(started_at DESC, run_id DESC);
+
+CREATE TABLE suites (
+  suite_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE attempts (
+  attempt_id TEXT PRIMARY KEY,
+  run_id TEXT NOT NULL,
+  outcome TEXT,
+  started_at TEXT NOT NULL,
+  record_json TEXT NOT NULL
+);
+CREATE INDEX attempts_run ON attempts(run_id, started_at, attempt_id);
+
+CREATE TABLE attempt_executions (
+  attempt_id TEXT NOT NULL REFERENCES attempts(attempt_id) ON DELETE CASCADE,
+  execution_id TEXT NOT NULL,
+  PRIMARY KEY (attempt_id, execution_id)
+) WITHOUT ROWID;
+CREATE INDEX attempt_executions_execution ON attempt_executions(execution_id);
+
+CREATE TABLE executions (
+  execution_id TEXT PRIMARY KEY,
+  run_id TEXT,
+  suite_name TEXT,
+  case_id TEXT,
+  attempt_id TEXT,
+  created_at TEXT NOT NULL,
+  finished_at TEXT,
+  outcome TEXT,
+  label_run_id TEXT,
+  label_suite_name TEXT,
+  label_case_id TEXT,
+  server TEXT,
+  transport TEXT,
+  harness TEXT,
+  model TEXT,
+  trial TEXT,
+  matrix_id TEXT,
+  metadata_json TEXT NOT NULL DEFAULT '{}',
+  record_json TEXT NOT NULL
+);
+CREATE INDEX executions_run ON executions(run_id, created_at, execution_id);
+CREATE INDEX executions_attempt ON executions(attempt_id);
+CREATE INDEX executions_created ON executions(created_at);
+
+CREATE TABLE execution_required (
+  execution_id TEXT NOT NULL REFERENCES executions(execution_id) ON DELETE CASCADE,
+  evaluator TEXT NOT NULL,
+  PRIMARY KEY (execution_id, evaluator)
+) WITHOUT ROWID;
+CREATE INDEX execution_required_evaluator ON execution_required(evaluator, execution_id);
+
+CREATE TABLE traces (
+  execution_id TEXT PRIMARY KEY REFERENCES executions(execution_id) ON DELETE CASCADE,
+  trace_id TEXT NOT NULL,
+  completeness TEXT NOT NULL,
+  limitations_json TEXT NOT NULL,
+  event_count INTEGER NOT NULL
+);
+
+CREATE TABLE events (
+  execution_id TEXT NOT NULL REFERENCES executions(execution_id) ON DELETE CASCADE,
+  sequence INTEGER NOT NULL CHECK (sequence >= 0),
+  kind TEXT NOT NULL,
+  event_json TEXT NOT NULL,
+  PRIMARY KEY (execution_id, sequence)
+) WITHOUT ROWID;
+
+CREATE TABLE blobs (
+  sha256 TEXT PRIMARY KEY,
+  size_bytes INTEGER NOT NULL CHECK (size_bytes >= 0),
+  media_type TEXT NOT NULL,
+  bytes BLOB NOT NULL
+);
+CREATE TABLE execution_blobs (
+  execution_id TEXT NOT NULL REFERENCES executions(execution_id) ON DELETE CASCADE,
+  sha256 TEXT NOT NULL REFERENCES blobs(sha256),
+  PRIMARY KEY (execution_id, sha256)
+) WITHOUT ROWID;
+
+CREATE TABLE sessions (
+  session_id TEXT PRIMARY KEY,
+  execution_id TEXT NOT NULL REFERENCES executions(execution_id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  record_json TEXT NOT NULL
+);
+CREATE INDEX sessions_execution ON sessions(execution_id, created_at);
+
+CREATE TABLE turns (
+  turn_id TEXT PRIMARY KEY,
+  execution_id TEXT NOT NULL REFERENCES executions(execution_id) ON DELETE CASCADE,
+  turn_index INTEGER NOT NULL,
+  record_json TEXT NOT NULL
+);
+CREATE INDEX turns_execution ON turns(execution_id, turn_index);
+
+-- Append-only rows. Label columns are written with each row so aggregation is plain SQL;
+-- is_latest marks the latest row of its lineage (kept by the trigger below).
+CREATE TABLE evaluations (
+  row_id INTEGER PRIMARY KEY,
+  evaluation_id TEXT NOT NULL UNIQUE,
+  evaluator TEXT NOT NULL,
+  execution_key TEXT NOT NULL,
+  turn_key TEXT NOT NULL,
+  subject_digest TEXT NOT NULL,
+  execution_id TEXT,
+  turn_id TEXT,
+  status TEXT NOT NULL CHECK (status IN ('passed','failed','inconclusive','error','not_run')),
+  score REAL,
+  required INTEGER NOT NULL CHECK (required IN (0, 1)),
+  created_at TEXT NOT NULL,
+  execution_created_at TEXT NOT NULL,
+  run_id TEXT,
+  suite_name TEXT,
+  case_id TEXT,
+  server TEXT,
+  tool TEXT,
+  transport TEXT,
+  harness TEXT,
+  model TEXT,
+  trial TEXT,
+  judge_model TEXT,
+  rubric_id TEXT,
+  matrix_id TEXT,
+  metadata_json TEXT NOT NULL DEFAULT '{}',
+  result_json TEXT NOT NULL,
+  is_latest INTEGER NOT NULL DEFAULT 1
+);
+
+CREATE TABLE evaluation_lineages (
+  execution_key TEXT NOT NULL,
+  evaluator TEXT NOT NULL,
+  turn_key TEXT NOT NULL,
+  subject_digest TEXT NOT NULL,
+  latest_row_id INTEGER NOT NULL,
+  latest_created_at TEXT NOT NULL,
+  latest_evaluation_id TEXT NOT NULL,
+  required INTEGER NOT NULL,
+  PRIMARY KEY (execution_key, evaluator, turn_key, subject_digest)
+) WITHOUT ROWID;
+
+CREATE TRIGGER evaluations_keep_latest AFTER INSERT ON evaluations BEGIN
+  -- the new row is older than the lineage's latest: it is not the latest
+  UPDATE evaluations SET is_latest = 0
+   WHERE row_id = NEW.row_id
+     AND EXISTS (SELECT 1 FROM evaluation_lineages l
+                  WHERE l.execution_key = NEW.execution_key AND l.evaluator = NEW.evaluator
+                    AND l.turn_key = NEW.turn_key AND l.subject_digest = NEW.subject_digest
+                    AND (l.latest_created_at, l.latest_evaluation_id) > (NEW.created_at, NEW.evaluation_id));
+  -- the new row is newer: the previous latest steps down
+  UPDATE evaluations SET is_latest = 0
+   WHERE row_id = (SELECT l.latest_row_id FROM evaluation_lineages l
+                    WHERE l.execution_key = NEW.execution_key AND l.evaluator = NEW.evaluator
+                      AND l.turn_key = NEW.turn_key AND l.subject_digest = NEW.subject_digest
+                      AND (l.latest_created_at, l.latest_evaluation_id) < (NEW.created_at, NEW.evaluation_id));
+  INSERT INTO evaluation_lineages
+    (execution_key, evaluator, turn_key, subject_digest, latest_row_id, latest_created_at, latest_evaluation_id, required)
+  VALUES (NEW.execution_key, NEW.evaluator, NEW.turn_key, NEW.subject_digest, NEW.row_id, NEW.created_at, NEW.evaluation_id, NEW.required)
+  ON CONFLICT (execution_key, evaluator, turn_key, subject_digest) DO UPDATE SET
+    required = MAX(required, excluded.required),
+    latest_row_id = CASE WHEN (excluded.latest_created_at, excluded.latest_evaluation_id) > (latest_created_at, latest_evaluation_id)
+                         THEN excluded.latest_row_id ELSE latest_row_id END,
+    latest_evaluation_id = CASE WHEN (excluded.latest_created_at, excluded.latest_evaluation_id) > (latest_created_at, latest_evaluation_id)
+                         THEN excluded.latest_evaluation_id ELSE latest_evaluation_id END,
+    latest_created_at = MAX(latest_created_at, excluded.latest_created_at);
+END;
+
+-- One index per filter/group label, led by the label and restricted to latest rows.
+${Object.entries(EVALUATION_LABEL_COLUMNS)
+  .filter(([, column]) => column !== 'evaluator')
+  .map(
+    ([, column]) => `CREATE INDEX evaluations_by_${column} ON evaluations(${column}, evaluator) WHERE is_latest = 1;`,
+  )
+  .join('\n')}
+CREATE INDEX evaluations_by_evaluator ON evaluations(evaluator, execution_created_at) WHERE is_latest = 1;
+CREATE INDEX evaluations_by_execution_created ON evaluations(execution_created_at) WHERE is_latest = 1;
+`;
+
+/** Forward migrations; index + 1 is the schema version each produces. */
+export const MIGRATIONS: readonly string[] = [V1];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
