@@ -23,4 +23,10 @@ export { collectRunFacts, finalAttempts, type RunFacts, type SummaryStore } from
 export { formatSummary, formatRate } from './summary/formatSummary';
 export type * from './summary/RunSummary';
 export { compareBaseline, testKey } from './baseline/compareBaseline';
-export { buildFeedback, writeFeedback, feedbackPath, FEEDBACK_SCHEMA_VERSION, type Feedback } from './feedback/writeFeedback';
+export {
+  buildFeedback,
+  writeFeedback,
+  feedbackPath,
+  FEEDBACK_SCHEMA_VERSION,
+  type Feedback,
+} from './feedback/writeFeedback';

@@ -24,7 +24,12 @@ export function splitPassthrough(argv: readonly string[]): { own: string[]; pass
 }
 
 /** Builds the commander program; `setStatus` receives each command's exit status. */
-export function buildProgram(io: CliIO, passthrough: string[], setStatus: (code: number) => void, ownArgv: string[]): Command {
+export function buildProgram(
+  io: CliIO,
+  passthrough: string[],
+  setStatus: (code: number) => void,
+  ownArgv: string[],
+): Command {
   const program = new Command('m3')
     .description('Run Jest with the sf-m3 preset and report pass rates from the results database.')
     .exitOverride()
@@ -82,7 +87,10 @@ export function buildProgram(io: CliIO, passthrough: string[], setStatus: (code:
         },
         paths,
         jestArgs: passthrough,
-        argv: [...ownArgv.slice(ownArgv.indexOf('test') + 1), ...(passthrough.length > 0 ? ['--', ...passthrough] : [])],
+        argv: [
+          ...ownArgv.slice(ownArgv.indexOf('test') + 1),
+          ...(passthrough.length > 0 ? ['--', ...passthrough] : []),
+        ],
       },
       io,
     );
@@ -131,7 +139,11 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version are not errors; commander has already printed its message otherwise.
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') {
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.help' ||
+        error.code === 'commander.version'
+      ) {
         return 0;
       }
       if (error.code === 'commander.unknownOption') {

@@ -24,7 +24,14 @@ export function formatRuns(runs: readonly RunRecord[]): string {
     r.label ?? '',
   ]);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return `${rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')}\n`;
+  return `${rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 }
 
 /** Runs `m3 runs`; returns the exit status. */
@@ -36,7 +43,9 @@ export async function runRunsCommand(input: RunsCommandInput, io: CliIO): Promis
   try {
     const runs = await store.listRuns({ limit });
     if (input.json === true) {
-      io.stdout(`${JSON.stringify(redactor.redactJson({ resultsDb: relative(io.cwd, path) || path, runs }), null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify(redactor.redactJson({ resultsDb: relative(io.cwd, path) || path, runs }), null, 2)}\n`,
+      );
     } else {
       io.stdout(redactor.redactText(formatRuns(runs)));
     }

@@ -46,7 +46,9 @@ export function buildFeedback(summary: RunSummary, attempts: readonly AttemptRec
       resultsDb: summary.resultsDb,
     },
     suites: summary.suites,
-    attempts: [...attempts].sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.attemptId.localeCompare(b.attemptId)),
+    attempts: [...attempts].sort(
+      (a, b) => a.startedAt.localeCompare(b.startedAt) || a.attemptId.localeCompare(b.attemptId),
+    ),
     attemptCounts: summary.attempts,
     failedTests: summary.failedTests,
     evaluationStats: Object.fromEntries(summary.evaluations.map(({ evaluator, ...stats }) => [evaluator, stats])),

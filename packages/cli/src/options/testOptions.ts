@@ -82,7 +82,11 @@ export function validateTestOptions(raw: RawTestOptions, cwd: string): TestOptio
     executionTimeoutMs:
       raw.executionTimeout === undefined ? null : positiveSecondsToMs('--execution-timeout', raw.executionTimeout),
     baseline:
-      raw.baseline === undefined ? null : raw.baseline === 'latest' ? 'latest' : validateRunId('--baseline', raw.baseline),
+      raw.baseline === undefined
+        ? null
+        : raw.baseline === 'latest'
+          ? 'latest'
+          : validateRunId('--baseline', raw.baseline),
     json: raw.json === true,
   };
 }

@@ -2,7 +2,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ExecutionStore } from '@sf-m3/core';
-import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
 import { UsageError } from '../options/UsageError';
 
 /**
@@ -12,9 +11,14 @@ import { UsageError } from '../options/UsageError';
 export function openResultsStore(path: string, options: { mustExist: boolean }): ExecutionStore {
   if (!existsSync(path)) {
     if (options.mustExist) {
-      throw new UsageError('--results-db', `no results database at ${path}; run \`m3 test\` first or pass --results-db`);
+      throw new UsageError(
+        '--results-db',
+        `no results database at ${path}; run \`m3 test\` first or pass --results-db`,
+      );
     }
     mkdirSync(dirname(path), { recursive: true });
   }
+  // Loaded on demand: `m3 --help` and usage errors never load the native sqlite3 module.
+  const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as typeof import('@sf-m3/store-sqlite');
   return new SQLiteExecutionStore(path);
 }

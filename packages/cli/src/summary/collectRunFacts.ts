@@ -21,7 +21,10 @@ export interface RunFacts {
 
 function firstLine(text: string | null, redactor: Redactor): string | null {
   if (text === null) return null;
-  const line = redactor.redactText(text).split('\n').find((l) => l.trim() !== '');
+  const line = redactor
+    .redactText(text)
+    .split('\n')
+    .find((l) => l.trim() !== '');
   if (line === undefined) return null;
   const trimmed = line.trim();
   return trimmed.length > 200 ? `${trimmed.slice(0, 199)}…` : trimmed;

@@ -25,7 +25,14 @@ function formatDelta(delta: number | null): string {
 function table(rows: string[][], indent = '  '): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
+  return rows.map(
+    (row) =>
+      indent +
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+  );
 }
 
 /** Renders the summary as the lines `m3 test` and `m3 report` print. */

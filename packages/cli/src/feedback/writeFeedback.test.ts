@@ -1,0 +1,92 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InMemoryExecutionStore, Redactor } from '@sf-m3/core';
+import { buildRunSummary } from '../summary/buildRunSummary';
+import { seedRun } from '../summary/runFixtures.testkit';
+import { buildFeedback, feedbackPath, writeFeedback } from './writeFeedback';
+
+describe('feedback.json', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'm3-feedback-'));
+  });
+  afterEach(() => {
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('holds the run, suites, attempts, evaluation stats, required failures and comparison, redacted', async () => {
+    const store = new InMemoryExecutionStore();
+    const redactor = new Redactor(['tok-secret-9876']);
+    const baselineId = await seedRun(store, [{ suite: 'shipping', fullName: 'shipping local', outcome: 'passed' }]);
+    const runId = await seedRun(store, [
+      {
+        suite: 'shipping',
+        fullName: 'shipping local',
+        outcome: 'failed',
+        failureMessage: 'header was Bearer tok-secret-9876',
+        evaluations: [
+          { evaluator: 'm3.expect.toHaveToolCall', status: 'passed' },
+          { evaluator: 'project.gate.v1', status: 'failed', required: true, rationale: 'saw tok-secret-9876' },
+        ],
+      },
+    ]);
+    const summary = await buildRunSummary(store, {
+      runId,
+      redactor,
+      resultsDb: '.m3/executions.sqlite',
+      cwd: '/project',
+      baselineRunId: baselineId,
+      jestExit: { code: 1, signal: null },
+    });
+    const attempts = await store.listAttempts({ runId });
+    const written = writeFeedback(root, buildFeedback(summary, attempts, redactor));
+    expect(written).toBe(feedbackPath(root, runId));
+    expect(written).toBe(join(root, '.m3', 'reports', runId, 'feedback.json'));
+    expect(readdirSync(join(root, '.m3', 'reports', runId))).toEqual(['feedback.json']);
+
+    const text = readFileSync(written, 'utf8');
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text).not.toContain('tok-secret-9876');
+    const feedback = JSON.parse(text);
+    expect(Object.keys(feedback)).toEqual([
+      'attemptCounts',
+      'attempts',
+      'comparison',
+      'evaluationStats',
+      'failedTests',
+      'requiredFailures',
+      'run',
+      'runId',
+      'schemaVersion',
+      'suites',
+      'summary',
+    ]);
+    expect(feedback.schemaVersion).toBe(1);
+    expect(feedback.runId).toBe(runId);
+    expect(feedback.run).toMatchObject({ status: 'failed', resultsDb: '.m3/executions.sqlite' });
+    expect(feedback.suites).toEqual([
+      {
+        attempts: { failed: 1, passed: 0, skipped: 0, todo: 0, total: 1 },
+        name: 'shipping',
+        suiteId: expect.any(Number),
+      },
+    ]);
+    expect(feedback.attempts).toHaveLength(1);
+    expect(feedback.attempts[0]).toMatchObject({ fullName: 'shipping local', outcome: 'failed', runId });
+    expect(feedback.attempts[0].failureMessage).toBe('header was Bearer [REDACTED]');
+    expect(feedback.evaluationStats['m3.expect.toHaveToolCall']).toMatchObject({ passRate: 1, passed: 1, expected: 1 });
+    expect(feedback.evaluationStats['project.gate.v1']).toMatchObject({ passRate: 0, passed: 0, expected: 1 });
+    expect(feedback.requiredFailures).toEqual([
+      expect.objectContaining({ evaluator: 'project.gate.v1', status: 'failed', rationale: 'saw [REDACTED]' }),
+    ]);
+    expect(feedback.comparison).toMatchObject({
+      baselineRunId: baselineId,
+      currentRunId: runId,
+      regressedTests: [expect.objectContaining({ fullName: 'shipping local', before: 'passed', after: 'failed' })],
+    });
+    expect(feedback.summary.verdict).toBe('failed');
+    expect(feedback.summary.jestExit).toEqual({ code: 1, signal: null });
+    await store.close();
+  });
+});

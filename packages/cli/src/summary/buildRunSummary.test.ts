@@ -1,0 +1,163 @@
+import { InMemoryExecutionStore, Redactor } from '@sf-m3/core';
+import { buildRunSummary, decideVerdict } from './buildRunSummary';
+import { seedRun } from './runFixtures.testkit';
+
+const options = {
+  redactor: new Redactor(['sk-live-secret-1234']),
+  resultsDb: '.m3/executions.sqlite',
+  cwd: '/project',
+};
+
+describe('buildRunSummary', () => {
+  let store: InMemoryExecutionStore;
+  beforeEach(() => {
+    store = new InMemoryExecutionStore();
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  test('a green run: suites, attempts by outcome, evaluator pass rates with Wilson intervals', async () => {
+    const runId = await seedRun(store, [
+      {
+        suite: 'shipping',
+        fullName: 'shipping quotes local',
+        outcome: 'passed',
+        evaluations: [
+          { evaluator: 'm3.expect.toHaveToolCall', status: 'passed' },
+          { evaluator: 'm3.expect.toHaveStructuredContent', status: 'passed' },
+        ],
+      },
+      {
+        suite: 'shipping',
+        fullName: 'shipping quotes regional',
+        outcome: 'passed',
+        evaluations: [{ evaluator: 'm3.expect.toHaveToolCall', status: 'failed' }],
+      },
+      { suite: 'orders', fullName: 'orders later', outcome: 'todo' },
+      { suite: 'orders', fullName: 'orders skipped', outcome: 'skipped' },
+    ]);
+    const summary = await buildRunSummary(store, { ...options, runId, jestExit: { code: 0, signal: null } });
+    expect(summary.verdict).toBe('passed');
+    expect(summary.reasons).toEqual([]);
+    expect(summary.attempts).toEqual({ total: 4, passed: 2, failed: 0, skipped: 1, todo: 1 });
+    expect(summary.suites.map((s) => [s.name, s.attempts.total])).toEqual([
+      ['orders', 2],
+      ['shipping', 2],
+    ]);
+    const toolCall = summary.evaluations.find((e) => e.evaluator === 'm3.expect.toHaveToolCall')!;
+    expect(toolCall).toMatchObject({ passRate: 0.5, passed: 1, expected: 2, evaluationCount: 2 });
+    expect(toolCall.interval![0]).toBeCloseTo(0.0945, 3);
+    expect(toolCall.interval![1]).toBeCloseTo(0.9055, 3);
+    expect(summary.evaluations.map((e) => e.evaluator)).toEqual([
+      'm3.expect.toHaveStructuredContent',
+      'm3.expect.toHaveToolCall',
+    ]);
+  });
+
+  test('a failed test fails the run and is listed with its redacted first line', async () => {
+    const runId = await seedRun(store, [
+      {
+        suite: 'shipping',
+        fullName: 'shipping quotes local',
+        outcome: 'failed',
+        failureMessage: '\nexpected 9 with key sk-live-secret-1234\n  at stack',
+      },
+    ]);
+    const summary = await buildRunSummary(store, { ...options, runId, jestExit: { code: 1, signal: null } });
+    expect(summary.verdict).toBe('failed');
+    expect(summary.failedTests).toEqual([
+      {
+        fullName: 'shipping quotes local',
+        testPath: '/project/tests/shipping.test.ts',
+        caseId: null,
+        message: 'expected 9 with key [REDACTED]',
+      },
+    ]);
+    expect(summary.reasons).toEqual(['1 test(s) failed', 'Jest exited with status 1']);
+  });
+
+  test('a retried test that finally passed is not a failed test', async () => {
+    const runId = await seedRun(store, [
+      { suite: 's', fullName: 's flaky', outcome: 'failed', retryIndex: 0 },
+      { suite: 's', fullName: 's flaky', outcome: 'passed', retryIndex: 1 },
+    ]);
+    const summary = await buildRunSummary(store, { ...options, runId });
+    expect(summary.attempts).toMatchObject({ total: 2, passed: 1, failed: 1 });
+    expect(summary.failedTests).toEqual([]);
+  });
+
+  test('a caught required failure fails an otherwise green run and is named', async () => {
+    const runId = await seedRun(
+      store,
+      [
+        {
+          suite: 'quality',
+          fullName: 'quality answer',
+          outcome: 'passed',
+          caseId: 'answer-1',
+          evaluations: [
+            { evaluator: 'project.answer.v1', status: 'failed', required: true, rationale: 'wrong total\nmore' },
+          ],
+        },
+      ],
+      { status: 'passed' },
+    );
+    const summary = await buildRunSummary(store, { ...options, runId, jestExit: { code: 0, signal: null } });
+    expect(summary.verdict).toBe('failed');
+    expect(summary.requiredFailures).toEqual([
+      expect.objectContaining({
+        evaluator: 'project.answer.v1',
+        status: 'failed',
+        caseId: 'answer-1',
+        rationale: 'wrong total',
+      }),
+    ]);
+    expect(summary.reasons[0]).toMatch(
+      /^required evaluation did not pass: project\.answer\.v1 \(exec-[0-9a-f]{32}\) is failed$/,
+    );
+  });
+
+  test('a spec-required evaluator that never ran is a missing required failure', async () => {
+    const runId = await seedRun(store, [
+      { suite: 'quality', fullName: 'quality x', outcome: 'passed', requiredEvaluators: ['project.must.v1'] },
+    ]);
+    const summary = await buildRunSummary(store, { ...options, runId });
+    expect(summary.requiredFailures).toEqual([
+      expect.objectContaining({ evaluator: 'project.must.v1', status: 'missing' }),
+    ]);
+    expect(summary.evaluations).toEqual([
+      expect.objectContaining({ evaluator: 'project.must.v1', passRate: 0, expected: 1, missingRequired: 1 }),
+    ]);
+    expect(summary.verdict).toBe('failed');
+  });
+
+  test('an unknown run is a usage error', async () => {
+    await expect(buildRunSummary(store, { ...options, runId: 'run-missing' })).rejects.toThrow(
+      'RUN_ID: run run-missing is not in the results database',
+    );
+  });
+});
+
+describe('decideVerdict', () => {
+  const green = {
+    status: 'passed' as const,
+    failedTests: [],
+    requiredFailures: [],
+    jestExit: { code: 0, signal: null },
+  };
+
+  test('passes only when nothing failed', () => {
+    expect(decideVerdict(green)).toEqual({ verdict: 'passed', reasons: [] });
+  });
+
+  test.each([
+    [{ jestExit: { code: 1, signal: null } }, 'Jest exited with status 1'],
+    [{ jestExit: { code: null, signal: 'SIGINT' } }, 'Jest was stopped by SIGINT'],
+    [{ status: 'interrupted' as const }, 'the run was interrupted'],
+    [{ status: 'running' as const, jestExit: null }, 'the run was never finished'],
+    [{ status: 'failed' as const }, 'the run was recorded as failed'],
+  ])('fails on %j', (overrides, reason) => {
+    expect(decideVerdict({ ...green, ...overrides })).toEqual({ verdict: 'failed', reasons: [reason] });
+  });
+});

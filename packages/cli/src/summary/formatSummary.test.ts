@@ -1,0 +1,136 @@
+import { formatRate, formatSummary } from './formatSummary';
+import type { RunSummary } from './RunSummary';
+
+const zero = { passed: 0, failed: 0, inconclusive: 0, error: 0, not_run: 0 };
+
+function summary(overrides: Partial<RunSummary> = {}): RunSummary {
+  return {
+    schemaVersion: 1,
+    runId: 'run-3f1c0000000000000000000000000000',
+    label: null,
+    status: 'passed',
+    startedAt: '2026-11-29T12:00:00.000Z',
+    finishedAt: '2026-11-29T12:00:05.000Z',
+    resultsDb: '.m3/executions.sqlite',
+    suites: [{ suiteId: 1, name: 'shipping', attempts: { total: 1, passed: 1, failed: 0, skipped: 0, todo: 0 } }],
+    attempts: { total: 1, passed: 1, failed: 0, skipped: 0, todo: 0 },
+    failedTests: [],
+    evaluations: [
+      {
+        evaluator: 'm3.expect.toBeToolError',
+        passRate: 1,
+        interval: [0.2065493143772375, 1],
+        passed: 1,
+        expected: 1,
+        evaluationCount: 1,
+        missingRequired: 0,
+        pendingRequired: 0,
+        statusCounts: { ...zero, passed: 1 },
+        averageScore: null,
+      },
+      {
+        evaluator: 'm3.expect.toHaveStructuredContent',
+        passRate: 0.75,
+        interval: [0.30064, 0.95442],
+        passed: 3,
+        expected: 4,
+        evaluationCount: 4,
+        missingRequired: 0,
+        pendingRequired: 0,
+        statusCounts: { ...zero, passed: 3, failed: 1 },
+        averageScore: null,
+      },
+    ],
+    requiredFailures: [],
+    baseline: null,
+    baselineNote: null,
+    jestExit: { code: 0, signal: null },
+    verdict: 'passed',
+    reasons: [],
+    ...overrides,
+  };
+}
+
+describe('formatSummary', () => {
+  test('a green run', () => {
+    expect(formatSummary(summary(), { feedbackPath: '.m3/reports/run-3f1c/feedback.json' })).toMatchSnapshot();
+  });
+
+  test('a failed run with failed tests, required failures and a baseline', () => {
+    const text = formatSummary(
+      summary({
+        status: 'failed',
+        attempts: { total: 3, passed: 1, failed: 1, skipped: 1, todo: 0 },
+        failedTests: [
+          {
+            fullName: 'shipping quotes regional',
+            testPath: '/p/t.test.ts',
+            caseId: null,
+            message: 'expected 12, got 13',
+          },
+        ],
+        requiredFailures: [
+          {
+            evaluator: 'project.answer.v1',
+            status: 'failed',
+            executionId: 'exec-00000000000000000000000000000001',
+            caseId: 'answer-1',
+            evaluationId: 'eval-1',
+            rationale: 'wrong total',
+          },
+          {
+            evaluator: 'project.must.v1',
+            status: 'missing',
+            executionId: null,
+            caseId: null,
+            evaluationId: null,
+            rationale: null,
+          },
+        ],
+        baseline: {
+          baselineRunId: 'run-0000000000000000000000000000beef',
+          currentRunId: 'run-3f1c0000000000000000000000000000',
+          regressedTests: [
+            {
+              key: 'tests/t.test.ts › shipping quotes regional',
+              fullName: 'shipping quotes regional',
+              caseId: null,
+              before: 'passed',
+              after: 'failed',
+            },
+          ],
+          fixedTests: [],
+          newTests: 1,
+          removedTests: 0,
+          regressedEvaluators: [
+            {
+              evaluator: 'm3.expect.toHaveStructuredContent',
+              baselinePassRate: 1,
+              currentPassRate: 0.75,
+              delta: -0.25,
+            },
+          ],
+          evaluators: [],
+        },
+        verdict: 'failed',
+        reasons: ['1 test(s) failed', 'Jest exited with status 1'],
+      }),
+    );
+    expect(text).toMatchSnapshot();
+  });
+
+  test('no evaluations and a baseline note', () => {
+    const text = formatSummary(
+      summary({ evaluations: [], suites: [], baselineNote: 'no earlier run to compare with' }),
+    );
+    expect(text).toContain('evaluations none\n');
+    expect(text).toContain('suites      none\n');
+    expect(text).toContain('baseline    no earlier run to compare with\n');
+    expect(text.endsWith('verdict     passed\n')).toBe(true);
+  });
+
+  test('formatRate', () => {
+    expect(formatRate(null)).toBe('n/a');
+    expect(formatRate(0.8751)).toBe('87.5%');
+  });
+});

@@ -1,0 +1,135 @@
+// Seeds realistic runs into an in-memory store for the summary, baseline and feedback tests.
+import {
+  InMemoryExecutionStore,
+  newId,
+  type AttemptOutcome,
+  type EvaluationResult,
+  type EvaluationStatus,
+  type ExecutionRecord,
+  type RunRecord,
+} from '@sf-m3/core';
+
+/** One test to seed: its suite, name, outcome and the evaluations its execution produced. */
+export interface SeedTest {
+  suite: string;
+  fullName: string;
+  outcome: AttemptOutcome;
+  retryIndex?: number;
+  caseId?: string;
+  failureMessage?: string;
+  evaluations?: { evaluator: string; status: EvaluationStatus; required?: boolean; rationale?: string }[];
+  requiredEvaluators?: string[];
+}
+
+let tick = 0;
+function instant(): string {
+  tick += 1;
+  return new Date(Date.UTC(2026, 10, 29, 12, 0, 0) + tick * 1000).toISOString();
+}
+
+/** Saves a finished run with its suites, attempts, executions and evaluations; returns the run id. */
+export async function seedRun(
+  store: InMemoryExecutionStore,
+  tests: SeedTest[],
+  options: { runId?: string; status?: RunRecord['status'] } = {},
+): Promise<string> {
+  const runId = options.runId ?? newId('run');
+  const startedAt = instant();
+  const counts = { passed: 0, failed: 0, skipped: 0, todo: 0 };
+  for (const test of tests) counts[test.outcome] += 1;
+  await store.saveRun({
+    runId,
+    label: null,
+    startedAt,
+    finishedAt: null,
+    status: 'running',
+    argv: ['test'],
+    counts,
+  });
+  for (const test of tests) {
+    const suite = await store.registerSuite(test.suite);
+    const attemptId = newId('attempt');
+    const executionId = newId('exec');
+    const execution: ExecutionRecord = {
+      executionId,
+      runId,
+      suiteName: suite.name,
+      caseId: test.caseId ?? null,
+      attemptId,
+      kind: 'direct',
+      spec: { kind: 'direct' },
+      servers: [{ name: 'example-mcp', transport: 'stdio', target: 'node' }],
+      labels: {
+        runId,
+        suiteName: suite.name,
+        caseId: test.caseId ?? null,
+        server: 'example-mcp',
+        transport: 'stdio',
+        harness: null,
+        model: null,
+        trial: null,
+        matrixId: null,
+        metadata: {},
+      },
+      requiredEvaluators: test.requiredEvaluators ?? [],
+      createdAt: instant(),
+      finishedAt: instant(),
+      outcome: 'completed',
+      snapshot: { lifecycle: 'finished' },
+    };
+    await store.createExecution(execution);
+    await store.saveAttempt({
+      attemptId,
+      runId,
+      testPath: `/project/tests/${test.suite}.test.ts`,
+      fullName: test.fullName,
+      caseId: test.caseId ?? null,
+      suiteId: suite.suiteId,
+      outcome: test.outcome,
+      durationMs: 5,
+      failureMessage: test.failureMessage ?? null,
+      retryIndex: test.retryIndex ?? 0,
+      executionIds: [executionId],
+      startedAt: instant(),
+      finishedAt: instant(),
+    });
+    for (const [index, evaluation] of (test.evaluations ?? []).entries()) {
+      const result: EvaluationResult = {
+        evaluationId: newId('eval'),
+        evaluator: evaluation.evaluator,
+        status: evaluation.status,
+        score: null,
+        rationale: evaluation.rationale ?? null,
+        metrics: {},
+        required: evaluation.required ?? false,
+        executionId,
+        turnId: null,
+        caseId: test.caseId ?? null,
+        subjectDigest: String(index).padStart(64, '0'),
+        createdAt: instant(),
+        provenance: { kind: 'matcher' },
+        metadata: {},
+      };
+      await store.saveEvaluation({
+        result,
+        labels: {
+          ...execution.labels,
+          judgeModel: null,
+          rubricId: null,
+          tool: null,
+        },
+      });
+    }
+  }
+  const failed = tests.some((t) => t.outcome === 'failed');
+  await store.saveRun({
+    runId,
+    label: null,
+    startedAt,
+    finishedAt: instant(),
+    status: options.status ?? (failed ? 'failed' : 'passed'),
+    argv: ['test'],
+    counts,
+  });
+  return runId;
+}
