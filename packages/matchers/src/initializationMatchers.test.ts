@@ -24,7 +24,9 @@ describe('initialization matchers', () => {
   test('toHaveCapability checks the declared capabilities', () => {
     expect(stdio).toHaveCapability('resources');
     expect(stdio).not.toHaveCapability('prompts');
-    expect(failureOf(() => expect(stdio).toHaveCapability('prompts'))).toContain('Received capability: ["tools", "resources"]');
+    expect(failureOf(() => expect(stdio).toHaveCapability('prompts'))).toContain(
+      'Received capability: ["tools", "resources"]',
+    );
   });
 
   test('a live client answers from its initialization', () => {

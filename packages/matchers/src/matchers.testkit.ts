@@ -93,7 +93,10 @@ export function turnOf(view: TraceResult, turnId: string, text = 'It is sunny in
 }
 
 /** The view's JSON with every tool call rewritten by `edit` (plain data works as a subject). */
-export function editedView(t: TraceResult, edit: (entry: Record<string, unknown>, index: number) => void): TraceViewData {
+export function editedView(
+  t: TraceResult,
+  edit: (entry: Record<string, unknown>, index: number) => void,
+): TraceViewData {
   const data = JSON.parse(JSON.stringify(t.view())) as TraceViewData;
   let index = 0;
   for (const entry of data.timeline) if (entry.kind === 'tool_call') edit(entry as never, index++);

@@ -28,6 +28,8 @@ describe('toHaveContent', () => {
   });
   test('usage errors', () => {
     expect(() => expect('x').toHaveContent([])).toThrow('must be a tool result or a TurnResult');
-    expect(() => expect(result).toHaveContent([], { order: 1 } as never)).toThrow('options must be { ordered?: boolean }');
+    expect(() => expect(result).toHaveContent([], { order: 1 } as never)).toThrow(
+      'options must be { ordered?: boolean }',
+    );
   });
 });

@@ -6,7 +6,9 @@ expect.extend(m3Matchers);
 describe('execution matchers', () => {
   const completed = executionOf(trace());
   const failedTrace = trace({ outcome: 'failed' });
-  const failed = executionOf(failedTrace, { error: { code: 'transport_error', message: 'the connection broke', details: { server: 'x' } } });
+  const failed = executionOf(failedTrace, {
+    error: { code: 'transport_error', message: 'the connection broke', details: { server: 'x' } },
+  });
 
   describe('toBeCompleted / toHaveOutcome', () => {
     test('read the snapshot of results and closed clients, the outcome of turns and views', () => {
@@ -26,10 +28,14 @@ describe('execution matchers', () => {
       expect(failureOf(() => expect(completed).not.toHaveOutcome('completed'))).toMatchSnapshot();
     });
     test('an open client has no outcome yet', () => {
-      expect(failureOf(() => expect(openClient()).toBeCompleted())).toContain('none yet (the execution has not finished)');
+      expect(failureOf(() => expect(openClient()).toBeCompleted())).toContain(
+        'none yet (the execution has not finished)',
+      );
     });
     test('usage errors', () => {
-      expect(() => expect(completed).toHaveOutcome('done' as never)).toThrow('expected outcome must be one of completed');
+      expect(() => expect(completed).toHaveOutcome('done' as never)).toThrow(
+        'expected outcome must be one of completed',
+      );
       expect(() => expect('x').toBeCompleted()).toThrow('received value must be an ExecutionResult');
     });
   });

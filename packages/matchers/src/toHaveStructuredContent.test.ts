@@ -31,8 +31,12 @@ describe('toHaveStructuredContent', () => {
     expect(failureOf(() => expect(plain).toHaveStructuredContent({}))).toContain('the result has no structuredContent');
   });
   test('failure messages', () => {
-    expect(failureOf(() => expect(result).toHaveStructuredContent({ amount: 10, currency: 'USD', lines: [] }))).toMatchSnapshot();
-    expect(failureOf(() => expect(result).not.toHaveStructuredContent({ amount: 9 }, { partial: true }))).toMatchSnapshot();
+    expect(
+      failureOf(() => expect(result).toHaveStructuredContent({ amount: 10, currency: 'USD', lines: [] })),
+    ).toMatchSnapshot();
+    expect(
+      failureOf(() => expect(result).not.toHaveStructuredContent({ amount: 9 }, { partial: true })),
+    ).toMatchSnapshot();
   });
   test('usage errors', () => {
     expect(() => expect('x').toHaveStructuredContent({})).toThrow('must be a tool result');

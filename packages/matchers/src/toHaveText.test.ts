@@ -37,7 +37,9 @@ describe('text matchers', () => {
     expect(toolResult).toHaveTextContaining('lo, wo');
     expect(toolResult).not.toHaveTextContaining('bye');
     expect(failureOf(() => expect(resource).toHaveTextContaining('missing'))).toMatchSnapshot();
-    expect(failureOf(() => expect(resource).not.toHaveTextContaining('readme'))).toContain('Expected text not to contain');
+    expect(failureOf(() => expect(resource).not.toHaveTextContaining('readme'))).toContain(
+      'Expected text not to contain',
+    );
   });
 
   test('toHaveTextMatching searches with a RegExp or a pattern string', () => {
@@ -63,7 +65,10 @@ describe('text matchers', () => {
 
   test('messages are redacted with the kit redactor and bounded', () => {
     const kit = fakeKit({ recordChecks: false, secrets: ['sk-live-1234567890'] });
-    const secretResult = linked({ ...toolResult, content: [{ type: 'text', text: 'token sk-live-1234567890 here' }] }, kit);
+    const secretResult = linked(
+      { ...toolResult, content: [{ type: 'text', text: 'token sk-live-1234567890 here' }] },
+      kit,
+    );
     const message = failureOf(() => expect(secretResult).toHaveText('nothing'));
     expect(message).not.toContain('sk-live-1234567890');
     expect(message).toContain('[REDACTED]');

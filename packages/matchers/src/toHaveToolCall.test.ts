@@ -28,7 +28,9 @@ describe('toHaveToolCall', () => {
   test('fails for a call that did not happen, listing the calls that did', () => {
     const message = failureOf(() => expect(view).toHaveToolCall('get_forecast'));
     expect(message).toContain('Calls that happened (wire evidence):');
-    expect(message).toContain('1. get_weather on weather (success 40ms) args={"city":"Oslo","days":3,"units":["C","mm"]}');
+    expect(message).toContain(
+      '1. get_weather on weather (success 40ms) args={"city":"Oslo","days":3,"units":["C","mm"]}',
+    );
     expect(message).toContain('3. search on docs (tool_error 5ms) args={"q":"rain"}');
     expect(message.endsWith(`executionId=${EXEC_ID}`)).toBe(true);
     expect(message).toMatchSnapshot();
@@ -36,7 +38,9 @@ describe('toHaveToolCall', () => {
 
   test('.not passes when no call matches and fails listing the matching calls', () => {
     expect(view).not.toHaveToolCall('delete_everything');
-    const message = failureOf(() => expect(view).not.toHaveToolCall('get_weather', { arguments: { city: 'Oslo', days: 3, units: ['C', 'mm'] } }));
+    const message = failureOf(() =>
+      expect(view).not.toHaveToolCall('get_weather', { arguments: { city: 'Oslo', days: 3, units: ['C', 'mm'] } }),
+    );
     expect(message).toContain('Expected: not at least 1 call to get_weather');
     expect(message).toContain('Matching calls:');
     expect(message).toMatchSnapshot();
@@ -57,16 +61,34 @@ describe('toHaveToolCall', () => {
       expect(view).toHaveToolCall('get_weather', { arguments: args, argumentsUnordered: true });
     });
     test('argumentsRegex treats expected strings as whole-value patterns', () => {
-      expect(view).toHaveToolCall('get_weather', { arguments: { city: 'O.*' }, argumentsPartial: true, argumentsRegex: true });
-      expect(view).not.toHaveToolCall('get_weather', { arguments: { city: 'Os' }, argumentsPartial: true, argumentsRegex: true });
+      expect(view).toHaveToolCall('get_weather', {
+        arguments: { city: 'O.*' },
+        argumentsPartial: true,
+        argumentsRegex: true,
+      });
+      expect(view).not.toHaveToolCall('get_weather', {
+        arguments: { city: 'Os' },
+        argumentsPartial: true,
+        argumentsRegex: true,
+      });
     });
     test('argumentsTolerance compares numbers within a bound', () => {
       expect(view).not.toHaveToolCall('get_weather', { arguments: { days: 3.4 }, argumentsPartial: true });
-      expect(view).toHaveToolCall('get_weather', { arguments: { days: 3.4 }, argumentsPartial: true, argumentsTolerance: 0.5 });
-      expect(view).not.toHaveToolCall('get_weather', { arguments: { days: 3.6 }, argumentsPartial: true, argumentsTolerance: 0.5 });
+      expect(view).toHaveToolCall('get_weather', {
+        arguments: { days: 3.4 },
+        argumentsPartial: true,
+        argumentsTolerance: 0.5,
+      });
+      expect(view).not.toHaveToolCall('get_weather', {
+        arguments: { days: 3.6 },
+        argumentsPartial: true,
+        argumentsTolerance: 0.5,
+      });
     });
     test('Jest asymmetric matchers and RegExp values work inside arguments', () => {
-      expect(view).toHaveToolCall('get_weather', { arguments: { city: expect.any(String), days: 3, units: expect.arrayContaining(['mm']) } });
+      expect(view).toHaveToolCall('get_weather', {
+        arguments: { city: expect.any(String), days: 3, units: expect.arrayContaining(['mm']) },
+      });
       expect(view).toHaveToolCall('get_weather', { arguments: { city: /^Ber/ }, argumentsPartial: true });
     });
     test('argumentPredicate receives the observed arguments', () => {
@@ -123,10 +145,14 @@ describe('toHaveToolCall', () => {
       expect(view).not.toHaveToolCall('get_weather', { count: 0 });
     });
     test('bad counts are usage errors', () => {
-      expect(() => expect(view).toHaveToolCall('x', { count: -1 })).toThrow('options.count must be a non-negative integer');
+      expect(() => expect(view).toHaveToolCall('x', { count: -1 })).toThrow(
+        'options.count must be a non-negative integer',
+      );
       expect(() => expect(view).toHaveToolCall('x', { count: 1.5 })).toThrow('non-negative integer');
       expect(() => expect(view).toHaveToolCall('x', { count: 1, minCount: 1 })).toThrow('cannot be combined');
-      expect(() => expect(view).toHaveToolCall('x', { minCount: 3, maxCount: 1 })).toThrow('minCount cannot exceed maxCount');
+      expect(() => expect(view).toHaveToolCall('x', { minCount: 3, maxCount: 1 })).toThrow(
+        'minCount cannot exceed maxCount',
+      );
     });
   });
 
@@ -168,7 +194,9 @@ describe('toHaveToolCall', () => {
       expect(turnOf(turned, 'turn-1')).not.toHaveToolCall('fetch');
     });
     test('a bad selector is a usage error', () => {
-      expect(() => expect(turned.view()).toHaveToolCall('search', { turn: 3 as never })).toThrow('options.turn must be');
+      expect(() => expect(turned.view()).toHaveToolCall('search', { turn: 3 as never })).toThrow(
+        'options.turn must be',
+      );
     });
   });
 
@@ -191,11 +219,17 @@ describe('toHaveToolCall', () => {
     });
     test('wire is the default: reported-only calls do not count, and the message says how to include them', () => {
       expect(reportedOnly).toHaveToolCall('get_weather', { count: 1 });
-      const message = failureOf(() => expect(reportedOnly).toHaveToolCall('get_weather', { arguments: { city: 'Oslo' } }));
+      const message = failureOf(() =>
+        expect(reportedOnly).toHaveToolCall('get_weather', { arguments: { city: 'Oslo' } }),
+      );
       expect(message).toContain("1 more call(s) have no wire evidence; pass { evidence: 'any' }");
     });
     test("evidence: 'reported' reads the agent's report", () => {
-      expect(reportedOnly).toHaveToolCall('get_weather', { evidence: 'reported', arguments: { city: 'Oslo' }, count: 1 });
+      expect(reportedOnly).toHaveToolCall('get_weather', {
+        evidence: 'reported',
+        arguments: { city: 'Oslo' },
+        count: 1,
+      });
       expect(reportedOnly).toHaveToolCall('get_weather', {
         evidence: 'reported',
         result: { content: [{ type: 'text', text: 'sunny' }] },
@@ -207,17 +241,26 @@ describe('toHaveToolCall', () => {
       expect(reportedOnly).toHaveToolCall('get_weather', { evidence: 'any', count: 2 });
     });
     test('an unknown evidence source is a usage error', () => {
-      expect(() => expect(view).toHaveToolCall('x', { evidence: 'guess' as never })).toThrow("options.evidence must be one of 'wire'");
+      expect(() => expect(view).toHaveToolCall('x', { evidence: 'guess' as never })).toThrow(
+        "options.evidence must be one of 'wire'",
+      );
     });
   });
 
   test('predicate receives the call with its entry', () => {
-    expect(view).toHaveToolCall('get_weather', { predicate: (call) => call.server === 'weather' && call.entry.kind === 'tool_call' });
+    expect(view).toHaveToolCall('get_weather', {
+      predicate: (call) => call.server === 'weather' && call.entry.kind === 'tool_call',
+    });
     expect(view).toHaveToolCall({ predicate: (call) => call.latencyMs === 200 && call.status === 'success', count: 1 });
   });
 
   describe('ambiguity guard', () => {
-    const twoServers = trace({ calls: [{ tool: 'search', server: 'web' }, { tool: 'search', server: 'docs' }] });
+    const twoServers = trace({
+      calls: [
+        { tool: 'search', server: 'web' },
+        { tool: 'search', server: 'docs' },
+      ],
+    });
     test('a tool seen on two servers without server fails, in both directions', () => {
       const positive = failureOf(() => expect(twoServers).toHaveToolCall('search'));
       const negative = failureOf(() => expect(twoServers).not.toHaveToolCall('search'));
@@ -246,7 +289,9 @@ describe('toHaveToolCall', () => {
       expect(failureOf(() => expect(openClient()).toHaveToolCall('x'))).toContain('finalized trace unavailable');
     });
     test('an unfinalized TraceResult is refused the same way', () => {
-      expect(failureOf(() => expect(openClient().trace).not.toHaveToolCall('x'))).toContain('needs a finalized subject');
+      expect(failureOf(() => expect(openClient().trace).not.toHaveToolCall('x'))).toContain(
+        'needs a finalized subject',
+      );
     });
   });
 

@@ -19,7 +19,13 @@ describe('toHaveToolCalls', () => {
 
   test('server and turn filter before comparing', () => {
     expect(view).toHaveToolCalls(['search'], { server: 'docs' });
-    const turned = trace({ calls: [{ tool: 'a', turnId: 't1' }, { tool: 'b', turnId: 't2' }, { tool: 'c', turnId: 't1' }] });
+    const turned = trace({
+      calls: [
+        { tool: 'a', turnId: 't1' },
+        { tool: 'b', turnId: 't2' },
+        { tool: 'c', turnId: 't1' },
+      ],
+    });
     expect(turned.view()).toHaveToolCalls(['a', 'c'], { turn: 't1' });
     expect(turnOf(turned, 't2')).toHaveToolCalls(['b']);
   });
@@ -34,14 +40,18 @@ describe('toHaveToolCalls', () => {
 
   test('an empty list asserts no calls, and needs a finalized subject', () => {
     expect(trace().view()).toHaveToolCalls([]);
-    expect(failureOf(() => expect(openClient()).toHaveToolCalls([]))).toContain('a negative assertion needs a finalized subject');
+    expect(failureOf(() => expect(openClient()).toHaveToolCalls([]))).toContain(
+      'a negative assertion needs a finalized subject',
+    );
   });
 
   test('the failure shows a diff and the calls that happened', () => {
     const message = failureOf(() => expect(view).toHaveToolCalls(['get_weather', 'search']));
     expect(message).toContain('Calls that happened (wire evidence):');
     expect(message).toMatchSnapshot();
-    expect(failureOf(() => expect(view).not.toHaveToolCalls(['get_weather', 'get_weather', 'search']))).toMatchSnapshot();
+    expect(
+      failureOf(() => expect(view).not.toHaveToolCalls(['get_weather', 'get_weather', 'search'])),
+    ).toMatchSnapshot();
   });
 
   test('names must be an array of strings; options are checked', () => {

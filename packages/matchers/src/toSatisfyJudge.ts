@@ -22,6 +22,10 @@ export const DEFAULT_JUDGE_EVALUATOR = 'm3.expect.toSatisfyJudge.judge';
 
 const NAME = 'toSatisfyJudge';
 
+// The judge request carries input and expected as JSON strings; plain strings go as they are.
+const asText = (value: unknown): string =>
+  typeof value === 'string' ? value : value === undefined ? '' : (JSON.stringify(value) ?? '');
+
 async function assertJudge(
   this: MatcherContext,
   scope: M3MatcherScope,
@@ -63,9 +67,9 @@ async function assertJudge(
   const ids = subjectIds(received);
   const verdict = await kit.judgeResponse({
     name: options.name ?? DEFAULT_JUDGE_EVALUATOR,
-    input: options.input,
+    input: asText(options.input),
     actual,
-    expected: options.expected,
+    expected: asText(options.expected),
     judge,
     executionId: ids.executionId ?? undefined,
     turnId: ids.turnId ?? undefined,
