@@ -3,9 +3,6 @@ import { Redactor } from '../redaction/Redactor';
 import type { TraceEvent } from './Event';
 import { CAPTURE_INCOMPLETE, RAW_EVIDENCE_BUDGET_EXCEEDED, TraceRecorder } from './TraceRecorder';
 
-// The recorder never projects views; keep these tests independent of the projector.
-jest.mock('./projection/projectTraceView', () => ({ projectTraceView: jest.fn() }), { virtual: true });
-
 const EXEC = 'exec-0123456789abcdef0123456789abcdef';
 const TRACE = 'trace-0123456789abcdef0123456789abcdef';
 

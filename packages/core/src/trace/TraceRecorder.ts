@@ -109,8 +109,9 @@ function toPlainJson(value: unknown, depth = 0): JsonValue | undefined {
 export class TraceRecorder {
   /** The execution these events belong to. */
   readonly executionId: string;
+  /** The kit's redactor, applied to every payload and raw frame. */
+  readonly redactor: Redactor;
   private traceIdValue: string;
-  private readonly redactor: Redactor;
   private readonly clock: () => number;
   private readonly startMono: number;
   private readonly startWall: number;

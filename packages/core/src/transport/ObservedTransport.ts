@@ -1,0 +1,247 @@
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonValue } from '../json';
+import type { EventDirection, EventKind, LifecyclePhase } from '../trace/Event';
+import type { TraceRecorder } from '../trace/TraceRecorder';
+import type { TransportPayload } from '../trace/payloads';
+import { transportKindOf } from './transportKinds';
+
+/** Who an observed transport records for. */
+export interface ObservedTransportOptions {
+  recorder: TraceRecorder;
+  /** Server binding name put on every event. */
+  server: string;
+  connectionId: string;
+}
+
+type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+
+const MCP_CALL_METHODS: ReadonlySet<string> = new Set([
+  'tools/call',
+  'tools/list',
+  'resources/read',
+  'resources/list',
+  'resources/templates/list',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/get',
+  'prompts/list',
+  'completion/complete',
+]);
+
+/** Extra event kind recorded beside `mcp.request` for some methods. */
+const REQUEST_ALIASES: Readonly<Record<string, EventKind>> = {
+  'tools/call': 'tool.call_requested',
+  'sampling/createMessage': 'sampling.request',
+  'elicitation/create': 'elicitation.request',
+};
+/** Extra event kind recorded beside `mcp.response` for some methods. */
+const RESPONSE_ALIASES: Readonly<Record<string, EventKind>> = {
+  'tools/call': 'tool.result_received',
+  'sampling/createMessage': 'sampling.response',
+  'elicitation/create': 'elicitation.response',
+};
+
+function phaseOf(method: string | undefined): LifecyclePhase {
+  if (method === 'initialize') return 'initialization';
+  return method !== undefined && MCP_CALL_METHODS.has(method) ? 'mcp_call' : 'idle';
+}
+
+function notificationKind(method: string): EventKind {
+  if (method === 'notifications/progress') return 'mcp.progress';
+  if (method === 'notifications/cancelled') return 'mcp.cancellation_requested';
+  return 'mcp.notification';
+}
+
+const opposite = (d: EventDirection): EventDirection =>
+  d === 'client_to_server' ? 'server_to_client' : 'client_to_server';
+
+/**
+ * Wraps an SDK transport and records every JSON-RPC message both ways before passing it on: a
+ * `raw.frame` event with the redacted, bounded serialized frame, then the decoded event —
+ * `mcp.request` (plus `tool.call_requested` / `sampling.request` / `elicitation.request`),
+ * `mcp.response` (plus `tool.result_received` / `sampling.response` / `elicitation.response`,
+ * paired by JSON-RPC id and direction), `mcp.error`, `mcp.notification`, `mcp.progress` or
+ * `mcp.cancellation_requested`. Errors become `diagnostic` events; the close becomes
+ * `transport.disconnected`. Recording never breaks the transport.
+ */
+export class ObservedTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: MessageHandler;
+  private readonly inner: Transport;
+  private readonly options: ObservedTransportOptions;
+  /** Open requests by direction and typed id, to name the method of their response. */
+  private readonly pending = new Map<string, string>();
+  private closeRequested = false;
+  private lastErrorName: string | undefined;
+  private disconnected = false;
+
+  constructor(inner: Transport, options: ObservedTransportOptions) {
+    this.inner = inner;
+    this.options = options;
+    inner.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+      this.observe(message, 'server_to_client');
+      this.onmessage?.(message, extra);
+    };
+    inner.onerror = (error: Error) => {
+      this.observeError(error);
+      this.onerror?.(error);
+    };
+    inner.onclose = () => {
+      this.observeClose();
+      this.onclose?.();
+    };
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  /** Records the message, then sends it. */
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.observe(message, 'client_to_server');
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    this.closeRequested = true;
+    return this.inner.close();
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  private record(
+    kind: EventKind,
+    fields: Omit<Parameters<TraceRecorder['record']>[1], 'server' | 'connectionId'>,
+  ): void {
+    const { recorder, server, connectionId } = this.options;
+    if (recorder.finished) return;
+    recorder.record(kind, { origin: 'normalized', ...fields, server, connectionId });
+  }
+
+  private observe(message: JSONRPCMessage, direction: EventDirection): void {
+    try {
+      this.observeMessage(message, direction);
+    } catch {
+      try {
+        this.record('diagnostic', {
+          phase: 'unknown',
+          direction,
+          payload: { code: 'capture_failed', message: 'a JSON-RPC message could not be recorded' },
+        });
+      } catch {
+        // Recording is best effort; the message itself still goes through.
+      }
+    }
+  }
+
+  private observeMessage(message: JSONRPCMessage, direction: EventDirection): void {
+    if (this.options.recorder.finished) return;
+    const redactor = this.options.recorder.redactor;
+    const safe = redactor.redactJson(message) as unknown as Record<string, JsonValue>;
+    const frame = JSON.stringify(safe);
+    const id = message !== null && typeof message === 'object' && 'id' in message ? message.id : undefined;
+    const jsonrpcId = typeof id === 'string' || typeof id === 'number' ? id : undefined;
+    const method = typeof safe.method === 'string' ? safe.method : undefined;
+    const base = { direction, ...(jsonrpcId !== undefined && { jsonrpcId }) };
+
+    if (method !== undefined) {
+      const phase = phaseOf(method);
+      this.record('raw.frame', { ...base, phase, payload: {}, raw: frame, rawSource: 'mcp' });
+      const params = safe.params ?? null;
+      if (jsonrpcId !== undefined) {
+        this.pending.set(`${direction}|${typeof jsonrpcId}|${jsonrpcId}`, method);
+        this.record('mcp.request', { ...base, phase, payload: { method, params } });
+        const alias = REQUEST_ALIASES[method];
+        if (alias !== undefined) this.record(alias, { ...base, phase, payload: { method, params } });
+      } else {
+        this.record(notificationKind(method), { ...base, phase, payload: { method, params } });
+      }
+      return;
+    }
+    if (jsonrpcId !== undefined && ('result' in safe || 'error' in safe)) {
+      const key = `${opposite(direction)}|${typeof jsonrpcId}|${jsonrpcId}`;
+      const requestMethod = this.pending.get(key) ?? 'unknown';
+      this.pending.delete(key);
+      const phase = phaseOf(requestMethod);
+      this.record('raw.frame', { ...base, phase, payload: {}, raw: frame, rawSource: 'mcp' });
+      if ('error' in safe) {
+        const error = (safe.error ?? {}) as Record<string, JsonValue>;
+        this.record('mcp.error', {
+          ...base,
+          phase,
+          payload: {
+            method: requestMethod,
+            error: {
+              code: typeof error.code === 'number' ? error.code : null,
+              message: typeof error.message === 'string' ? error.message : '',
+              data: error.data ?? null,
+            },
+          },
+        });
+        return;
+      }
+      const result = safe.result ?? null;
+      this.record('mcp.response', { ...base, phase, payload: { method: requestMethod, result } });
+      const alias = RESPONSE_ALIASES[requestMethod];
+      if (alias !== undefined) this.record(alias, { ...base, phase, payload: { method: requestMethod, result } });
+      return;
+    }
+    this.record('raw.frame', { ...base, phase: 'unknown', payload: {}, raw: frame, rawSource: 'mcp' });
+    this.record('diagnostic', {
+      ...base,
+      phase: 'unknown',
+      payload: {
+        code: 'malformed_message',
+        message: 'a message that is neither a JSON-RPC request, response nor notification',
+      },
+    });
+  }
+
+  private observeError(error: Error): void {
+    // The error's class and code only: SDK messages can quote payloads or command lines.
+    const name = error?.constructor?.name ?? 'Error';
+    const code = (error as { code?: unknown } | undefined)?.code;
+    this.lastErrorName = name;
+    try {
+      this.record('diagnostic', {
+        phase: 'unknown',
+        direction: 'internal',
+        payload: {
+          code: 'transport_error',
+          message: `the transport reported ${name}${typeof code === 'string' || typeof code === 'number' ? ` (${code})` : ''}`,
+        },
+      });
+    } catch {
+      // Best effort.
+    }
+  }
+
+  private observeClose(): void {
+    if (this.disconnected) return;
+    this.disconnected = true;
+    const transport = transportKindOf(this.inner) ?? 'stdio';
+    const reason = this.closeRequested
+      ? 'closed_by_client'
+      : this.lastErrorName !== undefined
+        ? 'transport_error'
+        : 'closed_by_server';
+    const payload: TransportPayload = { transport, instrumented: 'sdk-transport-wrapper', reason };
+    try {
+      this.record('transport.disconnected', {
+        phase: this.closeRequested ? 'cleanup' : 'unknown',
+        direction: 'internal',
+        payload,
+      });
+    } catch {
+      // Best effort.
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ModelValidationError } from '../errors';
+import { checkEndpointTrust, safeUrl } from '../servers/endpointTrust';
+import type { HTTPServer } from '../servers/HTTPServer';
+import { addCredentialCanary, resolveConfiguredValues } from '../servers/resolveConfiguredValues';
+import { guardedFetch } from './guardedFetch';
+import type { OpenedTransport, OpenTransportOptions } from './openTransport';
+
+/**
+ * Opens a Streamable HTTP connection through the SDK transport: trust rules first, then headers
+ * (secrets resolved, credentials registered as canaries), with a fetch that refuses redirects.
+ */
+export async function openHttpTransport(server: HTTPServer, options: OpenTransportOptions): Promise<OpenedTransport> {
+  const url = await checkEndpointTrust(server.url, server.trust);
+  const headers = resolveConfiguredValues(server.headers, {
+    redactor: options.redactor,
+    what: 'headers',
+    serverName: server.name,
+  });
+  if (options.bearerToken !== undefined) {
+    if (typeof options.bearerToken !== 'string' || options.bearerToken.trim() === '') {
+      throw new ModelValidationError('bearerToken must be a non-empty string');
+    }
+    if (/[\r\n]/.test(options.bearerToken)) {
+      throw new ModelValidationError('bearerToken must be a single line');
+    }
+    if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) {
+      throw new ModelValidationError(
+        `server ${server.name} already sets an Authorization header: give either bearerToken or the header, not both`,
+      );
+    }
+    addCredentialCanary(options.redactor, options.bearerToken);
+    headers.Authorization = `Bearer ${options.bearerToken}`;
+    options.redactor.addCanary(headers.Authorization);
+  }
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers },
+    fetch: guardedFetch(safeUrl(url), { reached: false }),
+    // Our fetch sees every redirect and refuses it; the SDK must not follow any itself.
+    redirectPolicy: 'follow',
+  });
+  let closed = false;
+  return {
+    transport,
+    kind: 'http',
+    reap: async () => {
+      if (closed) return;
+      closed = true;
+      await transport.close().catch(() => undefined);
+    },
+  };
+}

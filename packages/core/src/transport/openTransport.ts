@@ -1,0 +1,84 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { TransportKind } from '../enums';
+import { ModelValidationError } from '../errors';
+import type { Redactor } from '../redaction/Redactor';
+import type { ServerDefinition } from '../servers/ServerDefinition';
+import type { TraceRecorder } from '../trace/TraceRecorder';
+import type { TransportPayload } from '../trace/payloads';
+import { openHttpTransport } from './openHttpTransport';
+import { openInProcessTransport } from './openInProcessTransport';
+import { openStdioTransport } from './openStdioTransport';
+import { tagTransportKind } from './transportKinds';
+
+/** The child process behind a stdio transport. */
+export interface OpenedProcess {
+  pid: number;
+  /** The kept stderr tail (64 KiB), redacted. */
+  stderr(): string;
+  /** Resolves when the child has exited and `process.exited` is recorded. */
+  exited: Promise<{ code: number | null; signal: string | null }>;
+}
+
+/** A transport ready for an SDK `Client`, and how to clean up after it. */
+export interface OpenedTransport {
+  /** The SDK transport (not observed yet: wrap it in `ObservedTransport` to record its messages). */
+  transport: Transport;
+  kind: TransportKind;
+  process?: OpenedProcess;
+  /**
+   * Ends everything the connection owns: the child and its descendants (SIGTERM, then SIGKILL
+   * after 2 s, verified), the HTTP connection, or the in-process server. Idempotent.
+   */
+  reap(): Promise<void>;
+}
+
+/** What `openTransport` needs from the client. */
+export interface OpenTransportOptions {
+  /** The kit's redactor: resolved secrets and credentials are added to it as canaries. */
+  redactor: Redactor;
+  /** Sent as `Authorization: Bearer ...` (HTTP only). */
+  bearerToken?: string;
+  recorder: TraceRecorder;
+  connectionId: string;
+}
+
+/**
+ * Opens the transport for one connection: resolves secrets (registering them as canaries),
+ * applies the HTTP trust rules, spawns a stdio child (recording `process.started`) or links an
+ * in-process server, and records `transport.connected`.
+ * @throws TransportStartupError, TransportConnectionError, EndpointTrustError, ModelValidationError
+ */
+export async function openTransport(server: ServerDefinition, options: OpenTransportOptions): Promise<OpenedTransport> {
+  if (options.bearerToken !== undefined && server.kind !== 'http') {
+    throw new ModelValidationError(
+      `bearerToken applies to HTTP servers only; ${server.name} is a ${server.kind} server`,
+    );
+  }
+  let opened: OpenedTransport;
+  switch (server.kind) {
+    case 'stdio':
+      opened = await openStdioTransport(server, options);
+      break;
+    case 'http':
+      opened = await openHttpTransport(server, options);
+      break;
+    case 'in_process':
+      opened = await openInProcessTransport(server, options);
+      break;
+    default:
+      throw new ModelValidationError('openTransport needs a StdioServer, HTTPServer or InProcessServer');
+  }
+  tagTransportKind(opened.transport, opened.kind);
+  if (!options.recorder.finished) {
+    const payload: TransportPayload = { transport: opened.kind, instrumented: 'sdk-transport-wrapper' };
+    options.recorder.record('transport.connected', {
+      phase: 'startup',
+      origin: 'normalized',
+      direction: 'internal',
+      server: server.name,
+      connectionId: options.connectionId,
+      payload,
+    });
+  }
+  return opened;
+}
