@@ -4,7 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CallToolResultSchema, type LoggingLevel, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutionOutcome } from '../enums';
-import { M3Error, ModelValidationError, OperationTimeout, TransportError } from '../errors';
+import { M3Error, ModelValidationError, OperationTimeout, TransportError, TransportStartupError } from '../errors';
+import { isSecretRef, resolveSecret } from '../redaction/SecretRef';
 import type { ExecutionResult, ToolCallResult } from '../execution/ExecutionResult';
 import { buildExecutionResult, toErrorInfo } from '../execution/buildExecutionResult';
 import { newId } from '../ids';
@@ -242,9 +243,10 @@ export class DirectClient {
         outcome: null,
         snapshot: { lifecycle: 'starting' },
       });
+      const bearerToken = this.resolveBearerToken();
       this.opening = openTransport(this.server, {
         redactor: this.host.redactor,
-        ...(this.options.bearerToken !== undefined && { bearerToken: this.options.bearerToken }),
+        ...(bearerToken !== undefined && { bearerToken }),
         recorder,
         connectionId: this.connectionId,
       });
@@ -293,6 +295,23 @@ export class DirectClient {
       if (!closingAlready) await this.closeWith({ reason: 'connect_failed' }).catch(() => undefined);
       throw mapped;
     }
+  }
+
+  private resolveBearerToken(): string | undefined {
+    const configured = this.options.bearerToken;
+    if (configured === undefined) return undefined;
+    const token = isSecretRef(configured) ? resolveSecret(configured) : configured;
+    if (token === undefined || token === '') {
+      const env = isSecretRef(configured) ? configured.env : null;
+      throw new TransportStartupError(
+        env !== null
+          ? `the bearerToken secret is not set: export ${env} before connecting`
+          : 'bearerToken is empty: pass a token or secretFromEnv(NAME)',
+        { env },
+      );
+    }
+    this.host.redactor.addCanary(token);
+    return token;
   }
 
   private assertStillConnecting(): void {

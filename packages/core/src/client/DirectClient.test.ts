@@ -1,0 +1,464 @@
+/// <reference lib="esnext.disposable" />
+import { createExampleServer, EXAMPLE_SERVER_NAME, TESTING_GUIDE_TEXT } from '@sf-m3/example-servers';
+import {
+  KitClosed,
+  M3Error,
+  ModelValidationError,
+  OperationCancelled,
+  OperationTimeout,
+  ProtocolError,
+} from '../errors';
+import { MCPTestKit } from '../kit/MCPTestKit';
+import { kitOf } from '../kit/kitLink';
+import { InProcessServer } from '../servers/InProcessServer';
+import type { TraceEvent } from '../trace/Event';
+import { createFeatureServer, createPagedServer, type PagedMode } from './directClient.testkit';
+import { SCHEMA_VALIDATION_FAILED } from './ToolSchemaValidator';
+
+const example = new InProcessServer({ name: 'example', factory: createExampleServer });
+const feature = new InProcessServer({ name: 'feature', factory: createFeatureServer });
+const paged = (mode: PagedMode): InProcessServer =>
+  new InProcessServer({ name: `paged-${mode}`, factory: () => createPagedServer(mode) });
+
+let kit: MCPTestKit;
+beforeEach(() => {
+  kit = new MCPTestKit({ suiteName: 'direct-client', caseId: 'case-1' });
+});
+afterEach(async () => {
+  await kit.close();
+});
+
+const kinds = (events: readonly TraceEvent[]): string[] => events.map((e) => e.kind);
+const requests = (events: readonly TraceEvent[], method: string): TraceEvent[] =>
+  events.filter((e) => e.kind === 'mcp.request' && e.payload.method === method);
+
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+describe('DirectClient operations (in-process example server)', () => {
+  test('every SPEC §4 operation', async () => {
+    const client = await kit.direct(example, { onRoots: () => [{ uri: 'file:///work', name: 'work' }] }).connect();
+    expect(client.connected).toBe(true);
+    expect(client.initialization?.serverInfo.name).toBe(EXAMPLE_SERVER_NAME);
+    expect(client.initialization?.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(client.initialization?.instructions).toContain('Deterministic');
+    expect(await client.initialize()).toBe(client.initialization);
+
+    const first = await client.listTools();
+    expect(first.nextCursor).toBe('page-2');
+    expect(first.tools.length).toBeGreaterThanOrEqual(7);
+    const second = await client.listTools({ cursor: 'page-2' });
+    expect(second.tools.map((t) => t.name)).toEqual(['catalog_marker']);
+    expect(second.nextCursor).toBeUndefined();
+    const all = await client.listAllTools();
+    expect(all.map((t) => t.name)).toEqual([...first.tools, ...second.tools].map((t) => t.name));
+
+    expect((await client.listAllResources()).map((r) => r.uri)).toEqual(['memory://testing-guide']);
+    expect((await client.listResources()).resources).toEqual(await client.listAllResources());
+    const templates = await client.listAllResourceTemplates();
+    expect(templates.map((t) => t.uriTemplate)).toEqual(['memory://orders/{order_id}']);
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual(templates);
+    expect((await client.listAllPrompts()).map((p) => p.name)).toEqual(['review_order']);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['review_order']);
+
+    const resource = await client.readResource('memory://testing-guide');
+    expect(resource.text).toBe(TESTING_GUIDE_TEXT);
+    expect(resource.contents).toHaveLength(1);
+
+    const prompt = await client.getPrompt('review_order', { order_id: 'order-042' });
+    expect(prompt.description).toBe('Review a stored order');
+    expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Review order order-042 for correctness.' });
+
+    const completion = await client.complete(
+      { type: 'ref/prompt', name: 'review_order' },
+      { name: 'order_id', value: 'order-' },
+    );
+    expect(completion.values).toEqual(['order-001', 'order-002']);
+    expect(completion.hasMore).toBe(false);
+    expect(completion.total === null || completion.total === 2).toBe(true);
+
+    await client.subscribeResource('memory://testing-guide');
+    const during = await client.callTool('session_observations');
+    expect(during.structuredContent).toMatchObject({ subscriptions: ['memory://testing-guide'] });
+    await client.unsubscribeResource('memory://testing-guide');
+    await client.ping();
+    await client.setLoggingLevel('info');
+    await client.sendNotification({
+      method: 'notifications/progress',
+      params: { progressToken: 'tok', progress: 1, total: 2 },
+    });
+    await client.sendRootsListChanged();
+    const after = await client.callTool('session_observations');
+    expect(after.structuredContent).toEqual({
+      logging_level: 'info',
+      progress_notifications: 1,
+      roots_changed: 1,
+      subscriptions: [],
+    });
+
+    const quote = await client.callTool('shipping_quote', { weight_kg: 2, zone: 'local' });
+    expect(quote).toMatchObject({ isError: false, structuredContent: { amount: 9, currency: 'USD' } });
+    expect(quote.executionId).toBe(client.executionId);
+    expect(quote).toMatchObject({ tool: 'shipping_quote', server: 'example' });
+    expect(kitOf(quote)).toBe(kit);
+    expect(kitOf(client)).toBe(kit);
+
+    const live = client.trace;
+    expect(live.finalized).toBe(false);
+    await client.close();
+    expect(client.closed).toBe(true);
+    expect(client.result?.snapshot.outcome).toBe('completed');
+    expect(client.result?.snapshot).toMatchObject({
+      lifecycle: 'finished',
+      suiteName: 'direct-client',
+      caseId: 'case-1',
+    });
+    expect(client.finalTrace?.finalized).toBe(true);
+  });
+
+  test('an unknown logging level and a bad argument are local validation errors', async () => {
+    const client = await kit.direct(example).connect();
+    await expect(client.setLoggingLevel('loud' as never)).rejects.toThrow(ModelValidationError);
+    await expect(client.readResource('')).rejects.toThrow(ModelValidationError);
+    await expect(client.sendRootsListChanged()).rejects.toThrow(
+      /needs the roots capability: pass kit\.direct\(server, \{ onRoots \}\)/,
+    );
+    await client.close();
+    expect(client.result?.snapshot.outcome).toBe('failed');
+  });
+
+  test('a tool error is a result, not an exception', async () => {
+    const client = await kit.direct(example).connect();
+    const result = await client.callTool('always_fails');
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([expect.objectContaining({ type: 'text', text: 'expected example failure' })]);
+    await client.close();
+    expect(client.result?.snapshot.outcome).toBe('completed');
+    const view = client.result!.traceView;
+    expect(view.toolCalls).toHaveLength(1);
+    expect(view.toolCalls[0]!.toolStatus).toBe('tool_error');
+  });
+});
+
+describe('pagination', () => {
+  test('listAll* follow cursors over every list', async () => {
+    const client = await kit.direct(paged('ok')).connect();
+    expect((await client.listAllTools()).map((t) => t.name)).toEqual(['count', 'liar']);
+    expect((await client.listAllResources()).map((r) => r.name)).toEqual(['r1', 'r2']);
+    expect((await client.listAllResourceTemplates()).map((t) => t.name)).toEqual(['t1', 't2']);
+    expect((await client.listAllPrompts()).map((p) => p.name)).toEqual(['p1', 'p2']);
+    await client.close();
+    expect(requests(client.finalTrace!.events, 'tools/list')).toHaveLength(2);
+  });
+
+  test('a repeated cursor throws ProtocolError instead of looping', async () => {
+    const client = await kit.direct(paged('repeat-cursor')).connect();
+    for (const list of [
+      () => client.listAllTools(),
+      () => client.listAllResources(),
+      () => client.listAllResourceTemplates(),
+      () => client.listAllPrompts(),
+    ]) {
+      const error = await rejection(list());
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(error.message).toMatch(/cursor repeated/);
+      expect((error as ProtocolError).details).toMatchObject({ errorKind: 'repeated_cursor' });
+    }
+    await client.close();
+    expect(client.result?.snapshot.outcome).toBe('failed');
+    expect(client.result?.error?.code).toBe('protocol_error');
+  });
+
+  test('a malformed response is a ProtocolError', async () => {
+    const client = await kit.direct(paged('malformed')).connect();
+    const error = await rejection(client.listTools());
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).details).toMatchObject({
+      errorKind: 'malformed_response',
+      operation: 'tools/list',
+    });
+    expect(error.message).toMatch(/malformed response/);
+    await client.close();
+  });
+});
+
+describe('errors', () => {
+  test('a JSON-RPC error response is a ProtocolError with the protocol code', async () => {
+    const client = await kit.direct(example).connect();
+    const error = await rejection(client.readResource('memory://orders/order-404'));
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).details).toMatchObject({ protocolCode: -32602, operation: 'resources/read' });
+    expect(error.message).toContain('order not found');
+    await client.close();
+    expect(client.result?.snapshot.outcome).toBe('failed');
+    expect(client.finalTrace!.events.some((e) => e.kind === 'mcp.error')).toBe(true);
+  });
+
+  test('an operation past its timeout throws OperationTimeout and is recorded', async () => {
+    const client = await kit.direct(feature, { timeoutMs: 5_000 }).connect();
+    const started = Date.now();
+    const error = await rejection(client.callTool('slow', { ms: 3_000 }, { timeoutMs: 100 }));
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(error).toBeInstanceOf(OperationTimeout);
+    expect((error as OperationTimeout).details).toMatchObject({ operation: 'tools/call', timeoutMs: 100 });
+    expect(error.message).toMatch(/timed out after 100 ms/);
+    await client.close();
+    const events = client.finalTrace!.events;
+    const diagnostic = events.find((e) => e.kind === 'diagnostic' && e.payload.code === 'operation_timeout');
+    expect(diagnostic?.jsonrpcId).toBe(requests(events, 'tools/call')[0]!.jsonrpcId);
+    expect(events.some((e) => e.kind === 'mcp.cancellation_requested')).toBe(true);
+    expect(client.result?.snapshot.outcome).toBe('failed');
+    expect(client.result!.traceView.toolCalls[0]!.toolStatus).toBe('timed_out');
+  });
+
+  test('the default timeout applies to every request', async () => {
+    const client = await kit.direct(feature, { timeoutMs: 80 }).connect();
+    expect(client.timeoutMs).toBe(80);
+    await expect(client.callTool('slow', { ms: 2_000 })).rejects.toThrow(OperationTimeout);
+    await client.close();
+  });
+
+  test('bad options are rejected when the client is made', () => {
+    expect(() => kit.direct(example, { timeoutMs: 0 })).toThrow(ModelValidationError);
+    expect(() => kit.direct(example, { timeoutMs: Number.NaN })).toThrow(/timeoutMs/);
+    expect(() => kit.direct(example, { nope: true } as never)).toThrow(/unknown kit.direct option 'nope'/);
+    expect(() => kit.direct({} as never)).toThrow(/needs a server/);
+  });
+});
+
+describe('progress and server-to-client callbacks', () => {
+  test('onProgress receives the tool call progress notifications', async () => {
+    const client = await kit.direct(feature).connect();
+    const seen: number[] = [];
+    const result = await client.callTool('slow', { ms: 1, steps: 3 }, { onProgress: (p) => seen.push(p.progress) });
+    expect(result.content).toEqual([expect.objectContaining({ text: 'slept 1' })]);
+    expect(seen).toEqual([1, 2, 3]);
+    await client.close();
+    expect(client.finalTrace!.events.filter((e) => e.kind === 'mcp.progress')).toHaveLength(3);
+  });
+
+  test('elicitation, sampling, roots and log callbacks answer the server', async () => {
+    const logs: unknown[] = [];
+    const client = await kit
+      .direct(feature, {
+        onElicitation: (params) => {
+          expect(params.message).toBe('What is your name?');
+          return { action: 'accept', content: { name: 'Ada' } };
+        },
+        onSampling: () => ({ role: 'assistant', model: 'fixture', content: { type: 'text', text: 'hi' } }),
+        onRoots: () => [{ uri: 'file:///repo', name: 'repo' }],
+        onLogMessage: (params) => logs.push(params),
+      })
+      .connect();
+    expect((await client.callTool('ask')).content[0]).toMatchObject({ text: 'hello Ada' });
+    expect((await client.callTool('sample')).content[0]).toMatchObject({ text: 'model said hi' });
+    expect((await client.callTool('roots')).content[0]).toMatchObject({ text: 'file:///repo' });
+    expect((await client.callTool('log', { text: 'careful' })).content[0]).toMatchObject({ text: 'logged' });
+    expect(logs).toEqual([expect.objectContaining({ level: 'warning', data: 'careful' })]);
+    await client.close();
+    const init = requests(client.finalTrace!.events, 'initialize')[0]!;
+    expect((init.payload.params as { capabilities: object }).capabilities).toEqual({
+      elicitation: {},
+      sampling: {},
+      roots: { listChanged: true },
+    });
+    const events = kinds(client.finalTrace!.events);
+    expect(events).toEqual(expect.arrayContaining(['elicitation.request', 'elicitation.response', 'sampling.request']));
+    const directions = new Set(client.finalTrace!.events.map((e) => e.direction).filter((d) => d !== undefined));
+    expect(directions).toEqual(new Set(['internal', 'client_to_server', 'server_to_client']));
+  });
+
+  test('capabilities are declared only for the callbacks given; a throwing callback leaks nothing', async () => {
+    const secret = 'callback-secret-value-1234';
+    const plain = await kit.direct(feature).connect();
+    await plain.close();
+    const init = requests(plain.finalTrace!.events, 'initialize')[0]!;
+    expect((init.payload.params as { capabilities: object }).capabilities).toEqual({});
+
+    const client = await kit
+      .direct(feature, {
+        onElicitation: () => {
+          throw new Error(`database password is ${secret}`);
+        },
+      })
+      .connect();
+    const result = await client.callTool('ask');
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result)).toContain('MCP callback failed');
+    await client.close();
+    expect(JSON.stringify(client.finalTrace)).not.toContain(secret);
+  });
+});
+
+describe('close and the cleanup boundary', () => {
+  test('close while a call is in flight cancels it', async () => {
+    const client = await kit.direct(feature).connect();
+    const call = client.callTool('slow', { ms: 10_000 });
+    await new Promise((r) => setTimeout(r, 50));
+    await client.close();
+    const error = await rejection(call);
+    expect(error).toBeInstanceOf(OperationCancelled);
+    expect(error.message).toMatch(/cancelled/);
+    expect(client.result?.snapshot.outcome).toBe('cancelled');
+    expect(client.result!.traceView.toolCalls[0]!.toolStatus).toBe('cancelled');
+  });
+
+  test('kit.close closes a forgotten client and cancels its call', async () => {
+    const forgotten = await kit.direct(feature).connect();
+    const call = forgotten.callTool('slow', { ms: 10_000 });
+    await new Promise((r) => setTimeout(r, 50));
+    await kit.close();
+    await expect(call).rejects.toThrow(OperationCancelled);
+    expect(forgotten.closed).toBe(true);
+    expect(forgotten.result?.snapshot.outcome).toBe('cancelled');
+    expect(() => kit.direct(feature)).toThrow(KitClosed);
+    await expect(kit.getTrace(forgotten.executionId)).rejects.toThrow(KitClosed);
+  });
+
+  test('every operation after close throws an M3Error that says closed', async () => {
+    const client = await kit.direct(example, { onRoots: () => [] }).connect();
+    await client.close();
+    await client.close();
+    const operations: Array<() => Promise<unknown>> = [
+      () => client.listTools(),
+      () => client.listAllTools(),
+      () => client.listResources(),
+      () => client.listAllResources(),
+      () => client.listResourceTemplates(),
+      () => client.listAllResourceTemplates(),
+      () => client.listPrompts(),
+      () => client.listAllPrompts(),
+      () => client.readResource('memory://testing-guide'),
+      () => client.getPrompt('review_order'),
+      () => client.callTool('always_fails'),
+      () => client.complete({ type: 'ref/prompt', name: 'review_order' }, { name: 'order_id', value: '' }),
+      () => client.subscribeResource('memory://x'),
+      () => client.unsubscribeResource('memory://x'),
+      () => client.ping(),
+      () => client.setLoggingLevel('info'),
+      () => client.sendNotification({ method: 'notifications/progress' }),
+      () => client.sendRootsListChanged(),
+      () => client.connect(),
+      () => client.initialize(),
+    ];
+    for (const operation of operations) {
+      const error = await rejection(operation());
+      expect(error).toBeInstanceOf(M3Error);
+      expect(error.message).toMatch(/closed/);
+    }
+    expect(client.result?.snapshot.outcome).toBe('completed');
+  });
+
+  test('operations before connect say how to connect', async () => {
+    const client = kit.direct(example);
+    await expect(client.ping()).rejects.toThrow(/not connected: await client.connect\(\)/);
+    expect(() => client.trace).toThrow(/not connected/);
+    await client.close();
+    expect(client.result).toBeUndefined();
+    expect(kit.executionIds()).toEqual([]);
+  });
+
+  test('await using closes the client at the end of the scope', async () => {
+    let executionId: string | undefined;
+    {
+      await using client = await kit.direct(example).connect();
+      executionId = client.executionId;
+      await client.ping();
+    }
+    const view = await kit.getTraceView(executionId as string);
+    expect(view.outcome).toBe('completed');
+  });
+});
+
+describe('schema validation', () => {
+  test('invalid arguments are rejected before anything is sent', async () => {
+    const client = await kit.direct(paged('ok'), { validateSchemas: true }).connect();
+    const error = await rejection(client.callTool('count', { n: 0 }));
+    expect(error).toBeInstanceOf(ModelValidationError);
+    expect(error.message).toBe(SCHEMA_VALIDATION_FAILED);
+    expect((error as ModelValidationError).details).toMatchObject({ tool: 'count', kind: 'invalid_arguments' });
+    expect((await client.callTool('count', { n: 2 })).content[0]).toMatchObject({ text: 'count 2' });
+    await client.close();
+    const events = client.finalTrace!.events;
+    expect(requests(events, 'tools/call')).toHaveLength(1);
+    // The tool list is fetched once (two pages) and cached for the connection.
+    expect(requests(events, 'tools/list')).toHaveLength(2);
+    expect(client.result?.snapshot.outcome).toBe('failed');
+  });
+
+  test('a structured result that breaks the output schema is invalid_result', async () => {
+    const client = await kit.direct(paged('ok'), { validateSchemas: true }).connect();
+    const error = await rejection(client.callTool('liar'));
+    expect(error).toBeInstanceOf(ModelValidationError);
+    expect((error as ModelValidationError).details).toMatchObject({ tool: 'liar', kind: 'invalid_result' });
+    expect(JSON.stringify((error as ModelValidationError).details)).not.toContain('not-a-number');
+    await client.close();
+  });
+
+  test('without validateSchemas nothing is validated', async () => {
+    const client = await kit.direct(paged('ok')).connect();
+    expect((await client.callTool('liar')).structuredContent).toEqual({ sum: 'not-a-number' });
+    expect((await client.callTool('count', { n: 0 })).isError).toBe(false);
+    await client.close();
+    expect(requests(client.finalTrace!.events, 'tools/list')).toHaveLength(0);
+  });
+});
+
+describe('trace and execution result', () => {
+  test('events are numbered, both directions are recorded and the result is saved', async () => {
+    const client = await kit.direct(example).connect();
+    await client.callTool('shipping_quote', { weight_kg: 1, zone: 'local' });
+    await client.close();
+    const trace = client.finalTrace!;
+    expect(trace.events.map((e) => e.sequence)).toEqual(trace.events.map((_, i) => i));
+    const names = kinds(trace.events);
+    expect(names[0]).toBe('execution.created');
+    expect(names.at(-1)).toBe('execution.finished');
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'transport.connected',
+        'mcp.initialized',
+        'mcp.request',
+        'mcp.response',
+        'tool.call_requested',
+        'tool.result_received',
+      ]),
+    );
+    expect(trace.completeness).toBe('partial');
+    expect(trace.limitations).toContain('capture_incomplete');
+    expect(trace.events[0]!.payload).toMatchObject({ runtime: 'direct', suiteName: 'direct-client', caseId: 'case-1' });
+
+    const result = client.result!;
+    expect(result.executionId).toBe(client.executionId);
+    expect(result.trace).toBe(trace);
+    expect(result.traceView.runtime.kind).toBe('direct');
+    expect(result.traceView.toolCalls[0]!.tool).toMatchObject({ state: 'observed', value: 'shipping_quote' });
+    expect(kitOf(result)).toBe(kit);
+    expect(kitOf(result.traceView)).toBe(kit);
+    expect(kit.executionIds()).toEqual([client.executionId]);
+
+    const stored = await kit.getTraceView(client.executionId);
+    expect(JSON.parse(JSON.stringify(stored))).toEqual(JSON.parse(JSON.stringify(result.traceView)));
+    expect((await kit.getTrace(client.executionId)).events).toHaveLength(trace.events.length);
+    const record = await kit.store.getExecution(client.executionId);
+    expect(record).toMatchObject({
+      kind: 'direct',
+      outcome: 'completed',
+      suiteName: 'direct-client',
+      caseId: 'case-1',
+    });
+    expect(record.servers).toEqual([{ name: 'example', transport: 'in_process', target: 'in-memory' }]);
+
+    const frame = trace.events.find((e) => e.rawEvidence !== undefined);
+    expect(frame).toBeDefined();
+    const raw = await kit.readRawEvidence(frame!.rawEvidence!);
+    expect(raw.redacted).toBe(true);
+    expect(raw.content.length).toBeGreaterThan(0);
+  });
+});
