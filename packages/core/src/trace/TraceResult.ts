@@ -16,6 +16,8 @@ export interface TraceResultData {
 }
 
 const EVENT_KINDS: ReadonlySet<string> = new Set(Object.values(EventKind));
+/** Views already projected, per trace (kept outside the frozen instance, and structural typing intact). */
+const views = new WeakMap<TraceResult, TraceView>();
 
 /**
  * Every event of one execution, numbered 0..n-1. Immutable: the instance and its events are
@@ -27,7 +29,6 @@ export class TraceResult {
   readonly completeness: TraceCompleteness;
   readonly limitations: readonly string[];
   readonly events: readonly TraceEvent[];
-  #view: TraceView | undefined;
 
   /** Validates and freezes `data`: throws `ModelValidationError` naming the first problem. */
   constructor(data: TraceResultData) {
@@ -56,13 +57,14 @@ export class TraceResult {
    * @throws TraceUnavailable when the terminal event contradicts the trace
    */
   view(): TraceView {
-    if (this.#view) return this.#view;
+    const cached = views.get(this);
+    if (cached) return cached;
     if (!this.finalized) throw new TraceNotFinalized(undefined, { executionId: this.executionId });
     checkProjectable(this);
     const view = new TraceView(projectTraceView(this.toJSON()));
     const kit = kitOf(this);
     if (kit !== undefined && kit !== null) linkToKit(view, kit as object);
-    this.#view = view;
+    views.set(this, view);
     return view;
   }
 

@@ -26,6 +26,9 @@ import type {
 /** A turn given by id or by anything carrying a `turnId` (a `TurnResult`). */
 export type TurnSelector = string | { readonly turnId: string };
 
+/** Index caches per view, outside the frozen instance. */
+const indexes = new WeakMap<TraceView, Map<string, readonly TraceEntry[]>>();
+
 type EntryOf<K extends TraceEntry['kind']> = Extract<TraceEntry, { kind: K }>;
 
 /**
@@ -44,7 +47,6 @@ export class TraceView {
   readonly runtime: TraceRuntime;
   readonly summary: TraceSummary;
   readonly timeline: readonly TraceEntry[];
-  #indexes = new Map<string, readonly TraceEntry[]>();
 
   /**
    * Wraps projected data without re-validating it (the projector's output is trusted); use
@@ -74,55 +76,55 @@ export class TraceView {
 
   /** Tool-call entries, in timeline order. */
   get toolCalls(): readonly ToolCallEntry[] {
-    return this.#index('tool_call');
+    return indexOf(this, 'tool_call');
   }
   /** Message entries. */
   get messages(): readonly MessageEntry[] {
-    return this.#index('message');
+    return indexOf(this, 'message');
   }
   /** Reasoning entries. */
   get reasoning(): readonly ReasoningEntry[] {
-    return this.#index('reasoning');
+    return indexOf(this, 'reasoning');
   }
   /** Non-tool protocol request/response pairs and notifications. */
   get protocol(): readonly ProtocolEntry[] {
-    return this.#index('protocol');
+    return indexOf(this, 'protocol');
   }
   /** Transport connect/disconnect entries. */
   get transports(): readonly TransportEntry[] {
-    return this.#index('transport');
+    return indexOf(this, 'transport');
   }
   /** Server-to-client interactions (sampling, elicitation, roots, permissions). */
   get interactions(): readonly InteractionEntry[] {
-    return this.#index('interaction');
+    return indexOf(this, 'interaction');
   }
   /** Child processes. */
   get processes(): readonly ProcessEntry[] {
-    return this.#index('process');
+    return indexOf(this, 'process');
   }
   /** Raw frames kept as evidence. */
   get rawMessages(): readonly RawMessageEntry[] {
-    return this.#index('raw_message');
+    return indexOf(this, 'raw_message');
   }
   /** Diagnostics (deadlines, unmatched responses, undecodable events). */
   get diagnostics(): readonly DiagnosticEntry[] {
-    return this.#index('diagnostic');
+    return indexOf(this, 'diagnostic');
   }
   /** Observed initializations, one per connection. */
   get initializations(): readonly InitializationEntry[] {
-    return this.#index('initialization');
+    return indexOf(this, 'initialization');
   }
   /** Lifecycle entries of the execution, its sessions and turns. */
   get lifecycle(): readonly LifecycleEntry[] {
-    return this.#index('lifecycle');
+    return indexOf(this, 'lifecycle');
   }
   /** Usage reports. */
   get usage(): readonly UsageEntry[] {
-    return this.#index('usage');
+    return indexOf(this, 'usage');
   }
   /** Evaluations recorded during the execution. */
   get evaluations(): readonly EvaluationEntry[] {
-    return this.#index('evaluation');
+    return indexOf(this, 'evaluation');
   }
 
   /** The entries of one turn (by id or `TurnResult`). */
@@ -132,7 +134,7 @@ export class TraceView {
     if (typeof turnId !== 'string' || turnId === '') {
       throw new ModelValidationError('forTurn needs a turn id or a TurnResult with a turnId');
     }
-    return this.#filtered((entry) => entry.turnId === turnId);
+    return filteredView(this, (entry) => entry.turnId === turnId);
   }
 
   /** The entries of one agent session. */
@@ -140,13 +142,13 @@ export class TraceView {
     if (typeof sessionId !== 'string' || sessionId === '') {
       throw new ModelValidationError('forSession needs a non-empty session id');
     }
-    return this.#filtered((entry) => entry.sessionId === sessionId);
+    return filteredView(this, (entry) => entry.sessionId === sessionId);
   }
 
   /** The entries that concern one server binding. */
   forServer(name: string): TraceView {
     if (typeof name !== 'string' || name === '') throw new ModelValidationError('forServer needs a server name');
-    return this.#filtered((entry) => entry.server === name);
+    return filteredView(this, (entry) => entry.server === name);
   }
 
   /** The entries overlapping `[startMs, endMs]`, offsets in ms from the trace's start. */
@@ -156,7 +158,7 @@ export class TraceView {
         'between needs finite offsets with 0 <= startMs <= endMs (ms from the trace start)',
       );
     }
-    return this.#filtered((entry) => entry.endMs >= startMs && entry.startMs <= endMs);
+    return filteredView(this, (entry) => entry.endMs >= startMs && entry.startMs <= endMs);
   }
 
   /** The view's JSON data. */
@@ -174,20 +176,27 @@ export class TraceView {
       timeline: this.timeline as TraceEntry[],
     };
   }
+}
 
-  #index<K extends TraceEntry['kind']>(kind: K): readonly EntryOf<K>[] {
-    let entries = this.#indexes.get(kind);
-    if (!entries) {
-      entries = Object.freeze(this.timeline.filter((entry) => entry.kind === kind));
-      this.#indexes.set(kind, entries);
-    }
-    return entries as readonly EntryOf<K>[];
+/** The entries of `kind`, computed once per view. */
+function indexOf<K extends TraceEntry['kind']>(view: TraceView, kind: K): readonly EntryOf<K>[] {
+  let byKind = indexes.get(view);
+  if (!byKind) {
+    byKind = new Map();
+    indexes.set(view, byKind);
   }
+  let entries = byKind.get(kind);
+  if (!entries) {
+    entries = Object.freeze(view.timeline.filter((entry) => entry.kind === kind));
+    byKind.set(kind, entries);
+  }
+  return entries as readonly EntryOf<K>[];
+}
 
-  #filtered(keep: (entry: TraceEntry) => boolean): TraceView {
-    const view = new TraceView({ ...this.toJSON(), timeline: this.timeline.filter(keep) });
-    const kit = kitOf(this);
-    if (kit !== undefined && kit !== null) linkToKit(view, kit as object);
-    return view;
-  }
+/** A new view with the timeline narrowed to `keep`, linked to the same kit. */
+function filteredView(view: TraceView, keep: (entry: TraceEntry) => boolean): TraceView {
+  const narrowed = new TraceView({ ...view.toJSON(), timeline: view.timeline.filter(keep) });
+  const kit = kitOf(view);
+  if (kit !== undefined && kit !== null) linkToKit(narrowed, kit as object);
+  return narrowed;
 }

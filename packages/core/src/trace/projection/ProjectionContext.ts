@@ -12,10 +12,15 @@ export interface ProjectionContext {
   readonly events: readonly TraceEvent[];
 }
 
-/** `entry:` + sha256 of the source event ids joined by newlines: stable across projections. */
-export function entryIdOf(events: readonly TraceEvent[]): string {
+/**
+ * `entry:` + sha256 of the source event ids joined by newlines: stable across projections. A
+ * second entry derived from the same events (the raw frame an event carries) adds a `facet` so
+ * the ids stay unique.
+ */
+export function entryIdOf(events: readonly TraceEvent[], facet?: string): string {
   const hash = createHash('sha256');
   hash.update(events.map((e) => e.eventId).join('\n'));
+  if (facet !== undefined) hash.update(`\n#${facet}`);
   return `entry:${hash.digest('hex')}`;
 }
 

@@ -12,7 +12,14 @@ import type {
   StderrCapture,
   TransportEntry,
 } from '../TraceEntry';
-import { entryBase, isJsonObject, numberField, stringField, type ProjectionContext } from './ProjectionContext';
+import {
+  entryBase,
+  entryIdOf,
+  isJsonObject,
+  numberField,
+  stringField,
+  type ProjectionContext,
+} from './ProjectionContext';
 
 const TRANSPORT_KINDS: ReadonlySet<string> = new Set(Object.values(TransportKind));
 
@@ -68,7 +75,9 @@ const REAPING_SIGNALS = new Set(['SIGTERM', 'SIGKILL', 'SIGINT']);
 function stderrOf(exited: TraceEvent | undefined): Observation<StderrCapture> {
   if (exited === undefined) return notEmitted();
   const stderr = exited.payload.stderr;
-  if (stderr === null || stderr === undefined) return unavailable('capture_disabled');
+  // The recorder leaves stderr null when the child wrote nothing to it.
+  if (stderr === null) return notEmitted();
+  if (stderr === undefined) return unavailable('capture_disabled');
   if (!isJsonObject(stderr) || typeof stderr.preview !== 'string') return unavailable('malformed_source');
   const capture = stderr as unknown as StderrCapture;
   return capture.truncated ? observation('truncated', capture, 'evidence_truncated') : observed(capture);
@@ -156,24 +165,30 @@ export function projectDiagnostic(context: ProjectionContext, event: TraceEvent)
 const RAW_SOURCES: ReadonlySet<string> = new Set(['mcp', 'acp', 'provider_http', 'process_stderr']);
 
 /**
- * A `raw.frame` event as a raw-message entry. Returns undefined when the event carries no
- * evidence reference (the caller keeps it as a diagnostic instead).
+ * The raw evidence an event carries as a raw-message entry: a `raw.frame` event, any message event
+ * the recorder stored its frame with (preview fields merged into the payload), or the stderr of a
+ * `process.exited`. Returns undefined when the event carries no evidence reference.
  */
 export function projectRawFrame(context: ProjectionContext, event: TraceEvent): RawMessageEntry | undefined {
   const ref: EvidenceRef | undefined = event.rawEvidence;
   if (ref === undefined) return undefined;
-  const p: JsonObject = event.payload;
-  const source = stringField(p, 'source');
+  const stderr =
+    event.kind === EventKind.PROCESS_EXITED && isJsonObject(event.payload.stderr) ? event.payload.stderr : undefined;
+  const p: JsonObject = stderr ?? event.payload;
+  const source = stderr ? 'process_stderr' : stringField(p, 'source');
   const preview = stringField(p, 'preview');
-  const truncated = p.previewTruncated === true || ref.truncated;
+  const truncated = p.previewTruncated === true || p.truncated === true || ref.truncated;
   let previewObs: Observation<string> = notEmitted();
   if (preview !== undefined)
     previewObs = truncated ? observation('truncated', preview, 'evidence_truncated') : observed(preview);
+  const base = entryBase(context, 'raw_message', [event], 'completed');
   return {
-    ...entryBase(context, 'raw_message', [event], 'completed'),
+    ...base,
+    // A frame recorded with its message event shares that event: give it its own id.
+    ...(event.kind === EventKind.RAW_FRAME ? {} : { entryId: entryIdOf([event], 'raw_message') }),
     source: source !== undefined && RAW_SOURCES.has(source) ? (source as RawMessageEntry['source']) : 'mcp',
     direction: event.direction ?? 'internal',
-    mediaType: stringField(p, 'mediaType') ?? ref.mediaType,
+    mediaType: (stderr ? undefined : stringField(p, 'mediaType')) ?? ref.mediaType,
     preview: previewObs,
     evidenceRef: ref,
     sizeBytes: numberField(p, 'sizeBytes') ?? ref.originalSizeBytes,

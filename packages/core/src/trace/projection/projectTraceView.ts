@@ -137,8 +137,10 @@ export function projectTraceView(trace: TraceResultData): TraceViewData {
     if (exchange.response) handled.add(exchange.response);
   }
   for (const event of trace.events) if (isWireResponse(event)) handled.add(event);
+  const frames = trace.events.filter((e) => e.kind !== EventKind.RAW_FRAME && e.rawEvidence !== undefined);
   const timeline = [
     ...projectExchanges(context, allExchanges),
+    ...frames.flatMap((event) => projectRawFrame(context, event) ?? []),
     ...unmatchedResponses.map((event) => projectUnmatchedResponse(context, event)),
     ...projectSingleEvents(context, handled),
   ].sort(byPosition);
