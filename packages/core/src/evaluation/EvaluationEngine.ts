@@ -14,7 +14,7 @@ import { BUILTIN_EVALUATORS } from './builtins';
 import type { EvaluationLabels, EvaluationResult } from './EvaluationResult';
 import type { EvaluateOptions, EvaluationContext, EvaluatorCallback } from './EvaluatorCallback';
 import { normalizeVerdict, type NormalizedVerdict } from './normalizeVerdict';
-import { subjectDigest } from './subjectDigest';
+import { subjectDigest, subjectJson } from './subjectDigest';
 
 /** What the kit gives the engine: where to save, how to redact, and the run/suite/case it is bound to. */
 export interface EvaluationContextSource {
@@ -179,7 +179,7 @@ export class EvaluationEngine {
     const executionId = pickId('execution', options.executionId, ownString(subject, 'executionId'));
     const turnId = pickId('turn', options.turnId, ownString(subject, 'turnId'));
     const redactor = this.source.redactor;
-    const redactedSubject = redactor.redactJson(toJsonValue(subject));
+    const redactedSubject = redactor.redactJson(subjectJson(subject));
     const metadata = redactor.redactJson(toJsonValue(options.metadata ?? {})) as JsonObject;
     const executionLabels = executionId ? await this.source.executionLabels(executionId) : null;
     const caseId = options.caseId ?? executionLabels?.caseId ?? this.source.caseId;
@@ -256,7 +256,7 @@ export class EvaluationEngine {
     const metadata = redactor.redactJson(toJsonValue(check.metadata ?? {})) as JsonObject;
     // The check's own arguments are part of its identity: two different expectations on one trace
     // are two lineages, not one overwriting the other.
-    const digestSubject = redactor.redactJson(toJsonValue({ subject: check.subject, check: metadata }));
+    const digestSubject = redactor.redactJson({ subject: subjectJson(check.subject), check: metadata });
     const executionLabels = check.executionId ? await this.source.executionLabels(check.executionId) : null;
     const caseId = executionLabels?.caseId ?? this.source.caseId;
     const labels: EvaluationLabels = {

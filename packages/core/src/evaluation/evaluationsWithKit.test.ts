@@ -159,4 +159,20 @@ describe('evaluations through the kit, saved to SQLite', () => {
       expect(bytes.includes(Buffer.from(KEY, 'utf16le'))).toBe(false);
     }
   });
+
+  it('keeps an ExecutionResult lineage stable as verdicts accumulate, so required stays sticky on it', async () => {
+    const kit = new MCPTestKit({ caseId: 'add' });
+    const server = new InProcessServer({ name: 'math', factory: createMathServer });
+    const result = await kit.run(new CallTool({ server, tool: 'add_tool', arguments: { a: 2, b: 3 } }));
+    let pass = false;
+    kit.registerEvaluator('gate.v1', () => pass);
+    await expect(kit.evaluate(result, 'gate.v1', { required: true })).rejects.toBeInstanceOf(RequiredEvaluationError);
+    expect(result.evaluations).toHaveLength(1);
+    pass = true;
+    const again = await kit.evaluate(result, 'gate.v1');
+    expect(again.subjectDigest).toBe(kit.evaluationResults()[0]?.subjectDigest);
+    expect(again.required).toBe(true);
+    expect(kit.requiredFailures()).toEqual([]);
+    await kit.close();
+  });
 });
