@@ -1,0 +1,283 @@
+// End-to-end: fixture projects run through the real `m3` bin and the real Jest, asserting exit
+// codes, printed summaries, feedback.json and the rows saved in the SQLite database.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExecutionStore } from '@sf-m3/core';
+import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
+import {
+  copyFixture,
+  ensureBuilt,
+  printedRunId,
+  readFeedback,
+  removeFixture,
+  runM3,
+  runM3Combined,
+} from './cli.testkit';
+
+jest.setTimeout(180_000);
+
+const MISSING_SUITE =
+  "m3 results are being saved, so this test needs a suite: wrap it in describe.m3('<suite name>', ...)";
+
+async function withStore<T>(folder: string, read: (store: ExecutionStore) => Promise<T>): Promise<T> {
+  const store = new SQLiteExecutionStore(join(folder, '.m3', 'executions.sqlite'));
+  try {
+    return await read(store);
+  } finally {
+    await store.close();
+  }
+}
+
+beforeAll(() => {
+  ensureBuilt();
+});
+
+describe('m3 test on a green project', () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = copyFixture('cli-green');
+  });
+  afterAll(() => removeFixture(folder));
+
+  test('prints the summary after Jest output, exits 0 and saves run, suite, attempts, executions, evaluations', async () => {
+    const run = runM3Combined(['test'], folder);
+    expect(run.status).toBe(0);
+    const text = run.combined;
+    const summaryAt = text.indexOf('m3 run run-');
+    expect(summaryAt).toBeGreaterThan(text.indexOf('Tests:'));
+    const summary = text.slice(summaryAt);
+    expect(summary).toContain('suites      shipping\n');
+    expect(summary).toContain('attempts    2 passed, 0 failed, 1 skipped, 1 todo\n');
+    expect(summary).toMatch(/m3\.expect\.toHaveStructuredContent\s+100\.0%\s+\[\d+\.\d%–100\.0%\]\s+2\/2/);
+    expect(summary).toMatch(/m3\.expect\.toHaveToolCall\s+100\.0%/);
+    expect(summary).toContain('required failures  none\n');
+    expect(summary).toMatch(/verdict {5}passed\n$/);
+    const runId = printedRunId(summary);
+    expect(summary).toContain(`feedback    .m3/reports/${runId}/feedback.json`);
+
+    const saved = await withStore(folder, async (store) => ({
+      run: await store.getRun(runId),
+      attempts: await store.listAttempts({ runId }),
+      suites: await store.listSuites(),
+      executions: await store.listExecutions({ runId }),
+      evaluations: await store.listEvaluations({ runId }),
+    }));
+    expect(saved.run).toMatchObject({ runId, status: 'passed', argv: ['test'] });
+    expect(saved.suites.map((s) => s.name)).toEqual(['shipping']);
+    expect(saved.attempts.map((a) => [a.fullName, a.outcome]).sort()).toEqual([
+      ['shipping is skipped', 'skipped'],
+      ['shipping is still to do', 'todo'],
+      ['shipping quotes a local parcel', 'passed'],
+      ['shipping quotes a regional parcel', 'passed'],
+    ]);
+    expect(saved.executions).toHaveLength(2);
+    expect(saved.evaluations.map((e) => e.evaluator).sort()).toEqual([
+      'm3.expect.toHaveStructuredContent',
+      'm3.expect.toHaveStructuredContent',
+      'm3.expect.toHaveToolCall',
+    ]);
+
+    const feedback = readFeedback(folder, runId);
+    expect(feedback).toMatchObject({
+      schemaVersion: 1,
+      runId,
+      attemptCounts: { total: 4, passed: 2, failed: 0, skipped: 1, todo: 1 },
+      summary: { verdict: 'passed', reasons: [], jestExit: { code: 0, signal: null } },
+      comparison: null,
+    });
+    expect(feedback.attempts).toHaveLength(4);
+    expect(feedback.evaluationStats['m3.expect.toHaveToolCall']).toMatchObject({ passRate: 1, passed: 1, expected: 1 });
+  });
+
+  test('--baseline latest lists the test that regressed and the evaluator whose pass rate fell', async () => {
+    const run = runM3(['test', '--baseline', 'latest'], folder, { E2E_BREAK: '1' });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/baseline {4}run-[0-9a-f]{32}: 1 regressed, 0 fixed, 0 new, 0 removed/);
+    expect(run.stdout).toContain('tests/shipping.test.js › shipping quotes a regional parcel  passed → failed');
+    expect(run.stdout).toMatch(/↓ m3\.expect\.toHaveStructuredContent {2}100\.0% → 50\.0% \(−50\.0 pts\)/);
+    expect(run.stdout).toMatch(/verdict {5}failed: 1 test\(s\) failed; Jest exited with status 1\n$/);
+    const runId = printedRunId(run.stdout);
+    const feedback = readFeedback(folder, runId);
+    expect(feedback.comparison.regressedTests).toEqual([
+      expect.objectContaining({ fullName: 'shipping quotes a regional parcel', before: 'passed', after: 'failed' }),
+    ]);
+    expect(feedback.comparison.regressedEvaluators).toEqual([
+      expect.objectContaining({
+        evaluator: 'm3.expect.toHaveStructuredContent',
+        baselinePassRate: 1,
+        currentPassRate: 0.5,
+      }),
+    ]);
+  });
+
+  test('m3 runs lists both runs, newest first; m3 report re-prints a saved run with its exit status', () => {
+    const runs = runM3(['runs'], folder);
+    expect(runs.status).toBe(0);
+    const lines = runs.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^run-[0-9a-f]{32}\s+\S+\s+failed\s+1 passed, 1 failed, 1 skipped, 1 todo/);
+    expect(lines[1]).toMatch(/^run-[0-9a-f]{32}\s+\S+\s+passed\s+2 passed, 0 failed, 1 skipped, 1 todo/);
+    const [latestId, firstId] = lines.map((line) => line.split(/\s+/)[0]!);
+
+    const latest = runM3(['report'], folder);
+    expect(latest.status).toBe(1);
+    expect(printedRunId(latest.stdout)).toBe(latestId);
+    expect(latest.stdout).toContain('verdict     failed');
+
+    const first = runM3(['report', firstId!, '--json'], folder);
+    expect(first.status).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ runId: firstId, verdict: 'passed', jestExit: null });
+
+    const compared = runM3(['report', latestId!, '--baseline', firstId!], folder);
+    expect(compared.stdout).toContain(`baseline    ${firstId}: 1 regressed`);
+  });
+
+  test('--json prints only the summary on stdout and Jest output on stderr', () => {
+    const run = runM3(['test', '--json'], folder);
+    expect(run.status).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary).toMatchObject({ schemaVersion: 1, verdict: 'passed', attempts: { passed: 2 } });
+    expect(summary.feedbackPath).toBe(`.m3/reports/${summary.runId}/feedback.json`);
+    expect(run.stderr).toContain('Tests:');
+  });
+
+  test('--run-id names the run; reusing it and an unknown --baseline are usage errors', () => {
+    const named = runM3(['test', '--run-id', 'e2e-named-run'], folder);
+    expect(named.status).toBe(0);
+    expect(printedRunId(named.stdout)).toBe('e2e-named-run');
+    expect(existsSync(join(folder, '.m3', 'reports', 'e2e-named-run', 'feedback.json'))).toBe(true);
+
+    const again = runM3(['test', '--run-id', 'e2e-named-run'], folder);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain('m3: --run-id: run e2e-named-run already exists');
+    expect(again.stderr).not.toContain('Tests:');
+
+    const unknown = runM3(['test', '--baseline', 'run-00000000000000000000000000000000'], folder);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('m3: --baseline: run run-00000000000000000000000000000000 was not found');
+  });
+});
+
+describe('m3 test on failing projects', () => {
+  test('a failed assertion and a test without a suite exit 1 and are listed', async () => {
+    const folder = copyFixture('cli-failing');
+    try {
+      const run = runM3(['test'], folder);
+      expect(run.status).toBe(1);
+      expect(run.stdout).toContain('attempts    1 passed, 2 failed, 0 skipped, 0 todo');
+      expect(run.stdout).toContain('  ✕ orders fails an assertion');
+      expect(run.stdout).toContain('  ✕ has no suite');
+      expect(run.stdout).toMatch(/verdict {5}failed: 2 test\(s\) failed; Jest exited with status 1\n$/);
+      const runId = printedRunId(run.stdout);
+      const attempts = await withStore(folder, (store) => store.listAttempts({ runId }));
+      const noSuite = attempts.find((a) => a.fullName === 'has no suite')!;
+      expect(noSuite).toMatchObject({ outcome: 'failed', suiteId: null });
+      expect(noSuite.failureMessage).toContain(MISSING_SUITE);
+    } finally {
+      removeFixture(folder);
+    }
+  });
+
+  test('a required evaluation that failed and was caught fails the run and is named', async () => {
+    const folder = copyFixture('cli-required');
+    try {
+      const run = runM3(['test'], folder);
+      expect(run.status).toBe(1);
+      expect(run.stdout).toContain('attempts    1 passed, 0 failed, 0 skipped, 0 todo');
+      expect(run.stdout).toMatch(
+        /required failures\n {2}✕ e2e\.gate\.v1 failed \(exec-[0-9a-f]{32}\) — the total was wrong/,
+      );
+      expect(run.stdout).toMatch(/verdict {5}failed: required evaluation did not pass: e2e\.gate\.v1/);
+      const feedback = readFeedback(folder, printedRunId(run.stdout));
+      expect(feedback.requiredFailures).toEqual([
+        expect.objectContaining({ evaluator: 'e2e.gate.v1', status: 'failed' }),
+      ]);
+      expect(feedback.summary.verdict).toBe('failed');
+    } finally {
+      removeFixture(folder);
+    }
+  });
+});
+
+describe('m3 test options reach Jest', () => {
+  test('--env-file, --trials, --execution-timeout, --harness and --server groups, with secrets never printed or saved', async () => {
+    const folder = copyFixture('cli-env');
+    try {
+      const args = [
+        'test',
+        '--env-file',
+        '.env.e2e',
+        '--trials',
+        '3',
+        '--execution-timeout',
+        '2.5',
+        '--harness',
+        'acp=fixture',
+        '--server',
+        'stdio',
+        '--command',
+        'node',
+        '--arg',
+        'server.js',
+        '--arg',
+        '--stdio',
+        '--env',
+        'SERVICE_TOKEN=tok-e2e-secret-777',
+        '--name',
+        'local',
+        '--server',
+        'http',
+        '--url',
+        'http://127.0.0.1:8123/mcp',
+        '--header',
+        'Authorization=Bearer tok-e2e-bearer-888',
+      ];
+      const run = runM3(args, folder, { E2E_ALREADY_SET: 'from the shell' });
+      expect(`${run.stdout}${run.stderr}`).not.toMatch(/tok-e2e-(secret-777|bearer-888)/);
+      expect(run.status).toBe(0);
+      const runId = printedRunId(run.stdout);
+      const saved = await withStore(folder, (store) => store.getRun(runId));
+      expect(saved!.argv).toContain('SERVICE_TOKEN=[REDACTED]');
+      expect(saved!.argv).toContain('Authorization=[REDACTED]');
+      expect(JSON.stringify(saved)).not.toMatch(/tok-e2e/);
+      const feedbackText = readFileSync(join(folder, '.m3', 'reports', runId, 'feedback.json'), 'utf8');
+      expect(feedbackText).not.toMatch(/tok-e2e/);
+    } finally {
+      removeFixture(folder);
+    }
+  });
+
+  test('two Jest workers write one database', async () => {
+    const folder = copyFixture('cli-workers');
+    try {
+      const run = runM3(['test', '--', '--maxWorkers=2'], folder);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain('attempts    8 passed, 0 failed, 0 skipped, 0 todo');
+      const runId = printedRunId(run.stdout);
+      const attempts = await withStore(folder, (store) => store.listAttempts({ runId }));
+      expect(attempts).toHaveLength(8);
+      expect(new Set(attempts.map((a) => a.testPath)).size).toBe(4);
+    } finally {
+      removeFixture(folder);
+    }
+  });
+
+  test.each([
+    [['test', '--trials', '0'], '--trials'],
+    [['test', '--server', 'stdio'], '--server stdio: needs --command'],
+    [['test', '--header', 'A=b'], '--header: must follow --server'],
+    [['test', '--env-file', 'missing.env'], '--env-file: no such file'],
+    [['test', '--ci'], "unknown option '--ci'"],
+  ])('bad flags %j exit 2 before Jest runs', (args, message) => {
+    const folder = copyFixture('cli-env');
+    try {
+      const run = runM3(args, folder);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr).not.toContain('Tests:');
+      expect(existsSync(join(folder, '.m3'))).toBe(false);
+    } finally {
+      removeFixture(folder);
+    }
+  });
+});

@@ -1,0 +1,93 @@
+// Helpers for the end-to-end CLI tests: fixture projects copied to temp folders and run through
+// the real `bin/m3.js`, which spawns the real Jest.
+import { spawnSync } from 'node:child_process';
+import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** The sf-m3 repository root. */
+export const repoRoot = resolve(__dirname, '..');
+/** The `m3` bin. */
+export const m3Bin = join(repoRoot, 'bin', 'm3.js');
+
+/** What one `m3` invocation produced. */
+export interface M3Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr interleaved in the order they were written. */
+  combined: string;
+}
+
+/** Builds what the e2e tests need (the CLI, the environment, the store, the example servers) when missing. */
+export function ensureBuilt(): void {
+  const outputs = [
+    'packages/cli/dist/main.js',
+    'packages/jest-environment/dist/index.js',
+    'packages/store-sqlite/dist/index.js',
+    'examples/servers/dist/bin/example-server.js',
+  ];
+  if (outputs.every((file) => existsSync(join(repoRoot, file)))) return;
+  const build = spawnSync('npx', ['tsc', '-b'], { cwd: repoRoot, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npx tsc -b failed:\n${build.stdout}${build.stderr}`);
+}
+
+/** Copies `e2e/fixtures/<name>` into a fresh temp folder and returns its path. */
+export function copyFixture(name: string): string {
+  const folder = mkdtempSync(join(tmpdir(), `m3-e2e-${name}-`));
+  cpSync(join(__dirname, 'fixtures', name), folder, { recursive: true });
+  return folder;
+}
+
+/** Removes a temp fixture folder. */
+export function removeFixture(folder: string): void {
+  rmSync(folder, { recursive: true, force: true });
+}
+
+function childEnv(extraEnv: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, SF_M3_ROOT: repoRoot, ...extraEnv };
+  for (const name of Object.keys(env)) {
+    if ((name.startsWith('M3_') && !(name in extraEnv)) || name === 'JEST_WORKER_ID') delete env[name];
+  }
+  return env;
+}
+
+/** Runs `node bin/m3.js <args>` in `cwd`, capturing stdout and stderr separately. */
+export function runM3(args: string[], cwd: string, extraEnv: Record<string, string> = {}): M3Run {
+  const result = spawnSync(process.execPath, [m3Bin, ...args], {
+    cwd,
+    env: childEnv(extraEnv),
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, combined: '' };
+}
+
+/** Runs `m3` with stdout and stderr written to one file, so their order can be checked. */
+export function runM3Combined(args: string[], cwd: string, extraEnv: Record<string, string> = {}): M3Run {
+  const env = childEnv(extraEnv);
+  const file = join(cwd, '.m3-e2e-combined');
+  const fd = openSync(file, 'w');
+  const result = spawnSync(process.execPath, [m3Bin, ...args], {
+    cwd,
+    env,
+    stdio: ['ignore', fd, fd],
+    timeout: 120_000,
+  });
+  closeSync(fd);
+  const combined = readFileSync(file, 'utf8');
+  rmSync(file);
+  return { status: result.status, stdout: '', stderr: '', combined };
+}
+
+/** Reads `.m3/reports/<runId>/feedback.json` of a fixture folder. */
+export function readFeedback(folder: string, runId: string): Record<string, any> {
+  return JSON.parse(readFileSync(join(folder, '.m3', 'reports', runId, 'feedback.json'), 'utf8'));
+}
+
+/** The run id printed on the summary's first line. */
+export function printedRunId(text: string): string {
+  const match = /^m3 run (\S+) {2}\(saved to /m.exec(text);
+  if (!match) throw new Error(`no "m3 run <id>" line in:\n${text}`);
+  return match[1]!;
+}
