@@ -1,0 +1,160 @@
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as sqlite3 from 'sqlite3';
+import {
+  ExecutionNotFound,
+  ModelValidationError,
+  RawEvidenceIntegrityError,
+  StoreError,
+  StoreSchemaError,
+} from '@sf-m3/core';
+import { executionRecord, finishedTrace } from '../../core/src/store/storeFixtures.testkit';
+import { SCHEMA_VERSION } from './schema';
+import { SQLiteExecutionStore } from './SQLiteExecutionStore';
+
+const root = mkdtempSync(join(tmpdir(), 'm3-sqlite-faults-'));
+let n = 0;
+const freshPath = (): string => join(root, `case-${++n}`, 'executions.sqlite');
+
+/** Runs one statement on the file with raw sqlite3, bypassing the store. */
+function rawSql(path: string, sql: string, params: unknown[] = []): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(path, (openError) => {
+      if (openError) return reject(openError);
+      db.run(sql, params, (error) => db.close(() => (error ? reject(error) : resolve())));
+    });
+  });
+}
+
+describe('SQLiteExecutionStore faults', () => {
+  it('opens lazily: constructing touches nothing, first use creates parent folders', async () => {
+    const path = join(root, 'lazy', 'a', 'b', 'executions.sqlite');
+    const store = new SQLiteExecutionStore(path);
+    expect(require('node:fs').existsSync(join(root, 'lazy'))).toBe(false);
+    await store.registerSuite('catalog');
+    expect(require('node:fs').existsSync(path)).toBe(true);
+    await store.close();
+  });
+
+  it('refuses a path that is a directory, naming the fix', async () => {
+    const dir = join(root, 'a-directory');
+    mkdirSync(dir, { recursive: true });
+    const store = new SQLiteExecutionStore(dir);
+    await expect(store.listRuns()).rejects.toThrow(StoreError);
+    await expect(store.listRuns()).rejects.toThrow(/is a directory: .*give a file path inside it/);
+    await store.close();
+  });
+
+  it('refuses a file that is not a database and leaves it untouched', async () => {
+    const path = freshPath();
+    mkdirSync(join(path, '..'), { recursive: true });
+    const text = 'these are my notes, not a database\n'.repeat(200);
+    writeFileSync(path, text);
+    const store = new SQLiteExecutionStore(path);
+    await expect(store.open()).rejects.toThrow(/is not an sf-m3 results database/);
+    await store.close();
+    expect(require('node:fs').readFileSync(path, 'utf8')).toBe(text);
+  });
+
+  it('refuses a read-only location', async () => {
+    let path: string;
+    if (process.getuid?.() === 0) {
+      path = '/sys/m3-results.sqlite'; // sysfs refuses new files even to root
+    } else {
+      const dir = join(root, 'read-only');
+      mkdirSync(dir, { recursive: true });
+      chmodSync(dir, 0o555);
+      path = join(dir, 'executions.sqlite');
+    }
+    const store = new SQLiteExecutionStore(path);
+    await expect(store.open()).rejects.toThrow(/read-only or not accessible|not writable/);
+    await store.close();
+  });
+
+  it('refuses a database from a newer schema, naming both versions', async () => {
+    const path = freshPath();
+    const first = new SQLiteExecutionStore(path);
+    await first.registerSuite('catalog');
+    await first.close();
+    await rawSql(path, `PRAGMA user_version = ${SCHEMA_VERSION + 5}`);
+    const store = new SQLiteExecutionStore(path);
+    const failure = store.open();
+    await expect(failure).rejects.toThrow(StoreSchemaError);
+    await expect(store.open()).rejects.toThrow(
+      new RegExp(`schema version ${SCHEMA_VERSION + 5}, newer than version ${SCHEMA_VERSION}`),
+    );
+    await store.close();
+  });
+
+  it('rejects a non-file path with ModelValidationError', async () => {
+    const store = new SQLiteExecutionStore(':memory:');
+    await expect(store.open()).rejects.toThrow(ModelValidationError);
+    await store.close();
+  });
+
+  it('detects tampered evidence by size and by digest', async () => {
+    const path = freshPath();
+    const store = new SQLiteExecutionStore(path);
+    const record = executionRecord();
+    await store.createExecution(record);
+    const { finished } = finishedTrace(record.executionId);
+    await store.finishExecution(finished);
+    const ref = finished.evidence[0]!.reference;
+    await expect(store.readRawEvidence(ref)).resolves.toMatchObject({ sizeBytes: ref.sizeBytes });
+    const sameSize = Buffer.alloc(ref.sizeBytes, 0x41);
+    await rawSql(path, 'UPDATE blobs SET bytes = ? WHERE sha256 = ?', [sameSize, ref.sha256]);
+    await expect(store.readRawEvidence(ref)).rejects.toThrow(RawEvidenceIntegrityError);
+    await expect(store.readRawEvidence(ref)).rejects.toThrow(/sha256 check/);
+    await rawSql(path, 'UPDATE blobs SET bytes = ? WHERE sha256 = ?', [Buffer.from('short'), ref.sha256]);
+    await expect(store.readRawEvidence(ref)).rejects.toThrow(/wrong size/);
+    await store.close();
+  });
+
+  it('refuses evidence whose bytes do not match their reference, writing nothing', async () => {
+    const store = new SQLiteExecutionStore(freshPath());
+    const record = executionRecord();
+    await store.createExecution(record);
+    const { finished } = finishedTrace(record.executionId);
+    const forged = {
+      ...finished,
+      evidence: [{ reference: finished.evidence[0]!.reference, bytes: Buffer.from('forged') }],
+    };
+    await expect(store.finishExecution(forged)).rejects.toThrow(RawEvidenceIntegrityError);
+    expect((await store.getExecution(record.executionId)).outcome).toBeNull();
+    await store.close();
+  });
+
+  it('rolls back a failed finish and keeps concurrent writes of the same batch', async () => {
+    const store = new SQLiteExecutionStore(freshPath());
+    const record = executionRecord();
+    const { finished } = finishedTrace('exec-never-created');
+    const results = await Promise.allSettled([
+      store.createExecution(record),
+      store.finishExecution(finished),
+      store.registerSuite('kept'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(ExecutionNotFound);
+    expect((await store.getExecution(record.executionId)).executionId).toBe(record.executionId);
+    expect((await store.listSuites()).map((s) => s.name)).toEqual(['kept']);
+    await store.close();
+  });
+
+  it('reopens saved data from a new store on the same file', async () => {
+    const path = freshPath();
+    const store = new SQLiteExecutionStore(path);
+    const record = executionRecord({ runId: 'run-reopen' });
+    await store.createExecution(record);
+    const { trace, finished } = finishedTrace(record.executionId);
+    await store.finishExecution(finished);
+    await store.close();
+    const reopened = new SQLiteExecutionStore(path);
+    expect((await reopened.getTrace(record.executionId)).toJSON()).toEqual(trace.toJSON());
+    const view = await reopened.getTraceView(record.executionId);
+    expect(view.toJSON()).toEqual(trace.view().toJSON());
+    expect(view.toolCalls.length).toBeGreaterThan(0);
+    expect((await reopened.getExecution(record.executionId)).outcome).toBe('completed');
+    await reopened.close();
+  });
+});

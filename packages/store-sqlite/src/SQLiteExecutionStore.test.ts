@@ -1,0 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeExecutionStoreContract } from '../../core/src/store/executionStoreContract.testkit';
+import { SQLiteExecutionStore } from './SQLiteExecutionStore';
+
+const root = mkdtempSync(join(tmpdir(), 'm3-sqlite-contract-'));
+let n = 0;
+
+describeExecutionStoreContract(
+  'SQLiteExecutionStore',
+  async () => new SQLiteExecutionStore(join(root, `nested/db-${++n}.sqlite`)),
+);
