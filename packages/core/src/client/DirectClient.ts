@@ -604,21 +604,17 @@ export class DirectClient {
       });
     }
     const limitations: string[] = [];
+    const opened = this.opened ?? (await this.opening?.catch(() => undefined));
+    // A server busy with a cancelled call would make the graceful stdin close wait its full grace
+    // period, so then the child is reaped at once; otherwise it gets the graceful close first.
+    const reapNow = cancelledOps.length > 0 || previous === 'connecting';
+    const reaping = opened !== undefined && reapNow ? this.reap(opened, limitations) : undefined;
     try {
       await this.sdk?.close();
     } catch (error) {
       this.logger.debug('closing the MCP client failed', { errorType: (error as Error).constructor?.name });
     }
-    const opened = this.opened ?? (await this.opening?.catch(() => undefined));
-    if (opened !== undefined) {
-      try {
-        await opened.reap();
-        if (opened.process !== undefined) await waitAtMost(opened.process.exited, EXIT_WAIT_MS);
-      } catch (error) {
-        limitations.push('cleanup_failed');
-        this.logger.warn('reaping the server process failed', { errorType: (error as Error).constructor?.name });
-      }
-    }
+    await (reaping ?? (opened !== undefined ? this.reap(opened, limitations) : undefined));
     const outcome = this.outcomeFor(request.reason, cancelledOps.length > 0 || previous === 'connecting');
     const error =
       outcome === 'completed'
@@ -667,6 +663,16 @@ export class DirectClient {
     this.host.trackWrite(write);
     this.host.clientClosed(this);
     await write;
+  }
+
+  private async reap(opened: OpenedTransport, limitations: string[]): Promise<void> {
+    try {
+      await opened.reap();
+      if (opened.process !== undefined) await waitAtMost(opened.process.exited, EXIT_WAIT_MS);
+    } catch (error) {
+      limitations.push('cleanup_failed');
+      this.logger.warn('reaping the server process failed', { errorType: (error as Error).constructor?.name });
+    }
   }
 
   private outcomeFor(reason: CloseReason, interrupted: boolean): ExecutionOutcome {

@@ -133,7 +133,7 @@ export class MCPTestKit {
   }
 
   /** Runs a one-shot spec to its end; resolves with the result even when it failed or timed out. */
-  run(spec: DirectSpec): Promise<ExecutionResult> {
+  async run(spec: DirectSpec): Promise<ExecutionResult> {
     return this.submit(spec).result();
   }
 
@@ -180,13 +180,13 @@ export class MCPTestKit {
   }
 
   /** Runs a registered evaluator on `subject` and saves the verdict (SPEC §8). */
-  evaluate(subject: unknown, name: string, options?: EvaluateOptions): Promise<EvaluationResult> {
+  async evaluate(subject: unknown, name: string, options?: EvaluateOptions): Promise<EvaluationResult> {
     this.assertOpen('evaluate');
     return this.engine.evaluate(subject, name, options);
   }
 
   /** Asks an LLM judge for a verdict and saves it (SPEC §9). */
-  judgeResponse(options: JudgeResponseOptions): Promise<EvaluationResult> {
+  async judgeResponse(options: JudgeResponseOptions): Promise<EvaluationResult> {
     this.assertOpen('judgeResponse');
     return this.engine.judgeResponse(options);
   }
@@ -205,9 +205,9 @@ export class MCPTestKit {
    * Saves a matcher verdict as `m3.expect.<matcher>` when `recordChecks` is on (else resolves to
    * null). The kit tracks the write, so `close()` waits for it.
    */
-  recordCheck(check: RecordedCheck): Promise<EvaluationResult | null> {
+  async recordCheck(check: RecordedCheck): Promise<EvaluationResult | null> {
     this.assertOpen('recordCheck');
-    if (!this.recordChecks) return Promise.resolve(null);
+    if (!this.recordChecks) return null;
     const saving = this.engine.recordCheck(check);
     this.track(
       saving.catch((error: unknown) => this.logger.warn('saving a matcher check failed', { error: String(error) })),
@@ -233,7 +233,7 @@ export class MCPTestKit {
   }
 
   /** Reads raw evidence (a frame, stderr) back from the store, verified. */
-  readRawEvidence(ref: EvidenceRef, options?: { maxBytes?: number }): Promise<RawEvidence> {
+  async readRawEvidence(ref: EvidenceRef, options?: { maxBytes?: number }): Promise<RawEvidence> {
     this.assertOpen('readRawEvidence');
     return this.store.readRawEvidence(ref, options);
   }
