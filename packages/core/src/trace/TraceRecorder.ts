@@ -45,6 +45,8 @@ export interface RecordFields {
   rawSource?: RawEvidenceSource;
   /** Bytes the source produced before the caller kept only part of them (e.g. a stderr tail). */
   rawOriginalSizeBytes?: number;
+  /** True when the caller already redacted something in `raw` (e.g. structurally, by JSON key). */
+  rawRedacted?: boolean;
 }
 
 /** Options of a recorder. */
@@ -242,7 +244,15 @@ export class TraceRecorder {
     const source: RawEvidenceSource = fields.rawSource ?? 'mcp';
     const inputBytes = typeof raw === 'string' ? Buffer.byteLength(raw, 'utf8') : raw.length;
     const budget = this.limits.executionBytes - this.rawBytesStored;
-    const bounded = boundRaw(raw, mediaType, this.redactor, this.limits, budget, fields.rawOriginalSizeBytes);
+    const bounded = boundRaw(
+      raw,
+      mediaType,
+      this.redactor,
+      this.limits,
+      budget,
+      fields.rawOriginalSizeBytes,
+      fields.rawRedacted === true,
+    );
     if (bounded === null || bounded.cutByBudget) this.extraLimitations.add(RAW_EVIDENCE_BUDGET_EXCEEDED);
     if (source === 'process_stderr') {
       const stderr: StderrCapture =

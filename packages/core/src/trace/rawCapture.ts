@@ -81,6 +81,7 @@ export function boundRaw(
   limits: RawEvidenceLimits,
   budgetBytes: number,
   originalSizeBytes?: number,
+  alreadyRedacted = false,
 ): BoundedRaw | null {
   const inputBytes = typeof raw === 'string' ? Buffer.byteLength(raw, 'utf8') : raw.length;
   const originalSize = Math.max(originalSizeBytes ?? inputBytes, inputBytes);
@@ -118,7 +119,7 @@ export function boundRaw(
     // Size after redaction but before any bounding (including bytes the caller already dropped).
     originalSizeBytes: redactedBytes.length + (originalSize - inputBytes),
     truncated,
-    redacted: changed,
+    redacted: changed || alreadyRedacted,
   });
   return {
     bytes,

@@ -1,6 +1,7 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonValue } from '../json';
+import { REDACTED } from '../redaction/Redactor';
 import type { EventDirection, EventKind, LifecyclePhase } from '../trace/Event';
 import type { TraceRecorder } from '../trace/TraceRecorder';
 import type { TransportPayload } from '../trace/payloads';
@@ -147,6 +148,7 @@ export class ObservedTransport implements Transport {
     const redactor = this.options.recorder.redactor;
     const safe = redactor.redactJson(message) as unknown as Record<string, JsonValue>;
     const frame = JSON.stringify(safe);
+    const rawRedacted = frame.includes(REDACTED);
     const id = message !== null && typeof message === 'object' && 'id' in message ? message.id : undefined;
     const jsonrpcId = typeof id === 'string' || typeof id === 'number' ? id : undefined;
     const method = typeof safe.method === 'string' ? safe.method : undefined;
@@ -154,7 +156,7 @@ export class ObservedTransport implements Transport {
 
     if (method !== undefined) {
       const phase = phaseOf(method);
-      this.record('raw.frame', { ...base, phase, payload: {}, raw: frame, rawSource: 'mcp' });
+      this.record('raw.frame', { ...base, phase, payload: {}, raw: frame, rawSource: 'mcp', rawRedacted });
       const params = safe.params ?? null;
       if (jsonrpcId !== undefined) {
         this.pending.set(`${direction}|${typeof jsonrpcId}|${jsonrpcId}`, method);
@@ -171,7 +173,7 @@ export class ObservedTransport implements Transport {
       const requestMethod = this.pending.get(key) ?? 'unknown';
       this.pending.delete(key);
       const phase = phaseOf(requestMethod);
-      this.record('raw.frame', { ...base, phase, payload: {}, raw: frame, rawSource: 'mcp' });
+      this.record('raw.frame', { ...base, phase, payload: {}, raw: frame, rawSource: 'mcp', rawRedacted });
       if ('error' in safe) {
         const error = (safe.error ?? {}) as Record<string, JsonValue>;
         this.record('mcp.error', {
@@ -194,7 +196,7 @@ export class ObservedTransport implements Transport {
       if (alias !== undefined) this.record(alias, { ...base, phase, payload: { method: requestMethod, result } });
       return;
     }
-    this.record('raw.frame', { ...base, phase: 'unknown', payload: {}, raw: frame, rawSource: 'mcp' });
+    this.record('raw.frame', { ...base, phase: 'unknown', payload: {}, raw: frame, rawSource: 'mcp', rawRedacted });
     this.record('diagnostic', {
       ...base,
       phase: 'unknown',
