@@ -102,7 +102,7 @@ export class AttemptRecorder {
     const suite = this.suiteOf(test);
     let suiteId: number | null = null;
     if (this.persistent && suite === null) {
-      test.errors.push(new M3Error('missing_suite', `${fullName}: ${MISSING_SUITE_MESSAGE}`));
+      test.errors.push(usageError('missing_suite', `${fullName}: ${MISSING_SUITE_MESSAGE}`));
     } else if (this.persistent && suite !== null) {
       suiteId = await this.guard(test, () => this.registerSuite(suite.name));
     }
@@ -238,7 +238,7 @@ export class AttemptRecorder {
       return await write();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      test.errors.push(new M3Error('persistence_error', `m3 could not save this test's results: ${reason}`));
+      test.errors.push(usageError('persistence_error', `m3 could not save this test's results: ${reason}`));
       this.reportProblem('persistence_error', error);
       return null;
     }
@@ -270,4 +270,11 @@ export class AttemptRecorder {
   private now(): string {
     return (this.options.clock?.() ?? new Date()).toISOString();
   }
+}
+
+/** An error about the test's setup, not its code: Jest prints the message without a stack into sf-m3. */
+function usageError(code: string, message: string): M3Error {
+  const error = new M3Error(code, message);
+  error.stack = `${error.name}: ${message}`;
+  return error;
 }

@@ -13,7 +13,7 @@ type StoreSqlite = typeof import('@sf-m3/store-sqlite');
 const runtime = runtimeOf(globalThis);
 runtime.createKit = (options) => {
   const { MCPTestKit } = require('@sf-m3/core') as Core;
-  return new MCPTestKit({ ...options });
+  return new MCPTestKit({ ...options, suiteName: options.suiteName ?? undefined });
 };
 runtime.createStore = (path) => {
   const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as StoreSqlite;
