@@ -193,6 +193,16 @@ describe('LLMJudge error codes (never thrown)', () => {
     expect(verdict.errorCode).toBe(JudgeErrorCode.INPUT_INVALID);
     expect(verdict.rationale).toContain('expected must be a string');
     expect(fake.requests).toHaveLength(0);
+    const blank = await localJudge().judge({ ...SUBJECT, expected: ' ' });
+    expect(blank.errorCode).toBe(JudgeErrorCode.INPUT_INVALID);
+    expect(blank.rationale).toContain('expected answer is blank and the judge has no rubric');
+    fake.enqueue({ content: GOOD });
+    const rubricOnly = await localJudge({ rubric: 'The reply must be polite.' }).judge({
+      input: '',
+      expected: '',
+      actual: 'Thanks!',
+    });
+    expect(rubricOnly.status).toBe('passed');
   });
 
   it('judge_refused: a refusal message or a content filter', async () => {

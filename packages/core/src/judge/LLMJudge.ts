@@ -122,7 +122,7 @@ export class LLMJudge {
     const fail = (code: JudgeErrorCode, message: string): JudgeVerdict =>
       this.verdict('error', null, redactor.redactText(message).slice(0, MESSAGE_CHARS), facts, started, code);
 
-    const checked = checkJudgeSubject(subject);
+    const checked = checkJudgeSubject(subject, this.config.rubric !== null);
     if (!checked.ok) return fail(JudgeErrorCode.INPUT_INVALID, `${checked.problem}; nothing was sent to the judge`);
     let apiKey: string | null = null;
     if (this.config.apiKeyEnv !== null) {

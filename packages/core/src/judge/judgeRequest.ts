@@ -83,9 +83,13 @@ export function buildJudgeRequest(config: JudgeConfig, subject: JudgeSubject): J
 const MAX_FIELD_BYTES = 32 * 1024;
 const MAX_TOTAL_BYTES = 64 * 1024;
 
-/** Checks the judge subject; returns the problem in words, or the subject. */
+/**
+ * Checks the judge subject; returns the problem in words, or the subject. `input` may be blank (a
+ * tool result has no prompt); `expected` may be blank only when the judge has a rubric to grade by.
+ */
 export function checkJudgeSubject(
   value: unknown,
+  hasRubric: boolean,
 ): { ok: true; subject: JudgeSubject } | { ok: false; problem: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, problem: 'the judge subject must be an object { input, expected, actual } of strings' };
@@ -99,9 +103,11 @@ export function checkJudgeSubject(
     total += bytes;
   }
   if (total > MAX_TOTAL_BYTES) return { ok: false, problem: 'the judge subject is over 64 KiB in total' };
-  for (const field of ['input', 'expected'] as const) {
-    if ((v[field] as string).trim().length === 0)
-      return { ok: false, problem: `the judge subject's ${field} is blank` };
+  if (!hasRubric && (v.expected as string).trim().length === 0) {
+    return {
+      ok: false,
+      problem: "the judge subject's expected answer is blank and the judge has no rubric: give one of them",
+    };
   }
   return {
     ok: true,
