@@ -1,7 +1,11 @@
 // Real SDK servers for the direct-client tests: a feature server built with McpServer (progress,
 // slow calls, tool errors, protocol errors, output schemas, server-to-client requests, logs) and a
 // low-level paginated server (cursors, a repeated cursor, malformed results).
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -180,4 +184,67 @@ export async function waitForExit(pid: number, ms = 5_000): Promise<boolean> {
     await new Promise((r) => setTimeout(r, 25));
   }
   return !pidAlive(pid);
+}
+
+/** A loopback Streamable HTTP endpoint started by a test. */
+export interface LoopbackEndpoint {
+  readonly url: string;
+  /** Authorization headers the endpoint received, in order. */
+  readonly authorizations: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `factory()` servers over Streamable HTTP on 127.0.0.1 (one server per MCP session),
+ * with the SDK's `StreamableHTTPServerTransport`. With `token`, requests without
+ * `Authorization: Bearer <token>` get 401.
+ */
+export async function startLoopbackHttp(
+  factory: () => McpServer,
+  options: { token?: string } = {},
+): Promise<LoopbackEndpoint> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const authorizations: string[] = [];
+  const server = createServer((req, res) => {
+    void (async () => {
+      const auth = req.headers.authorization ?? '';
+      authorizations.push(auth);
+      if (options.token !== undefined && auth !== `Bearer ${options.token}`) {
+        res.writeHead(401).end();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const body: unknown = text.length > 0 ? JSON.parse(text) : undefined;
+      const header = req.headers['mcp-session-id'];
+      const sessionId = Array.isArray(header) ? header[0] : header;
+      let transport = sessionId !== undefined ? sessions.get(sessionId) : undefined;
+      if (transport === undefined) {
+        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => {
+            sessions.set(id, created);
+          },
+        });
+        transport = created;
+        await factory().connect(created);
+      }
+      await transport.handleRequest(req, res, body);
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    authorizations,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
