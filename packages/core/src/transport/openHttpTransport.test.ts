@@ -120,7 +120,7 @@ describe('openTransport (HTTP)', () => {
     const attempt = client.connect(opened.transport);
     await expect(attempt).rejects.toThrow(TransportError);
     await expect(attempt).rejects.toThrow(/answered with a redirect \(302\); redirects are not followed/);
-    const error = await attempt.catch((e: Error) => e);
+    const error = (await attempt.catch((e: unknown) => e)) as Error;
     expect(error.message).not.toContain('token=leak');
     expect(hits).toEqual(['/mcp']);
     await opened.reap();

@@ -150,7 +150,7 @@ describe('openTransport (stdio)', () => {
     const server = new StdioServer({ name: 'ghost', command: 'm3-no-such-command-xyz', args: ['--secret-arg'] });
     const attempt = openTransport(server, { redactor, recorder, connectionId: CONNECTION });
     await expect(attempt).rejects.toThrow(TransportStartupError);
-    const error = await attempt.catch((e: Error) => e);
+    const error = (await attempt.catch((e: unknown) => e)) as Error;
     expect(error.message).toBe(
       'stdio MCP server startup failed for ghost: the command was not found: check `command` and that it is on PATH',
     );
