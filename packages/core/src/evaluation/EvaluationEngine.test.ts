@@ -280,6 +280,27 @@ describe('required evaluations', () => {
   });
 });
 
+describe('missing and pending required evaluations', () => {
+  it('counts a spec-required evaluator as pending while the execution runs, missing once finished, and not once saved', async () => {
+    const { engine, store, addExecution } = setup();
+    engine.register('spec.v1', () => true);
+    const running = await addExecution({ requiredEvaluators: ['spec.v1'] });
+    const finished = await addExecution({ requiredEvaluators: ['spec.v1'] }, true);
+    const evaluated = await addExecution({ requiredEvaluators: ['spec.v1'] }, true);
+    const saved = await engine.evaluate({}, 'spec.v1', { executionId: evaluated.executionId });
+    expect(saved.required).toBe(true);
+    const report = await store.aggregateEvaluations({ filters: { evaluator: ['spec.v1'] } });
+    expect(report.totals).toMatchObject({
+      pendingRequiredCount: 1,
+      missingRequiredCount: 1,
+      passedCount: 1,
+      expectedCount: 2,
+      passRate: 0.5,
+    });
+    expect(running.executionId).not.toBe(finished.executionId);
+  });
+});
+
 describe('recordCheck', () => {
   it('saves matcher verdicts as m3.expect.<matcher> rows, never required', async () => {
     const { engine, store, addExecution } = setup();
