@@ -56,10 +56,16 @@ function compactSubject(received: unknown, executionId: string | null, turnId: s
  * ending in `executionId=...`, the `.not` handling of unusable subjects, and the recording of the
  * verdict as an `m3.expect.<matcher>` evaluation when the kit records checks.
  */
-export function defineMatcher<A extends unknown[]>(matcherName: string, body: MatcherBody<A>): M3MatcherFunction<A> {
+export function defineMatcher<A extends unknown[]>(
+  matcherName: string,
+  body: MatcherBody<A>,
+  options: { needsKit?: boolean } = {},
+): M3MatcherFunction<A> {
   const matcher = function (this: MatcherContext, received: unknown, ...args: A) {
     const stack = captureStack();
-    const kit = findKit(received, this);
+    const ids = subjectIds(received);
+    // Only a subject of an execution (to record) or a matcher that needs a kit reaches for m3Kit.
+    const kit = findKit(received, this, ids.executionId !== null || options.needsKit === true);
     const redactor = redactorOf(kit);
     const scope: M3MatcherScope = {
       matcherName,
@@ -69,7 +75,6 @@ export function defineMatcher<A extends unknown[]>(matcherName: string, body: Ma
     };
     const finish = (verdict: MatcherVerdict) => {
       const isNot = this.isNot === true;
-      const ids = subjectIds(received);
       const executionId = verdict.executionId !== undefined ? verdict.executionId : ids.executionId;
       const turnId = verdict.turnId !== undefined ? verdict.turnId : ids.turnId;
       const pass = verdict.unusable === true ? isNot : verdict.pass;

@@ -36,14 +36,23 @@ export interface KitLike {
 const isKitLike = (value: unknown): value is KitLike => typeof value === 'object' && value !== null;
 
 /**
- * The kit a matcher reports to: the kit linked to the subject (or to the object it wraps), else
- * `m3Kit` from the matcher state (`expect.setState({ m3Kit })`), else the `m3Kit` global.
+ * The ambient kit: `m3Kit` from the matcher state (`expect.setState({ m3Kit })`), else the `m3Kit`
+ * global. Reading the global may create the test's kit, so matchers only ask when they need one.
  */
-export function findKit(subject: unknown, state?: unknown): KitLike | undefined {
-  const candidates: unknown[] = [linkedKit(subject)];
+export function ambientKit(state?: unknown): KitLike | undefined {
+  const candidates: unknown[] = [];
   if (typeof state === 'object' && state !== null) candidates.push((state as { m3Kit?: unknown }).m3Kit);
-  candidates.push((globalThis as { m3Kit?: unknown }).m3Kit);
+  try {
+    candidates.push((globalThis as { m3Kit?: unknown }).m3Kit);
+  } catch {
+    // an environment whose m3Kit getter refuses outside a test: no kit
+  }
   return candidates.find(isKitLike);
+}
+
+/** The kit a matcher reports to: the subject's own kit, else (when `ambient`) the ambient kit. */
+export function findKit(subject: unknown, state?: unknown, ambient = true): KitLike | undefined {
+  return linkedKit(subject) ?? (ambient ? ambientKit(state) : undefined);
 }
 
 /** The kit the subject (or the result, view or trace it wraps) was made by, if any. */

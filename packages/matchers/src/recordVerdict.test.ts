@@ -111,6 +111,19 @@ describe('recording matcher verdicts (SPEC §7)', () => {
     expect(kit.checks).toHaveLength(0);
   });
 
+  test('a subject of no execution never reads the m3Kit global (reading it may create a kit)', () => {
+    const getter = jest.fn(() => fakeKit());
+    Object.defineProperty(globalThis, 'm3Kit', { get: getter, configurable: true });
+    try {
+      expect('plain text').toHaveTextContaining('plain');
+      expect(getter).not.toHaveBeenCalled();
+      expect(weatherTrace().view().toJSON()).toHaveToolCall('search');
+      expect(getter).toHaveBeenCalled();
+    } finally {
+      delete (globalThis as { m3Kit?: unknown }).m3Kit;
+    }
+  });
+
   test('usage errors are thrown, not recorded', () => {
     const kit = fakeKit();
     expect(() => expect(linked(weatherTrace().view(), kit)).toHaveToolCall('x', { count: -1 })).toThrow();

@@ -99,4 +99,6 @@ async function assertJudge(
  * and passes when the verdict is `passed`. An `error` verdict (abstention, timeout...) fails
  * with or without `.not`.
  */
-export const toSatisfyJudge = defineMatcher<[judge: unknown, options?: JudgeOptions]>(NAME, assertJudge);
+export const toSatisfyJudge = defineMatcher<[judge: unknown, options?: JudgeOptions]>(NAME, assertJudge, {
+  needsKit: true,
+});
