@@ -18,7 +18,7 @@ function writeFixture(folder, withPreset) {
   const config = withPreset
     ? {
         rootDir: folder,
-        preset: ROOT,
+        preset: path.join(ROOT, 'jest-preset.js'),
         testMatch: ['<rootDir>/tests/*.test.js'],
         cacheDirectory: path.join(folder, '.cache'),
       }
