@@ -30,7 +30,7 @@ afterEach(async () => {
 
 const kinds = (events: readonly TraceEvent[]): string[] => events.map((e) => e.kind);
 const requests = (events: readonly TraceEvent[], method: string): TraceEvent[] =>
-  events.filter((e) => e.kind === 'mcp.request' && e.payload.method === method);
+  events.filter((e) => (e.kind === 'mcp.request' || e.kind === 'tool.call_requested') && e.payload.method === method);
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
   try {

@@ -38,7 +38,7 @@ async function pair(recorder: TraceRecorder): Promise<{
 }
 
 describe('ObservedTransport', () => {
-  it('records a request/response pair with raw frames and tool aliases, and passes messages on', async () => {
+  it('records a tools/call pair as tool events with raw frames, and passes messages on', async () => {
     const { recorder } = setup();
     const { observed, serverSide, received, serverReceived } = await pair(recorder);
     await observed.send({
@@ -56,17 +56,15 @@ describe('ObservedTransport', () => {
     const events = recorder.events.slice(1);
     expect(events.map((e) => [e.kind, e.direction, e.jsonrpcId, e.phase])).toEqual([
       ['raw.frame', 'client_to_server', 7, 'mcp_call'],
-      ['mcp.request', 'client_to_server', 7, 'mcp_call'],
       ['tool.call_requested', 'client_to_server', 7, 'mcp_call'],
       ['raw.frame', 'server_to_client', 7, 'mcp_call'],
-      ['mcp.response', 'server_to_client', 7, 'mcp_call'],
       ['tool.result_received', 'server_to_client', 7, 'mcp_call'],
     ]);
     expect(events[1]!.payload).toEqual({
       method: 'tools/call',
       params: { name: 'echo', arguments: { text: '[REDACTED]' } },
     });
-    expect(events[5]!.payload).toEqual({ method: 'tools/call', result: { content: [{ type: 'text', text: 'ok' }] } });
+    expect(events[3]!.payload).toEqual({ method: 'tools/call', result: { content: [{ type: 'text', text: 'ok' }] } });
     const frame = events[0]!;
     expect(frame.payload).toMatchObject({ source: 'mcp', mediaType: 'application/json', redacted: true });
     expect(frame.payload.preview).toBe(
@@ -101,9 +99,7 @@ describe('ObservedTransport', () => {
       ['mcp.request', 'client_to_server', '7'],
       ['mcp.progress', 'server_to_client', null],
       ['mcp.error', 'server_to_client', '7'],
-      ['mcp.request', 'server_to_client', 7],
       ['sampling.request', 'server_to_client', 7],
-      ['mcp.response', 'client_to_server', 7],
       ['sampling.response', 'client_to_server', 7],
       ['mcp.notification', 'client_to_server', null],
       ['mcp.cancellation_requested', 'client_to_server', null],
@@ -113,8 +109,8 @@ describe('ObservedTransport', () => {
       method: 'resources/read',
       error: { code: -32002, message: 'not found', data: null },
     });
-    expect(decoded[5]!.payload.method).toBe('sampling/createMessage');
-    expect(decoded[9]!.payload.method).toBe('unknown');
+    expect(decoded[4]!.payload.method).toBe('sampling/createMessage');
+    expect(decoded[7]!.payload.method).toBe('unknown');
     expect(recorder.events.filter((e) => e.kind === 'raw.frame')).toHaveLength(8);
   });
 

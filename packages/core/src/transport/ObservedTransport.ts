@@ -30,14 +30,14 @@ const MCP_CALL_METHODS: ReadonlySet<string> = new Set([
   'completion/complete',
 ]);
 
-/** Extra event kind recorded beside `mcp.request` for some methods. */
-const REQUEST_ALIASES: Readonly<Record<string, EventKind>> = {
+/** The kind recorded instead of `mcp.request` for some methods (upstream's direct-trace rule). */
+const REQUEST_KINDS: Readonly<Record<string, EventKind>> = {
   'tools/call': 'tool.call_requested',
   'sampling/createMessage': 'sampling.request',
   'elicitation/create': 'elicitation.request',
 };
-/** Extra event kind recorded beside `mcp.response` for some methods. */
-const RESPONSE_ALIASES: Readonly<Record<string, EventKind>> = {
+/** The kind recorded instead of `mcp.response` for some methods. */
+const RESPONSE_KINDS: Readonly<Record<string, EventKind>> = {
   'tools/call': 'tool.result_received',
   'sampling/createMessage': 'sampling.response',
   'elicitation/create': 'elicitation.response',
@@ -59,11 +59,11 @@ const opposite = (d: EventDirection): EventDirection =>
 
 /**
  * Wraps an SDK transport and records every JSON-RPC message both ways before passing it on: a
- * `raw.frame` event with the redacted, bounded serialized frame, then the decoded event —
- * `mcp.request` (plus `tool.call_requested` / `sampling.request` / `elicitation.request`),
- * `mcp.response` (plus `tool.result_received` / `sampling.response` / `elicitation.response`,
- * paired by JSON-RPC id and direction), `mcp.error`, `mcp.notification`, `mcp.progress` or
- * `mcp.cancellation_requested`. Errors become `diagnostic` events; the close becomes
+ * `raw.frame` event with the redacted, bounded serialized frame, then one decoded event —
+ * `mcp.request` (`tool.call_requested` for `tools/call`, `sampling.request` /
+ * `elicitation.request` for those server requests), `mcp.response` (`tool.result_received` /
+ * `sampling.response` / `elicitation.response` likewise, paired by JSON-RPC id and direction),
+ * `mcp.error`, `mcp.notification`, `mcp.progress` or `mcp.cancellation_requested`. Errors become `diagnostic` events; the close becomes
  * `transport.disconnected`. Recording never breaks the transport.
  */
 export class ObservedTransport implements Transport {
@@ -160,9 +160,7 @@ export class ObservedTransport implements Transport {
       const params = safe.params ?? null;
       if (jsonrpcId !== undefined) {
         this.pending.set(`${direction}|${typeof jsonrpcId}|${jsonrpcId}`, method);
-        this.record('mcp.request', { ...base, phase, payload: { method, params } });
-        const alias = REQUEST_ALIASES[method];
-        if (alias !== undefined) this.record(alias, { ...base, phase, payload: { method, params } });
+        this.record(REQUEST_KINDS[method] ?? 'mcp.request', { ...base, phase, payload: { method, params } });
       } else {
         this.record(notificationKind(method), { ...base, phase, payload: { method, params } });
       }
@@ -191,9 +189,8 @@ export class ObservedTransport implements Transport {
         return;
       }
       const result = safe.result ?? null;
-      this.record('mcp.response', { ...base, phase, payload: { method: requestMethod, result } });
-      const alias = RESPONSE_ALIASES[requestMethod];
-      if (alias !== undefined) this.record(alias, { ...base, phase, payload: { method: requestMethod, result } });
+      const kind = RESPONSE_KINDS[requestMethod] ?? 'mcp.response';
+      this.record(kind, { ...base, phase, payload: { method: requestMethod, result } });
       return;
     }
     this.record('raw.frame', { ...base, phase: 'unknown', payload: {}, raw: frame, rawSource: 'mcp', rawRedacted });
