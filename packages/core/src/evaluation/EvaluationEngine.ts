@@ -2,19 +2,20 @@ import { EvaluationStatus } from '../enums';
 import { ModelValidationError } from '../errors/M3Error';
 import { RequiredEvaluationError } from '../errors/RequiredEvaluationError';
 import { newId } from '../ids';
-import type { JsonObject, JsonValue } from '../json';
+import type { JsonObject } from '../json';
 import { LLMJudge } from '../judge/LLMJudge';
 import type { Redactor } from '../redaction/Redactor';
 import { toJsonValue } from '../redaction/Redactor';
 import type { ExecutionStore } from '../store/ExecutionStore';
 import type { ExecutionRecord } from '../store/records';
-import type { TraceView } from '../trace/TraceView';
 import { boundText, boundedRationale, redactStrings } from './boundedRationale';
 import { BUILTIN_EVALUATORS } from './builtins';
 import type { EvaluationLabels, EvaluationResult } from './EvaluationResult';
 import type { EvaluateOptions, EvaluationContext, EvaluatorCallback } from './EvaluatorCallback';
 import { normalizeVerdict, type NormalizedVerdict } from './normalizeVerdict';
 import { subjectDigest, subjectJson } from './subjectDigest';
+import { buildEvaluationLabels } from './evaluationLabels';
+import { ownString, pickId, resolveTraceView } from './resolveSubject';
 
 /** What the kit gives the engine: where to save, how to redact, and the run/suite/case it is bound to. */
 export interface EvaluationContextSource {
@@ -72,37 +73,6 @@ function validateName(name: unknown): string {
     );
   }
   return name;
-}
-
-function ownString(value: unknown, key: string): string | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const v = (value as Record<string, unknown>)[key];
-  return typeof v === 'string' && v.length > 0 ? v : null;
-}
-
-function pickId(
-  kind: 'execution' | 'turn',
-  explicit: string | null | undefined,
-  fromSubject: string | null,
-): string | null {
-  if (explicit !== undefined && explicit !== null) {
-    if (fromSubject !== null && fromSubject !== explicit) {
-      throw new ModelValidationError(
-        `evaluation ${kind} IDs do not match: the option says ${explicit} but the subject belongs to ${fromSubject}`,
-        { kind },
-      );
-    }
-    return explicit;
-  }
-  return explicit === null ? null : fromSubject;
-}
-
-function isTraceView(value: unknown): value is TraceView {
-  return typeof value === 'object' && value !== null && Array.isArray((value as { toolCalls?: unknown }).toolCalls);
-}
-
-function stringifyLabel(value: JsonValue): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 function lineageKey(r: Pick<EvaluationResult, 'executionId' | 'turnId' | 'evaluator' | 'subjectDigest'>): string {
@@ -183,7 +153,7 @@ export class EvaluationEngine {
     const metadata = redactor.redactJson(toJsonValue(options.metadata ?? {})) as JsonObject;
     const executionLabels = executionId ? await this.source.executionLabels(executionId) : null;
     const caseId = options.caseId ?? executionLabels?.caseId ?? this.source.caseId;
-    const trace = await this.resolveTrace(subject, options.trace, executionId);
+    const trace = await resolveTraceView(this.source.store, subject, options.trace, executionId);
     const context: EvaluationContext = {
       subject: redactedSubject,
       evaluator: name,
@@ -195,25 +165,17 @@ export class EvaluationEngine {
     };
     const verdict = await this.run(registration, context);
     const judge = registration.kind === 'judge' ? registration.judge : null;
-    const tool = ownString(subject, 'tool');
-    const labels: EvaluationLabels = {
-      runId: executionLabels?.runId ?? this.source.runId,
-      suiteName: executionLabels?.suiteName ?? this.source.suiteName,
+    const isToolResult = typeof (subject as { isError?: unknown } | null)?.isError === 'boolean';
+    const labels = buildEvaluationLabels({
+      runId: this.source.runId,
+      suiteName: this.source.suiteName,
+      execution: executionLabels,
       caseId,
-      server: executionLabels?.server ?? ownString(subject, 'server'),
-      tool: typeof (subject as { isError?: unknown } | null)?.isError === 'boolean' ? tool : null,
-      transport: executionLabels?.transport ?? null,
-      harness: executionLabels?.harness ?? null,
-      model: executionLabels?.model ?? null,
-      trial: executionLabels?.trial ?? null,
-      judgeModel: judge?.model ?? null,
-      rubricId: judge?.rubricId ?? null,
-      matrixId: executionLabels?.matrixId ?? null,
-      metadata: {
-        ...(executionLabels?.metadata ?? {}),
-        ...Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, stringifyLabel(v)])),
-      },
-    };
+      server: ownString(subject, 'server'),
+      tool: isToolResult ? ownString(subject, 'tool') : null,
+      judge,
+      metadata,
+    });
     return this.save(
       {
         evaluator: name,
@@ -259,24 +221,13 @@ export class EvaluationEngine {
     const digestSubject = redactor.redactJson({ subject: subjectJson(check.subject), check: metadata });
     const executionLabels = check.executionId ? await this.source.executionLabels(check.executionId) : null;
     const caseId = executionLabels?.caseId ?? this.source.caseId;
-    const labels: EvaluationLabels = {
-      runId: executionLabels?.runId ?? this.source.runId,
-      suiteName: executionLabels?.suiteName ?? this.source.suiteName,
+    const labels = buildEvaluationLabels({
+      runId: this.source.runId,
+      suiteName: this.source.suiteName,
+      execution: executionLabels,
       caseId,
-      server: executionLabels?.server ?? null,
-      tool: null,
-      transport: executionLabels?.transport ?? null,
-      harness: executionLabels?.harness ?? null,
-      model: executionLabels?.model ?? null,
-      trial: executionLabels?.trial ?? null,
-      judgeModel: null,
-      rubricId: null,
-      matrixId: executionLabels?.matrixId ?? null,
-      metadata: {
-        ...(executionLabels?.metadata ?? {}),
-        ...Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, stringifyLabel(v)])),
-      },
-    };
+      metadata,
+    });
     return this.save(
       {
         evaluator,
@@ -334,36 +285,6 @@ export class EvaluationEngine {
 
   private errorVerdict(kind: string, rationale: string): NormalizedVerdict {
     return { status: EvaluationStatus.ERROR, score: null, rationale, metrics: {}, provenance: { kind } };
-  }
-
-  private async resolveTrace(
-    subject: unknown,
-    given: unknown,
-    executionId: string | null,
-  ): Promise<TraceView | undefined> {
-    const fromValue = (value: unknown): TraceView | undefined => {
-      if (isTraceView(value)) return value;
-      const view = (value as { view?: unknown } | null)?.view;
-      if (typeof view === 'function') {
-        try {
-          const v: unknown = view.call(value);
-          return isTraceView(v) ? v : undefined;
-        } catch {
-          return undefined; // not finalized: the callback gets no trace rather than a partial one
-        }
-      }
-      return undefined;
-    };
-    const explicit = given !== undefined && given !== null ? fromValue(given) : undefined;
-    if (explicit) return explicit;
-    const own = fromValue(subject) ?? fromValue((subject as { traceView?: unknown } | null)?.traceView);
-    if (own) return own;
-    if (!executionId) return undefined;
-    try {
-      return await this.source.store.getTraceView(executionId);
-    } catch {
-      return undefined; // unfinished or unknown execution: evaluate without a trace
-    }
   }
 
   /** Strictly increasing timestamps, so "latest row per lineage" follows this engine's order. */

@@ -1,0 +1,68 @@
+import { ModelValidationError } from '../errors/M3Error';
+import type { ExecutionStore } from '../store/ExecutionStore';
+import type { TraceView } from '../trace/TraceView';
+
+/** A non-empty string property of a subject, or null. */
+export function ownString(value: unknown, key: string): string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = (value as Record<string, unknown>)[key];
+  return typeof v === 'string' && v.length > 0 ? v : null;
+}
+
+/**
+ * The execution or turn id of an evaluation: the option when given (it must agree with the
+ * subject's own), `null` when the option is explicitly null, else the subject's.
+ */
+export function pickId(
+  kind: 'execution' | 'turn',
+  explicit: string | null | undefined,
+  fromSubject: string | null,
+): string | null {
+  if (explicit !== undefined && explicit !== null) {
+    if (fromSubject !== null && fromSubject !== explicit) {
+      throw new ModelValidationError(
+        `evaluation ${kind} IDs do not match: the option says ${explicit} but the subject belongs to ${fromSubject}`,
+        { kind },
+      );
+    }
+    return explicit;
+  }
+  return explicit === null ? null : fromSubject;
+}
+
+function isTraceView(value: unknown): value is TraceView {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { toolCalls?: unknown }).toolCalls);
+}
+
+/** A finalized view from a `TraceView`, or a `TraceResult` (`.view()`); undefined otherwise or when unfinished. */
+function viewOf(value: unknown): TraceView | undefined {
+  if (isTraceView(value)) return value;
+  const view = (value as { view?: unknown } | null | undefined)?.view;
+  if (typeof view !== 'function') return undefined;
+  try {
+    const v: unknown = view.call(value);
+    return isTraceView(v) ? v : undefined;
+  } catch {
+    return undefined; // not finalized: the callback gets no trace rather than a partial one
+  }
+}
+
+/**
+ * The trace an evaluator sees: the `trace` option, else the subject's own (a view, a trace, or an
+ * `ExecutionResult`'s `traceView`), else the store's view of the execution, else none.
+ */
+export async function resolveTraceView(
+  store: ExecutionStore,
+  subject: unknown,
+  given: unknown,
+  executionId: string | null,
+): Promise<TraceView | undefined> {
+  const own =
+    viewOf(given) ?? viewOf(subject) ?? viewOf((subject as { traceView?: unknown } | null | undefined)?.traceView);
+  if (own || !executionId) return own;
+  try {
+    return await store.getTraceView(executionId);
+  } catch {
+    return undefined; // unfinished or unknown execution: evaluate without a trace
+  }
+}
