@@ -185,6 +185,8 @@ export interface InitializationEntry extends EntryBase {
   readonly serverVersion: Observation<string>;
   readonly instructions: Observation<string>;
   readonly capabilities: Observation<JsonObject>;
+  /** Names of the tools this connection discovered through `tools/list` (not_emitted if never listed). */
+  readonly tools: Observation<string[]>;
 }
 
 /** Token usage and cost. */

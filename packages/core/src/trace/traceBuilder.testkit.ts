@@ -153,6 +153,8 @@ export interface DirectTraceSpec {
   protocolVersion?: string;
   /** Capabilities the server advertises at initialize (default `{ tools: {} }`). */
   capabilities?: JsonObject;
+  /** Per server, tool names a `tools/list` exchange returns right after initialization. */
+  listedTools?: Record<string, string[]>;
 }
 
 const UNANSWERED_DIAGNOSTIC = {
@@ -227,6 +229,24 @@ export function buildDirectTrace(spec: DirectTraceSpec = {}): TraceResult {
       direction: 'client_to_server',
       payload: { method: 'notifications/initialized', params: null },
     });
+    const listed = spec.listedTools?.[server];
+    if (listed !== undefined) {
+      const jsonrpcId = connections.get(server)!.nextId++;
+      const rpc = { ...on, phase: 'mcp_call' as const, jsonrpcId };
+      builder.add('mcp.request', {
+        ...rpc,
+        direction: 'client_to_server',
+        payload: { method: 'tools/list', params: {} },
+      });
+      builder.add('mcp.response', {
+        ...rpc,
+        direction: 'server_to_client',
+        payload: {
+          method: 'tools/list',
+          result: { tools: listed.map((name) => ({ name, inputSchema: { type: 'object' } })) },
+        },
+      });
+    }
   });
   for (const call of calls) {
     const server = call.server ?? defaultServer;

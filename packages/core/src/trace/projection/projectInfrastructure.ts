@@ -45,7 +45,29 @@ export function projectTransport(context: ProjectionContext, event: TraceEvent):
   return entry;
 }
 
-/** `mcp.initialized` as an initialization entry. */
+/**
+ * Names of the tools listed by `tools/list` responses on the connection of `event`, in order of
+ * first appearance; not_emitted when the connection never listed its tools.
+ */
+function discoveredTools(context: ProjectionContext, event: TraceEvent): Observation<string[]> {
+  const connection = event.connectionId ?? event.server;
+  const listed = context.events.filter(
+    (e) =>
+      e.kind === EventKind.MCP_RESPONSE &&
+      stringField(e.payload, 'method') === 'tools/list' &&
+      (e.connectionId ?? e.server) === connection,
+  );
+  if (listed.length === 0) return notEmitted();
+  const names = new Set<string>();
+  for (const response of listed) {
+    const tools = isJsonObject(response.payload.result) ? response.payload.result.tools : undefined;
+    if (!Array.isArray(tools)) return unavailable('malformed_source');
+    for (const tool of tools) if (isJsonObject(tool) && typeof tool.name === 'string') names.add(tool.name);
+  }
+  return observed([...names]);
+}
+
+/** `mcp.initialized` as an initialization entry, with the tools the connection discovered. */
 export function projectInitialization(context: ProjectionContext, event: TraceEvent): InitializationEntry {
   const p = event.payload;
   const info = isJsonObject(p.serverInfo) ? p.serverInfo : undefined;
@@ -67,6 +89,7 @@ export function projectInitialization(context: ProjectionContext, event: TraceEv
         : isJsonObject(p.capabilities)
           ? observed(p.capabilities)
           : unavailable('malformed_source'),
+    tools: discoveredTools(context, event),
   };
 }
 

@@ -281,6 +281,28 @@ describe('projectTraceView health and runtime edge cases', () => {
     expect(call.status).toBe('protocol_error');
   });
 
+  it('lists the tools each connection discovered on its initialization entry', () => {
+    const trace = buildDirectTrace({
+      server: 'a',
+      calls: [{ tool: 'x', server: 'b' }],
+      listedTools: { a: ['x', 'y'], b: ['x'] },
+    });
+    const view = projectTraceView(trace.toJSON());
+    const inits = view.timeline.filter((e): e is InitializationEntry => e.kind === 'initialization');
+    expect(inits.map((i) => [i.server, i.tools])).toEqual([
+      ['a', { state: 'observed', value: ['x', 'y'] }],
+      ['b', { state: 'observed', value: ['x'] }],
+    ]);
+    const protocol = view.timeline.filter((e): e is ProtocolEntry => e.kind === 'protocol');
+    expect(protocol.filter((p) => p.method.value === 'tools/list').map((p) => p.status)).toEqual([
+      'completed',
+      'completed',
+    ]);
+    const unlisted = projectTraceView(buildDirectTrace().toJSON());
+    const [init] = unlisted.timeline.filter((e): e is InitializationEntry => e.kind === 'initialization');
+    expect(init!.tools).toEqual({ state: 'not_emitted', value: null, reason: 'provider_did_not_emit' });
+  });
+
   it('throws TraceNotFinalized for an unfinished trace', () => {
     const builder = new TraceEventListBuilder();
     expect(() => projectTraceView(builder.data())).toThrow(TraceNotFinalized);
