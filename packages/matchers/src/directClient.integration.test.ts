@@ -1,0 +1,66 @@
+import { createExampleServer } from '@sf-m3/example-servers';
+import { MCPTestKit } from '../../core/src/kit/MCPTestKit';
+import { InProcessServer } from '../../core/src/servers/InProcessServer';
+import { m3Matchers } from './index';
+import { failureOf } from './matchers.testkit';
+
+expect.extend(m3Matchers);
+
+const example = new InProcessServer({ name: 'example', factory: createExampleServer });
+
+describe('matchers on a real DirectClient (in-process example server)', () => {
+  let kit: MCPTestKit;
+  beforeEach(() => {
+    kit = new MCPTestKit({ recordChecks: true });
+  });
+  afterEach(async () => {
+    await kit.close();
+  });
+
+  test('tool results, resources, the open client and the closed client', async () => {
+    const client = await kit.direct(example).connect();
+    const quote = await client.callTool('shipping_quote', { weight_kg: 2, zone: 'local' });
+    expect(quote).not.toBeToolError();
+    expect(quote).toHaveStructuredContent({ amount: 9, currency: 'USD' }, { partial: true });
+    const fails = await client.callTool('always_fails');
+    expect(fails).toBeToolError('expected example failure');
+    expect(fails).toHaveText('expected example failure');
+    const guide = await client.readResource('memory://testing-guide');
+    expect(guide).toHaveTextContaining('Discover capabilities');
+
+    // Before close: positive initialization facts work, negative trace assertions are refused.
+    expect(client).toHaveProtocolVersion(client.initialization!.protocolVersion);
+    expect(failureOf(() => expect(client).not.toHaveToolCall('delete_everything'))).toContain(
+      'a negative assertion needs a finalized subject',
+    );
+
+    await client.close();
+    expect(client).toHaveToolCall('shipping_quote', {
+      arguments: { weight_kg: 2, zone: 'local' },
+      status: 'success',
+      count: 1,
+    });
+    expect(client).toHaveToolCall('always_fails', { status: 'tool_error' });
+    expect(client).not.toHaveToolCall('delete_everything');
+    expect(client).toHaveToolCalls(['shipping_quote', 'always_fails']);
+    expect(client).toBeCompleted();
+    expect(client).toHaveTransport('in_process');
+    expect(client).toHaveCapability('tools');
+    expect(client).toHaveTrace({ completeness: 'partial', limitation: 'capture_incomplete' });
+    expect(client).toHaveEvent('tool_call', { count: 2 });
+    expect(client.result).toHaveLifecycle('finished');
+
+    const message = failureOf(() => expect(client).toHaveToolCall('shipping_quote', { arguments: { zone: 'far' } }));
+    expect(message).toContain('1. shipping_quote on example (success');
+    expect(message).toContain(`executionId=${client.executionId}`);
+
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const recorded = kit.evaluationResults().filter((r) => r.evaluator.startsWith('m3.expect.'));
+    expect(recorded.length).toBeGreaterThanOrEqual(15);
+    expect(recorded.every((r) => r.executionId === client.executionId)).toBe(true);
+    expect(recorded.filter((r) => r.status === 'failed').map((r) => r.evaluator)).toEqual([
+      'm3.expect.toHaveToolCall',
+      'm3.expect.toHaveToolCall',
+    ]);
+  });
+});
