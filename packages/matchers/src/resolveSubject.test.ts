@@ -64,3 +64,23 @@ describe('resolveSubject', () => {
     expect(subjectIds('x')).toEqual({ executionId: null, turnId: null });
   });
 });
+
+describe('resolveSubject errors', () => {
+  const fakeTrace = (error: unknown) => ({
+    executionId: 'exec-1',
+    events: [],
+    finalized: true,
+    view: () => {
+      throw error;
+    },
+  });
+  test('TraceUnavailable from view() is reported as such', () => {
+    expect(resolveSubject(fakeTrace(Object.assign(new Error('bad'), { code: 'trace_unavailable' })))).toMatchObject({
+      status: 'not_finalized',
+      reason: 'TraceUnavailable',
+    });
+  });
+  test('any other error from view() is a bug and propagates', () => {
+    expect(() => resolveSubject(fakeTrace(new ReferenceError('x is not defined')))).toThrow(ReferenceError);
+  });
+});

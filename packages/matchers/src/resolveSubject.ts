@@ -87,8 +87,11 @@ function resolveTrace(trace: Bag & { view(): unknown }): SubjectResolution {
     if (isViewLike(view)) return { status: 'resolved', views: [view], executionId, turnId: null };
     return notFinalized('TraceUnavailable', executionId);
   } catch (error) {
+    // Only the two "no view" errors mean that; anything else is a bug and must surface.
     const code = isObject(error) ? error.code : undefined;
-    return notFinalized(code === 'trace_not_finalized' ? 'TraceNotFinalized' : 'TraceUnavailable', executionId);
+    if (code === 'trace_not_finalized') return notFinalized('TraceNotFinalized', executionId);
+    if (code === 'trace_unavailable') return notFinalized('TraceUnavailable', executionId);
+    throw error;
   }
 }
 
