@@ -122,12 +122,16 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
   try {
     const run = await store.getRun(runId);
     if (run === null) {
+      // Jest never reached the preset's global setup: a config without the preset (Jest passed, so
+      // this is a configuration error) or Jest failing before it ran anything (the run failed).
       const how = exit.signal !== null ? `was stopped by ${exit.signal}` : `exited with status ${String(exit.code)}`;
       io.stderr(
         `m3 test: Jest ${how} without recording run ${runId} in ${shownDb}. ` +
           `Check that your Jest config uses preset 'sf-m3' and that Jest found tests.\n`,
       );
-      return 2;
+      if (exit.code === 0) return 2;
+      io.stdout(`verdict     failed: Jest ${how} before the run was recorded\n`);
+      return 1;
     }
     await finishAbandonedRun(store, run, exit);
     const summary = await buildRunSummary(store, {

@@ -7,7 +7,13 @@ import type { EvaluatorStats, RequiredFailure } from './RunSummary';
 /** The parts of a store the summary reads. */
 export type SummaryStore = Pick<
   ExecutionStore,
-  'getRun' | 'listRuns' | 'listAttempts' | 'listSuites' | 'listEvaluations' | 'aggregateEvaluations'
+  | 'getRun'
+  | 'listRuns'
+  | 'listAttempts'
+  | 'listSuites'
+  | 'listEvaluations'
+  | 'aggregateEvaluations'
+  | 'isRequiredLineage'
 >;
 
 /** One run as read from the store. */
@@ -56,16 +62,20 @@ export async function collectRunFacts(store: SummaryStore, runId: string, redact
     }))
     .sort((a, b) => a.evaluator.localeCompare(b.evaluator));
 
-  const requiredFailures: RequiredFailure[] = evaluations
-    .filter((e) => e.required && e.status !== 'passed')
-    .map((e) => ({
+  // Required is sticky per lineage: a later non-required row of a required lineage still counts.
+  const requiredFailures: RequiredFailure[] = [];
+  for (const e of evaluations) {
+    if (e.status === 'passed') continue;
+    if (!e.required && !(await store.isRequiredLineage(e))) continue;
+    requiredFailures.push({
       evaluator: e.evaluator,
       status: e.status,
       executionId: e.executionId,
       caseId: e.caseId,
       evaluationId: e.evaluationId,
       rationale: firstLine(e.rationale, redactor),
-    }));
+    });
+  }
   for (const stats of evaluators) {
     if (stats.missingRequired > 0) {
       requiredFailures.push({
