@@ -87,4 +87,55 @@ describe('FakeChatCompletionsServer', () => {
     await fake.close();
     expect(await slow).toBe('dropped');
   });
+
+  it('chooses a reply with a function of the request, e.g. after a tool result', async () => {
+    fake = new FakeChatCompletionsServer({
+      defaultReply: (request) => {
+        const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
+        const toolMessage = messages.find((m) => m.role === 'tool');
+        return toolMessage
+          ? { content: `The sum is ${toolMessage.content}.` }
+          : { toolCalls: [{ id: 'call_add', name: 'add', arguments: { a: 2, b: 3 } }] };
+      },
+    });
+    const { baseUrl } = await fake.start();
+    const client = new OpenAI({ apiKey: 'k-123', baseURL: baseUrl, maxRetries: 0 });
+    const first = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: '2+3?' }] });
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    const second = await client.chat.completions.create({
+      model: 'm',
+      messages: [
+        { role: 'user', content: '2+3?' },
+        first.choices[0]!.message,
+        { role: 'tool', tool_call_id: call.id, content: '5' },
+      ],
+    });
+    expect(second.choices[0]?.message.content).toBe('The sum is 5.');
+  });
+
+  it('streams chunks for stream: true, content and tool calls alike', async () => {
+    fake = new FakeChatCompletionsServer({
+      replies: [{ content: 'hello there' }, { toolCalls: [{ id: 'c1', name: 'add', arguments: { a: 1 } }] }],
+    });
+    const { baseUrl } = await fake.start();
+    const client = new OpenAI({ apiKey: 'k-123', baseURL: baseUrl, maxRetries: 0 });
+    const collect = async () => {
+      const stream = await client.chat.completions.create({
+        model: 'm',
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+      });
+      const chunks = [];
+      for await (const chunk of stream) chunks.push(chunk);
+      return chunks;
+    };
+    const text = await collect();
+    expect(text.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('hello there');
+    expect(text.at(-1)?.choices[0]?.finish_reason).toBe('stop');
+    const tools = await collect();
+    expect(tools[0]?.choices[0]?.delta.tool_calls).toEqual([
+      { index: 0, id: 'c1', type: 'function', function: { name: 'add', arguments: '{"a":1}' } },
+    ]);
+    expect(tools.at(-1)?.choices[0]?.finish_reason).toBe('tool_calls');
+  });
 });

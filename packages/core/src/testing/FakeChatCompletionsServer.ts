@@ -43,12 +43,15 @@ export interface RecordedChatRequest {
   readonly body: JsonValue | null;
 }
 
+/** A reply, or a function choosing one from the request (e.g. answer after seeing a tool result). */
+export type FakeChatReplySource = FakeChatReply | ((request: RecordedChatRequest) => FakeChatReply);
+
 /** Options of the fake server. */
 export interface FakeChatCompletionsServerOptions {
   /** Replies answered in order, one per request. */
-  readonly replies?: readonly FakeChatReply[];
+  readonly replies?: readonly FakeChatReplySource[];
   /** Answer when the queue is empty; without it an empty queue answers HTTP 500 saying so. */
-  readonly defaultReply?: FakeChatReply;
+  readonly defaultReply?: FakeChatReplySource;
   /** Model name echoed in responses; default `fake-model`. */
   readonly model?: string;
 }
@@ -58,7 +61,7 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /**
  * A loopback OpenAI-compatible Chat Completions endpoint with scripted replies, for testing judges,
  * rubrics, thresholds and tool-calling loops offline. Serves `POST /v1/chat/completions` and
- * `POST /chat/completions`; every request is recorded.
+ * `POST /chat/completions` (also `stream: true`, as server-sent chunks); every request is recorded.
  *
  * @example
  * const fake = new FakeChatCompletionsServer({ replies: [{ content: { score: 0.9, rationale: 'ok', abstain: false } }] });
@@ -68,8 +71,8 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 export class FakeChatCompletionsServer {
   /** Requests received, oldest first. */
   readonly requests: RecordedChatRequest[] = [];
-  private readonly queue: FakeChatReply[];
-  private readonly defaultReply: FakeChatReply | undefined;
+  private readonly queue: FakeChatReplySource[];
+  private readonly defaultReply: FakeChatReplySource | undefined;
   private readonly model: string;
   private server: Server | null = null;
   private url: string | null = null;
@@ -83,7 +86,7 @@ export class FakeChatCompletionsServer {
   }
 
   /** Appends scripted replies; returns this. */
-  enqueue(...replies: FakeChatReply[]): this {
+  enqueue(...replies: FakeChatReplySource[]): this {
     this.queue.push(...replies);
     return this;
   }
@@ -131,11 +134,13 @@ export class FakeChatCompletionsServer {
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
-    this.requests.push({ method: req.method ?? 'GET', path, headers, body });
+    const recorded: RecordedChatRequest = { method: req.method ?? 'GET', path, headers, body };
+    this.requests.push(recorded);
     if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {
       return send(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'not_found' } });
     }
-    const reply = this.queue.shift() ?? this.defaultReply;
+    const source = this.queue.shift() ?? this.defaultReply;
+    const reply = typeof source === 'function' ? source(recorded) : source;
     if (!reply) {
       return send(res, 500, {
         error: { message: 'FakeChatCompletionsServer has no scripted reply left: enqueue one', type: 'server_error' },
@@ -170,7 +175,11 @@ export class FakeChatCompletionsServer {
         extraHeaders,
       );
     }
-    send(res, status, this.completion(reply), { 'x-request-id': `req_fake_${this.completionCount}`, ...extraHeaders });
+    const completion = this.completion(reply);
+    const requestId = { 'x-request-id': `req_fake_${this.completionCount}`, ...extraHeaders };
+    const streaming = typeof body === 'object' && body !== null && !Array.isArray(body) && body.stream === true;
+    if (streaming) return sendStream(res, completion, requestId);
+    send(res, status, completion, requestId);
   }
 
   private completion(reply: FakeChatReply): JsonObject {
@@ -236,6 +245,30 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', () => resolve(''));
   });
+}
+
+/** Answers a `stream: true` request as server-sent `chat.completion.chunk` events, then `[DONE]`. */
+function sendStream(res: ServerResponse, completion: JsonObject, headers: Record<string, string>): void {
+  if (res.destroyed) return;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
+  const choice = (completion.choices as JsonObject[])[0]!;
+  const message = choice.message as JsonObject;
+  const base = {
+    id: completion.id,
+    object: 'chat.completion.chunk',
+    created: completion.created,
+    model: completion.model,
+  };
+  const chunk = (delta: JsonObject, finishReason: JsonValue, usage?: JsonValue): string =>
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }], ...(usage !== undefined ? { usage } : {}) })}\n\n`;
+  const delta: JsonObject = { role: 'assistant', content: message.content ?? null };
+  if (message.refusal !== null) delta.refusal = message.refusal;
+  if (Array.isArray(message.tool_calls)) {
+    delta.tool_calls = message.tool_calls.map((call, index) => ({ index, ...(call as JsonObject) }));
+  }
+  res.write(chunk(delta, null));
+  res.write(chunk({}, choice.finish_reason ?? 'stop', completion.usage));
+  res.end('data: [DONE]\n\n');
 }
 
 function send(res: ServerResponse, status: number, body: JsonValue, headers: Record<string, string> = {}): void {
