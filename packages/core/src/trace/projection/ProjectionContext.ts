@@ -10,6 +10,13 @@ export interface ProjectionContext {
   /** The one server bound to the execution when there is exactly one, used when an event names none. */
   readonly defaultServer: string | null;
   readonly events: readonly TraceEvent[];
+  /** `tools/list` responses per connection (`connectionId`, else server), paired by request. */
+  readonly toolLists: ReadonlyMap<string, readonly TraceEvent[]>;
+}
+
+/** The key an event's connection is known by: its `connectionId`, else its server binding. */
+export function connectionKeyOf(event: TraceEvent): string {
+  return event.connectionId ?? event.server ?? '';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { EventKind, type EventDirection, type TraceEvent } from '../Event';
-import { isJsonObject, stringField } from './ProjectionContext';
+import { connectionKeyOf, isJsonObject, stringField } from './ProjectionContext';
 
 /** How an exchange ended without (or before) a response. */
 export type TerminalStatus = 'timed_out' | 'cancelled' | 'transport_error';
@@ -59,10 +59,6 @@ export function isWireResponse(event: TraceEvent): boolean {
   return RESPONSE_KINDS.has(event.kind) && event.origin !== 'harness_reported' && event.jsonrpcId !== undefined;
 }
 
-function connectionOf(event: TraceEvent): string {
-  return event.connectionId ?? event.server ?? '';
-}
-
 function keyOf(connection: string, direction: EventDirection | undefined, id: string | number): string {
   return `${connection}\u0000${direction ?? '?'}\u0000${typeof id}:${String(id)}`;
 }
@@ -104,16 +100,16 @@ export function pairExchanges(events: readonly TraceEvent[]): Pairing {
     if (isWireRequest(event)) {
       const exchange: RpcExchange = { request: event };
       exchanges.push(exchange);
-      const key = keyOf(connectionOf(event), event.direction, event.jsonrpcId!);
+      const key = keyOf(connectionKeyOf(event), event.direction, event.jsonrpcId!);
       pending.set(key, [...(pending.get(key) ?? []), exchange]);
     } else if (isWireResponse(event)) {
       const requestDirection = event.direction === undefined ? undefined : OPPOSITE[event.direction];
-      const exchange = findPending(connectionOf(event), event.jsonrpcId!, requestDirection);
+      const exchange = findPending(connectionKeyOf(event), event.jsonrpcId!, requestDirection);
       if (exchange) exchange.response = event;
       else unmatchedResponses.push(event);
     } else if (event.kind === EventKind.DIAGNOSTIC && event.jsonrpcId !== undefined) {
       const status = TERMINAL_CODES[stringField(event.payload, 'code') ?? ''];
-      const exchange = status && findPending(connectionOf(event), event.jsonrpcId, undefined);
+      const exchange = status && findPending(connectionKeyOf(event), event.jsonrpcId, undefined);
       if (status && exchange && (exchange.terminal === undefined || exchange.terminal.kind !== EventKind.DIAGNOSTIC)) {
         exchange.terminal = event;
         exchange.terminalStatus = status;
@@ -122,7 +118,7 @@ export function pairExchanges(events: readonly TraceEvent[]): Pairing {
       const id = cancelledRequestId(event);
       if (id === undefined) continue;
       const requestDirection = event.direction === undefined ? undefined : event.direction;
-      const exchange = findPending(connectionOf(event), id, requestDirection);
+      const exchange = findPending(connectionKeyOf(event), id, requestDirection);
       if (exchange && exchange.terminal === undefined) {
         exchange.terminal = event;
         exchange.terminalStatus = 'cancelled';

@@ -13,6 +13,7 @@ import type {
   TransportEntry,
 } from '../TraceEntry';
 import {
+  connectionKeyOf,
   entryBase,
   entryIdOf,
   isJsonObject,
@@ -50,13 +51,7 @@ export function projectTransport(context: ProjectionContext, event: TraceEvent):
  * first appearance; not_emitted when the connection never listed its tools.
  */
 function discoveredTools(context: ProjectionContext, event: TraceEvent): Observation<string[]> {
-  const connection = event.connectionId ?? event.server;
-  const listed = context.events.filter(
-    (e) =>
-      e.kind === EventKind.MCP_RESPONSE &&
-      stringField(e.payload, 'method') === 'tools/list' &&
-      (e.connectionId ?? e.server) === connection,
-  );
+  const listed = context.toolLists.get(connectionKeyOf(event)) ?? [];
   if (listed.length === 0) return notEmitted();
   const names = new Set<string>();
   for (const response of listed) {

@@ -30,7 +30,7 @@ import {
 } from './projectProtocol';
 import { projectRuntime } from './projectRuntime';
 import { isToolCallRequest, projectToolCalls } from './projectToolCalls';
-import { isJsonObject, type ProjectionContext } from './ProjectionContext';
+import { connectionKeyOf, isJsonObject, type ProjectionContext } from './ProjectionContext';
 import { summarize } from './summarize';
 
 const RUNTIME_KINDS: ReadonlySet<string> = new Set(Object.values(RuntimeKind));
@@ -40,7 +40,18 @@ const REPORTED_TOOL_KINDS: ReadonlySet<string> = new Set([
   EventKind.TOOL_RESULT_RECEIVED,
 ]);
 
-function contextOf(trace: TraceResultData): ProjectionContext {
+/** `tools/list` responses per connection, from the paired exchanges. */
+function toolListsOf(exchanges: readonly RpcExchange[]): Map<string, TraceEvent[]> {
+  const lists = new Map<string, TraceEvent[]>();
+  for (const { request, response } of exchanges) {
+    if (response?.kind !== EventKind.MCP_RESPONSE || request.payload.method !== 'tools/list') continue;
+    const key = connectionKeyOf(request);
+    lists.set(key, [...(lists.get(key) ?? []), response]);
+  }
+  return lists;
+}
+
+function contextOf(trace: TraceResultData, exchanges: readonly RpcExchange[]): ProjectionContext {
   const created = trace.events[0]!.payload;
   const runtime =
     typeof created.runtime === 'string' && RUNTIME_KINDS.has(created.runtime) ? created.runtime : 'direct';
@@ -51,6 +62,7 @@ function contextOf(trace: TraceResultData): ProjectionContext {
     runtimeKind: runtime,
     defaultServer: typeof only === 'string' ? only : null,
     events: trace.events,
+    toolLists: toolListsOf(exchanges),
   };
 }
 
@@ -119,8 +131,8 @@ export function projectTraceView(trace: TraceResultData): TraceViewData {
   if (trace.events[0]!.kind !== EventKind.EXECUTION_CREATED) {
     throw new TraceUnavailable('the first trace event must be execution.created', { executionId: trace.executionId });
   }
-  const context = contextOf(trace);
   const { exchanges, unmatchedResponses } = pairExchanges(trace.events);
+  const context = contextOf(trace, exchanges);
   // Request-kind events the pairing could not take (no JSON-RPC id) still become entries.
   const loose = trace.events.filter(
     (e) =>
