@@ -56,17 +56,17 @@ describe('evaluations through the kit, saved to SQLite', () => {
     expect((await kit.evaluate(result.directResult, 'm3.output.has_text.v1')).status).toBe('passed');
     kit.registerEvaluator('example.math.v1', (ctx) => {
       const calls = ctx.trace?.toolCalls ?? [];
-      const used = [...new Set(calls.map((c) => c.tool.value))];
+      const used = calls.map((c) => c.tool.value);
       const answerOk = JSON.stringify(ctx.subject).includes('5');
       return {
         status: answerOk && used.includes('add_tool') ? 'passed' : 'failed',
         score: answerOk ? 1 : 0,
         rationale: `tools=${used.join(',')}`,
-        metrics: { usedTools: used.length },
+        metrics: { toolCalls: calls.length },
       };
     });
     const custom = await kit.evaluate(result.directResult, 'example.math.v1', { metadata: { variant: 'a' } });
-    expect(custom).toMatchObject({ status: 'passed', rationale: 'tools=add_tool', metrics: { usedTools: 1 } });
+    expect(custom).toMatchObject({ status: 'passed', rationale: 'tools=add_tool', metrics: { toolCalls: 1 } });
 
     // A judge on a local endpoint, with a key that the reply echoes back.
     const { baseUrl } = await fake.start();
