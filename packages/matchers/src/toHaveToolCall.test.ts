@@ -268,6 +268,16 @@ describe('toHaveToolCall', () => {
       expect(negative).toContain('ambiguous serverless tool assertion');
       expect(positive).toMatchSnapshot();
     });
+    test('a tool two servers listed at discovery is ambiguous even if only one was called', () => {
+      const data = JSON.parse(
+        JSON.stringify(trace({ server: 'web', calls: [{ tool: 'search' }, { tool: 'ping', server: 'docs' }] }).view()),
+      );
+      for (const entry of data.timeline) {
+        if (entry.kind === 'initialization') entry.tools = { state: 'observed', value: ['search', 'ping'] };
+      }
+      expect(failureOf(() => expect(data).toHaveToolCall('search'))).toContain('was seen on 2 servers (docs, web)');
+      expect(data).toHaveToolCall('search', { server: 'web' });
+    });
     test('naming the server resolves it', () => {
       expect(twoServers).toHaveToolCall('search', { server: 'web', count: 1 });
       expect(twoServers).not.toHaveToolCall('search', { server: 'files' });

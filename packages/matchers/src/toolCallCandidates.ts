@@ -166,7 +166,7 @@ export function serversDiscoveringTool(views: readonly ViewLike[], tool: string)
   for (const view of views) {
     for (const entry of view.timeline) {
       if (entry.kind !== 'initialization' || typeof entry.server !== 'string') continue;
-      const tools = observedValue((entry as unknown as Bag).tools);
+      const tools = observedValue(entry.tools);
       if (!Array.isArray(tools)) continue;
       const names = tools.map((t: unknown) => (isPlainObject(t) ? t.name : t));
       if (names.includes(tool)) servers.push(entry.server);
