@@ -16,6 +16,7 @@ import {
   type RawFrameFields,
 } from './rawCapture';
 import type { StderrCapture } from './TraceEntry';
+import { sanitizeJson } from './sanitizeJson';
 import { TraceResult } from './TraceResult';
 
 /** The limitation every direct trace carries: it sees decoded messages, not the raw wire. */
@@ -34,6 +35,11 @@ export interface RecordFields {
   turnId?: string;
   jsonrpcId?: string | number;
   payload: object;
+  /**
+   * True when `payload` is already the output of `recorder.sanitize` (plain, redacted JSON): it is
+   * then stored without a second walk. Saves time on the hot path of observed transports.
+   */
+  preRedacted?: boolean;
   /** The frame or stderr this event was decoded from; redacted, bounded and stored by sha256. */
   raw?: string | Buffer;
   /** Media type of `raw` (default `application/json`). */
@@ -69,38 +75,6 @@ export interface FinishExtras {
   directResult?: JsonValue;
   /** Limitations to add, e.g. `cleanup_failed`. */
   limitations?: string[];
-}
-
-/** Turns any value into plain JSON: drops undefined and functions, maps non-finite numbers to null. */
-function toPlainJson(value: unknown, depth = 0): JsonValue | undefined {
-  if (value === null) return null;
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return value;
-    case 'number':
-      return Number.isFinite(value) ? value : null;
-    case 'bigint':
-      return value.toString();
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return undefined;
-    default:
-      break;
-  }
-  if (depth > 64) return '[Truncated]';
-  if (Array.isArray(value)) return value.map((v) => toPlainJson(v, depth + 1) ?? null);
-  if (value instanceof Date) return value.toISOString();
-  if (Buffer.isBuffer(value)) return `base64:${value.toString('base64')}`;
-  const maybeJson = value as { toJSON?: () => unknown };
-  if (typeof maybeJson.toJSON === 'function') return toPlainJson(maybeJson.toJSON(), depth + 1);
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    const plain = toPlainJson(v, depth + 1);
-    if (plain !== undefined) out[k] = plain;
-  }
-  return out;
 }
 
 /**
@@ -159,6 +133,11 @@ export class TraceRecorder {
     return this.final !== null;
   }
 
+  /** Redacted plain JSON of `value` (what `record` does to a payload); pass it with `preRedacted`. */
+  sanitize(value: unknown): JsonValue {
+    return sanitizeJson(value, this.redactor) ?? null;
+  }
+
   /** Milliseconds since the recorder was created, on the monotonic clock. */
   now(): number {
     return Math.max(this.lastOffset, Math.round((this.clock() - this.startMono) * 1000) / 1000);
@@ -183,7 +162,7 @@ export class TraceRecorder {
   }
 
   /**
-   * Records one event. The payload is turned into plain JSON and redacted; `raw` is redacted,
+   * Records one event. The payload is turned into plain JSON and redacted (see `sanitizeJson`); `raw` is redacted,
    * bounded and stored, its reference set on `event.rawEvidence` and its preview merged into the
    * payload (`source, mediaType, preview, previewTruncated, sizeBytes, truncated, redacted`, as a
    * `raw.frame` event carries them), or put in `payload.stderr` for `rawSource: 'process_stderr'`.
@@ -192,9 +171,8 @@ export class TraceRecorder {
     if (this.final !== null) {
       throw new M3Error('trace_finalized', `cannot record ${kind}: the trace of ${this.executionId} is finished`);
     }
-    const plain = toPlainJson(fields.payload);
-    const payload: JsonObject =
-      plain !== null && typeof plain === 'object' && !Array.isArray(plain) ? this.redactor.redactJson(plain) : {};
+    const plain = fields.preRedacted === true ? { ...(fields.payload as JsonObject) } : this.sanitize(fields.payload);
+    const payload: JsonObject = plain !== null && typeof plain === 'object' && !Array.isArray(plain) ? plain : {};
     if (kind === 'execution.created' && this.eventList.length === 0) {
       if (typeof payload.traceId === 'string' && payload.traceId !== '') this.traceIdValue = payload.traceId;
       else payload.traceId = this.traceIdValue;

@@ -38,7 +38,7 @@ async function pair(recorder: TraceRecorder): Promise<{
 }
 
 describe('ObservedTransport', () => {
-  it('records a tools/call pair as tool events with raw frames, and passes messages on', async () => {
+  it('records a tools/call pair as tool events carrying their raw frames, and passes messages on', async () => {
     const { recorder } = setup();
     const { observed, serverSide, received, serverReceived } = await pair(recorder);
     await observed.send({
@@ -55,22 +55,33 @@ describe('ObservedTransport', () => {
 
     const events = recorder.events.slice(1);
     expect(events.map((e) => [e.kind, e.direction, e.jsonrpcId, e.phase])).toEqual([
-      ['raw.frame', 'client_to_server', 7, 'mcp_call'],
       ['tool.call_requested', 'client_to_server', 7, 'mcp_call'],
-      ['raw.frame', 'server_to_client', 7, 'mcp_call'],
       ['tool.result_received', 'server_to_client', 7, 'mcp_call'],
     ]);
-    expect(events[1]!.payload).toEqual({
+    const frame =
+      '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"[REDACTED]"}}}';
+    expect(events[0]!.payload).toEqual({
       method: 'tools/call',
       params: { name: 'echo', arguments: { text: '[REDACTED]' } },
+      // The frame's preview fields, merged in by the recorder.
+      source: 'mcp',
+      mediaType: 'application/json',
+      preview: frame,
+      previewTruncated: false,
+      sizeBytes: Buffer.byteLength(frame),
+      truncated: false,
+      redacted: true,
     });
-    expect(events[3]!.payload).toEqual({ method: 'tools/call', result: { content: [{ type: 'text', text: 'ok' }] } });
-    const frame = events[0]!;
-    expect(frame.payload).toMatchObject({ source: 'mcp', mediaType: 'application/json', redacted: true });
-    expect(frame.payload.preview).toBe(
-      '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"[REDACTED]"}}}',
-    );
-    expect(frame.rawEvidence?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(events[1]!.payload).toMatchObject({
+      method: 'tools/call',
+      result: { content: [{ type: 'text', text: 'ok' }] },
+      redacted: false,
+    });
+    expect(events[0]!.rawEvidence?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(recorder.evidence.map((b) => b.bytes.toString())).toEqual([
+      frame,
+      '{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"ok"}]}}',
+    ]);
     expect(events.every((e) => e.server === 'fake' && e.connectionId === CONNECTION)).toBe(true);
   });
 
@@ -94,7 +105,7 @@ describe('ObservedTransport', () => {
     await observed.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } });
     await serverSide.send({ jsonrpc: '2.0', id: 99, result: {} });
 
-    const decoded = recorder.events.slice(1).filter((e) => e.kind !== 'raw.frame');
+    const decoded = recorder.events.slice(1);
     expect(decoded.map((e) => [e.kind, e.direction, e.jsonrpcId ?? null])).toEqual([
       ['mcp.request', 'client_to_server', '7'],
       ['mcp.progress', 'server_to_client', null],
@@ -105,13 +116,13 @@ describe('ObservedTransport', () => {
       ['mcp.cancellation_requested', 'client_to_server', null],
       ['mcp.response', 'server_to_client', 99],
     ]);
-    expect(decoded[2]!.payload).toEqual({
+    expect(decoded[2]!.payload).toMatchObject({
       method: 'resources/read',
       error: { code: -32002, message: 'not found', data: null },
     });
     expect(decoded[4]!.payload.method).toBe('sampling/createMessage');
     expect(decoded[7]!.payload.method).toBe('unknown');
-    expect(recorder.events.filter((e) => e.kind === 'raw.frame')).toHaveLength(8);
+    expect(decoded.every((e) => e.rawEvidence !== undefined)).toBe(true);
   });
 
   it('records the close as transport.disconnected, once', async () => {

@@ -4,7 +4,7 @@ import type { JsonValue } from '../json';
 import { REDACTED } from '../redaction/Redactor';
 import type { EventDirection, EventKind, LifecyclePhase } from '../trace/Event';
 import type { TraceRecorder } from '../trace/TraceRecorder';
-import type { TransportPayload } from '../trace/payloads';
+import type { DiagnosticPayload, ErrorResponsePayload, ResponsePayload, TransportPayload } from '../trace/payloads';
 import { transportKindOf } from './transportKinds';
 
 /** Who an observed transport records for. */
@@ -58,8 +58,9 @@ const opposite = (d: EventDirection): EventDirection =>
   d === 'client_to_server' ? 'server_to_client' : 'client_to_server';
 
 /**
- * Wraps an SDK transport and records every JSON-RPC message both ways before passing it on: a
- * `raw.frame` event with the redacted, bounded serialized frame, then one decoded event —
+ * Wraps an SDK transport and records every JSON-RPC message both ways before passing it on, as one
+ * decoded event that also carries the redacted, bounded serialized frame as raw evidence
+ * (`event.rawEvidence`, preview fields merged into the payload) —
  * `mcp.request` (`tool.call_requested` for `tools/call`, `sampling.request` /
  * `elicitation.request` for those server requests), `mcp.response` (`tool.result_received` /
  * `sampling.response` / `elicitation.response` likewise, paired by JSON-RPC id and direction),
@@ -144,25 +145,29 @@ export class ObservedTransport implements Transport {
   }
 
   private observeMessage(message: JSONRPCMessage, direction: EventDirection): void {
-    if (this.options.recorder.finished) return;
-    const redactor = this.options.recorder.redactor;
-    const safe = redactor.redactJson(message) as unknown as Record<string, JsonValue>;
+    const { recorder } = this.options;
+    if (recorder.finished) return;
+    // One walk gives the redacted plain JSON used for both the payload and the stored frame.
+    const safe = recorder.sanitize(message);
+    if (safe === null || typeof safe !== 'object' || Array.isArray(safe)) {
+      this.recordMalformed(JSON.stringify(safe), direction, undefined);
+      return;
+    }
     const frame = JSON.stringify(safe);
-    const rawRedacted = frame.includes(REDACTED);
-    const id = message !== null && typeof message === 'object' && 'id' in message ? message.id : undefined;
+    const raw = { raw: frame, rawSource: 'mcp' as const, rawRedacted: frame.includes(REDACTED), preRedacted: true };
+    const id = safe.id;
     const jsonrpcId = typeof id === 'string' || typeof id === 'number' ? id : undefined;
     const method = typeof safe.method === 'string' ? safe.method : undefined;
-    const base = { direction, ...(jsonrpcId !== undefined && { jsonrpcId }) };
+    const base = { direction, ...(jsonrpcId !== undefined && { jsonrpcId }), ...raw };
 
     if (method !== undefined) {
       const phase = phaseOf(method);
-      this.record('raw.frame', { ...base, phase, payload: {}, raw: frame, rawSource: 'mcp', rawRedacted });
-      const params = safe.params ?? null;
+      const payload = { method, params: safe.params ?? null };
       if (jsonrpcId !== undefined) {
         this.pending.set(`${direction}|${typeof jsonrpcId}|${jsonrpcId}`, method);
-        this.record(REQUEST_KINDS[method] ?? 'mcp.request', { ...base, phase, payload: { method, params } });
+        this.record(REQUEST_KINDS[method] ?? 'mcp.request', { ...base, phase, payload });
       } else {
-        this.record(notificationKind(method), { ...base, phase, payload: { method, params } });
+        this.record(notificationKind(method), { ...base, phase, payload });
       }
       return;
     }
@@ -171,36 +176,41 @@ export class ObservedTransport implements Transport {
       const requestMethod = this.pending.get(key) ?? 'unknown';
       this.pending.delete(key);
       const phase = phaseOf(requestMethod);
-      this.record('raw.frame', { ...base, phase, payload: {}, raw: frame, rawSource: 'mcp', rawRedacted });
       if ('error' in safe) {
-        const error = (safe.error ?? {}) as Record<string, JsonValue>;
-        this.record('mcp.error', {
-          ...base,
-          phase,
-          payload: {
-            method: requestMethod,
-            error: {
-              code: typeof error.code === 'number' ? error.code : null,
-              message: typeof error.message === 'string' ? error.message : '',
-              data: error.data ?? null,
-            },
+        const error = (typeof safe.error === 'object' && safe.error !== null ? safe.error : {}) as Record<
+          string,
+          JsonValue
+        >;
+        const payload: ErrorResponsePayload = {
+          method: requestMethod,
+          error: {
+            code: typeof error.code === 'number' ? error.code : null,
+            message: typeof error.message === 'string' ? error.message : '',
+            data: error.data ?? null,
           },
-        });
+        };
+        this.record('mcp.error', { ...base, phase, payload });
         return;
       }
-      const result = safe.result ?? null;
-      const kind = RESPONSE_KINDS[requestMethod] ?? 'mcp.response';
-      this.record(kind, { ...base, phase, payload: { method: requestMethod, result } });
+      const payload: ResponsePayload = { method: requestMethod, result: safe.result ?? null };
+      this.record(RESPONSE_KINDS[requestMethod] ?? 'mcp.response', { ...base, phase, payload });
       return;
     }
-    this.record('raw.frame', { ...base, phase: 'unknown', payload: {}, raw: frame, rawSource: 'mcp', rawRedacted });
+    this.recordMalformed(frame, direction, jsonrpcId);
+  }
+
+  private recordMalformed(frame: string, direction: EventDirection, jsonrpcId: string | number | undefined): void {
+    const payload: DiagnosticPayload = {
+      code: 'malformed_message',
+      message: 'a message that is neither a JSON-RPC request, response nor notification',
+    };
     this.record('diagnostic', {
-      ...base,
+      direction,
+      ...(jsonrpcId !== undefined && { jsonrpcId }),
       phase: 'unknown',
-      payload: {
-        code: 'malformed_message',
-        message: 'a message that is neither a JSON-RPC request, response nor notification',
-      },
+      payload,
+      raw: frame,
+      rawSource: 'mcp',
     });
   }
 

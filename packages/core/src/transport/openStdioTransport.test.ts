@@ -206,7 +206,7 @@ describe('openTransport (stdio)', () => {
     const kinds = recorder.events.map((e) => e.kind);
     expect(kinds.slice(0, 3)).toEqual(['execution.created', 'process.started', 'transport.connected']);
     const call = recorder.events.find((e) => e.kind === 'tool.call_requested')!;
-    expect(call.payload).toEqual({
+    expect(call.payload).toMatchObject({
       method: 'tools/call',
       params: { name: 'echo', arguments: { message: 'hello m3' } },
     });
