@@ -1,6 +1,6 @@
 // `m3 report [RUN_ID]`: prints a saved run's summary (the latest run when omitted), rewrites its
 // feedback.json, and exits with the status its verdict implies.
-import { relative } from 'node:path';
+import { displayPath } from '../displayPath';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { validateRunId } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
@@ -52,7 +52,7 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
     const summary = await buildRunSummary(store, {
       runId,
       redactor,
-      resultsDb: relative(io.cwd, path) || path,
+      resultsDb: displayPath(io.cwd, path),
       cwd: io.cwd,
       baselineRunId,
       baselineNote,

@@ -1,5 +1,5 @@
 // `m3 runs`: the most recent runs in the results database, newest first.
-import { relative } from 'node:path';
+import { displayPath } from '../displayPath';
 import type { RunRecord } from '@sf-m3/core';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { positiveInteger } from '../options/testOptions';
@@ -43,9 +43,7 @@ export async function runRunsCommand(input: RunsCommandInput, io: CliIO): Promis
   try {
     const runs = await store.listRuns({ limit });
     if (input.json === true) {
-      io.stdout(
-        `${JSON.stringify(redactor.redactJson({ resultsDb: relative(io.cwd, path) || path, runs }), null, 2)}\n`,
-      );
+      io.stdout(`${JSON.stringify(redactor.redactJson({ resultsDb: displayPath(io.cwd, path), runs }), null, 2)}\n`);
     } else {
       io.stdout(redactor.redactText(formatRuns(runs)));
     }

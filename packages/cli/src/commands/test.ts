@@ -2,7 +2,7 @@
 // variables, then reads the run from the database, prints the summary, writes feedback.json and
 // returns the exit status the verdict implies (0 passed, 1 failed, 2 usage/configuration).
 import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
+import { displayPath } from '../displayPath';
 import { newId, type ExecutionStore, type Redactor, type RunRecord } from '@sf-m3/core';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { buildFeedback, writeFeedback } from '../feedback/writeFeedback';
@@ -82,7 +82,7 @@ export async function reportSummary(
 ): Promise<number> {
   const attempts = await store.listAttempts({ runId: summary.runId });
   const written = writeFeedback(io.cwd, buildFeedback(summary, attempts, redactor));
-  const shownPath = relative(io.cwd, written) || written;
+  const shownPath = displayPath(io.cwd, written);
   if (json) {
     io.stdout(`${JSON.stringify(redactor.redactJson({ ...summary, feedbackPath: shownPath }), null, 2)}\n`);
   } else {
@@ -96,7 +96,7 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
   const options: TestOptions = validateTestOptions(input.raw, io.cwd);
   if (options.envFile !== null) loadEnvFile(options.envFile, io.env);
   const redactor = cliRedactor(io.env, serverSecrets(options.servers));
-  const shownDb = relative(io.cwd, options.resultsDb) || options.resultsDb;
+  const shownDb = displayPath(io.cwd, options.resultsDb);
 
   let baseline: { runId: string | null; note: string | null };
   const before = openResultsStore(options.resultsDb, { mustExist: false });

@@ -152,7 +152,7 @@ describe('decideVerdict', () => {
   });
 
   test.each([
-    [{ jestExit: { code: 1, signal: null } }, 'Jest exited with status 1'],
+    [{ jestExit: { code: 1, signal: null } }, 'Jest exited with status 1 (see its output above)'],
     [{ jestExit: { code: null, signal: 'SIGINT' } }, 'Jest was stopped by SIGINT'],
     [{ status: 'interrupted' as const }, 'the run was interrupted'],
     [{ status: 'running' as const, jestExit: null }, 'the run was never finished'],
