@@ -3,6 +3,7 @@ import {
   buildAggregateValues,
   canonicalInstant,
   caseIdOfEvaluation,
+  compareGroupKeys,
   evidenceDigestOf,
   ExecutionNotFound,
   ModelValidationError,
@@ -37,7 +38,7 @@ import { aggregateCountsSql } from './aggregateSql';
 import { immediateTransaction, type RetryPolicy, DEFAULT_RETRY } from './immediateTransaction';
 import { openDatabase, type OpenedDatabase } from './openDatabase';
 import { sqliteErrorCode, type SqliteConnection, type SqlValue } from './SqliteConnection';
-import { WriteQueue } from './WriteQueue';
+import { runWorks, WriteQueue } from './WriteQueue';
 
 /** Options of a SQLite store. */
 export interface SQLiteExecutionStoreOptions {
@@ -65,13 +66,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.queue = new WriteQueue(async (works) => {
       const { writer } = await this.database();
-      await immediateTransaction(
-        writer,
-        async () => {
-          for (const work of works) await work();
-        },
-        this.retry,
-      );
+      await immediateTransaction(writer, () => runWorks(works), this.retry);
     });
   }
 
@@ -90,10 +85,13 @@ export class SQLiteExecutionStore implements ExecutionStore {
     return (await this.database()).reader;
   }
 
-  /** Runs `work` with the writer connection inside the next write batch. */
-  private async write<T>(work: (db: SqliteConnection) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` with the writer connection inside the next write batch. `single` marks a work of
+   * exactly one independent statement (see `WriteWork`).
+   */
+  private async write<T>(work: (db: SqliteConnection) => Promise<T>, single = false): Promise<T> {
     const { writer } = await this.database();
-    return this.queue.enqueue(() => work(writer));
+    return this.queue.enqueue(() => work(writer), single);
   }
 
   /** Opens the database now (it otherwise opens on first use); surfaces path and schema errors early. */
@@ -460,7 +458,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
         }
         throw error;
       }
-    });
+    }, true);
   }
 
   async listEvaluations(filter: {
@@ -505,23 +503,20 @@ export class SQLiteExecutionStore implements ExecutionStore {
   async aggregateEvaluations(query: AggregationQuery): Promise<AggregationReport> {
     const normalized = validateAggregationQuery(query);
     const db = await this.reader();
-    const totalsQuery = aggregateCountsSql(normalized, false);
-    const [totals] = await db.all<CountsRow>(totalsQuery.sql, totalsQuery.params);
-    let groups: AggregationReport['groups'] = [];
-    if (normalized.groupBy.length > 0) {
-      const groupsQuery = aggregateCountsSql(normalized, true);
-      const rows = await db.all<CountsRow>(groupsQuery.sql, groupsQuery.params);
-      groups = rows
-        .map((row) => ({
-          keyValues: normalized.groupBy.map((_, i) => keyValue(row[`g${i}`])),
-          values: buildAggregateValues(countsOf(row)),
-        }))
-        .sort((a, b) => compareKeys(a.keyValues, b.keyValues))
-        .map(({ keyValues, values }) => ({
-          key: Object.fromEntries(normalized.groupBy.map((label, i) => [label, keyValues[i] ?? null])),
-          values,
-        }));
-    }
+    const { sql, params } = aggregateCountsSql(normalized);
+    const rows = await db.all<CountsRow>(sql, params);
+    const totals = rows.find((row) => Number(row.is_total) === 1);
+    const groups = rows
+      .filter((row) => Number(row.is_total) === 0)
+      .map((row) => ({
+        keyValues: normalized.groupBy.map((_, i) => keyValue(row[`g${i}`])),
+        values: buildAggregateValues(countsOf(row)),
+      }))
+      .sort((a, b) => compareGroupKeys(a.keyValues, b.keyValues))
+      .map(({ keyValues, values }) => ({
+        key: Object.fromEntries(normalized.groupBy.map((label, i) => [label, keyValues[i] ?? null])),
+        values,
+      }));
     return { totals: buildAggregateValues(countsOf(totals!)), groups };
   }
 
@@ -542,6 +537,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
 
 /** One row of the aggregation SQL. */
 type CountsRow = Record<string, SqlValue> & {
+  is_total: number;
   evaluation_count: number;
   passed: number;
   failed: number;
@@ -582,18 +578,6 @@ function countsOf(row: CountsRow): AggregateCounts {
 function keyValue(value: SqlValue | undefined): string | null {
   if (value === null || value === undefined) return null;
   return typeof value === 'string' ? value : String(value);
-}
-
-function compareKeys(a: readonly (string | null)[], b: readonly (string | null)[]): number {
-  for (let i = 0; i < a.length; i += 1) {
-    const x = a[i] ?? null;
-    const y = b[i] ?? null;
-    if (x === y) continue;
-    if (x === null) return -1;
-    if (y === null) return 1;
-    return x < y ? -1 : 1;
-  }
-  return 0;
 }
 
 /** The blob's sha256, after checking the bytes really have that size and digest. */

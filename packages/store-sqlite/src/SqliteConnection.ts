@@ -17,7 +17,8 @@ export function sqliteErrorCode(error: unknown): string | null {
  * BEGIN/COMMIT). The connection executes one statement at a time; callers serialize transactions.
  */
 export class SqliteConnection {
-  private readonly statements = new Map<string, sqlite3.Statement>();
+  /** Prepared statements by SQL text; the promise is cached so concurrent first uses share one. */
+  private readonly statements = new Map<string, Promise<sqlite3.Statement>>();
   private closed = false;
 
   private constructor(private readonly db: sqlite3.Database) {}
@@ -40,17 +41,14 @@ export class SqliteConnection {
 
   private prepared(sql: string): Promise<sqlite3.Statement> {
     const cached = this.statements.get(sql);
-    if (cached !== undefined) return Promise.resolve(cached);
-    return new Promise((resolve, reject) => {
-      const statement = this.db.prepare(sql, (error) => {
-        if (error) {
-          reject(error);
-          return;
-        }
-        this.statements.set(sql, statement);
-        resolve(statement);
-      });
+    if (cached !== undefined) return cached;
+    const preparing = new Promise<sqlite3.Statement>((resolve, reject) => {
+      const statement = this.db.prepare(sql, (error) => (error ? reject(error) : resolve(statement)));
     });
+    this.statements.set(sql, preparing);
+    // A statement that failed to prepare is not kept: the next use reports the error again.
+    preparing.catch(() => this.statements.delete(sql));
+    return preparing;
   }
 
   /** Runs a prepared statement; resolves with the number of changed rows and the last rowid. */
@@ -85,9 +83,13 @@ export class SqliteConnection {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const statements = [...this.statements.values()];
+    const statements = await Promise.allSettled([...this.statements.values()]);
     this.statements.clear();
-    await Promise.all(statements.map((s) => new Promise<void>((resolve) => s.finalize(() => resolve()))));
+    await Promise.all(
+      statements.map((s) =>
+        s.status === 'fulfilled' ? new Promise<void>((resolve) => s.value.finalize(() => resolve())) : undefined,
+      ),
+    );
     await new Promise<void>((resolve, reject) => this.db.close((error) => (error ? reject(error) : resolve())));
   }
 }

@@ -148,22 +148,52 @@ export interface SqlQuery {
   readonly params: SqlValue[];
 }
 
+/** The partial counts each trial row carries, summed per group and for the totals. */
+const PARTIALS = [
+  'evaluation_count',
+  'passed',
+  'failed',
+  'inconclusive',
+  'error',
+  'not_run',
+  'missing',
+  'pending',
+  'score_sum',
+  'score_count',
+] as const;
+
 /**
- * SQL computing the raw counts of every group (or of the totals when `grouped` is false): one
- * row per group with columns g0..gn, the counts, and the pass^k / pass@k case counts.
+ * One statement computing the raw counts of every group and of the totals (the row with
+ * `is_total = 1`). Items are scanned and grouped once, into one row per (group, case, execution):
+ * a trial with its partial counts and whether all its expected items passed. Groups and totals are
+ * both summed from those trial rows (groups partition the items, so a trial's totals verdict is
+ * the conjunction of its per-group verdicts); pass^k and pass@k come from trials per case.
  */
-export function aggregateCountsSql(query: NormalizedAggregationQuery, grouped: boolean): SqlQuery {
+export function aggregateCountsSql(query: NormalizedAggregationQuery): SqlQuery {
   const params: SqlValue[] = [];
+  const grouped = query.groupBy.length > 0;
   const selects = [sourceSelect(ROWS, query, params, grouped)];
   if (!query.statusScoped) selects.push(sourceSelect(REQUIREMENTS, query, params, grouped));
-  const keys = grouped ? query.groupBy.map((_, i) => `g${i}`) : [];
+  const keys = query.groupBy.map((_, i) => `g${i}`);
   const keyList = keys.map((k) => `${k}, `).join('');
-  const groupClause = keys.length > 0 ? `GROUP BY ${keys.join(', ')}` : '';
-  const join = keys.length > 0 ? keys.map((k) => `c.${k} IS t.${k}`).join(' AND ') : '1';
+  const sums = PARTIALS.map((p) => `TOTAL(${p}) AS ${p}`).join(', ');
+  const nullKeys = keys.map((k) => `NULL AS ${k}, `).join('');
+  const groupsPart = grouped
+    ? `
+SELECT 0 AS is_total, gc.*, COALESCE(cs.cases_all, 0) AS cases_all, COALESCE(cs.cases_any, 0) AS cases_any
+FROM (SELECT ${keyList} ${sums}, COUNT(DISTINCT execution_id) AS execution_count, COUNT(DISTINCT case_id) AS case_count
+      FROM trials GROUP BY ${keys.join(', ')}) gc
+LEFT JOIN (SELECT ${keyList} TOTAL(all_passed = 1) AS cases_all, TOTAL(any_passed = 1) AS cases_any
+           FROM (SELECT ${keyList} MIN(trial_passed) AS all_passed, MAX(trial_passed) AS any_passed
+                 FROM trials WHERE case_id IS NOT NULL GROUP BY ${keyList} case_id)
+           GROUP BY ${keys.join(', ')}) cs
+  ON ${keys.map((k) => `cs.${k} IS gc.${k}`).join(' AND ')}
+UNION ALL`
+    : '';
   const sql = `
 WITH items AS (${selects.join('\nUNION ALL\n')}),
-totals AS (
-  SELECT ${keyList}
+trials AS MATERIALIZED (
+  SELECT ${keyList} case_id, execution_id,
     TOTAL(kind = 'row') AS evaluation_count,
     TOTAL(status = 'passed') AS passed,
     TOTAL(status = 'failed') AS failed,
@@ -174,21 +204,17 @@ totals AS (
     TOTAL(kind = 'pending') AS pending,
     TOTAL(score) AS score_sum,
     COUNT(score) AS score_count,
-    COUNT(DISTINCT execution_id) AS execution_count,
-    COUNT(DISTINCT case_id) AS case_count
-  FROM items ${groupClause}
-),
-trials AS (
-  SELECT ${keyList} case_id, MIN(CASE WHEN kind = 'row' AND status = 'passed' THEN 1 ELSE 0 END) AS passed
-  FROM items WHERE kind <> 'pending' AND case_id IS NOT NULL
-  GROUP BY ${keyList} case_id, COALESCE(execution_id, '')
-),
-cases AS (
-  SELECT ${keyList} TOTAL(all_passed) AS cases_all, TOTAL(any_passed) AS cases_any
-  FROM (SELECT ${keyList} MIN(passed) AS all_passed, MAX(passed) AS any_passed FROM trials GROUP BY ${keyList} case_id)
-  ${groupClause}
-)
-SELECT t.*, COALESCE(c.cases_all, 0) AS cases_all, COALESCE(c.cases_any, 0) AS cases_any
-FROM totals t LEFT JOIN cases c ON ${join}`;
+    MIN(CASE WHEN kind = 'pending' THEN NULL WHEN kind = 'row' AND status = 'passed' THEN 1 ELSE 0 END) AS trial_passed
+  FROM items GROUP BY ${keyList} case_id, execution_id
+)${groupsPart}
+SELECT 1 AS is_total, ${nullKeys} ${sums}, COUNT(DISTINCT execution_id) AS execution_count,
+  COUNT(DISTINCT case_id) AS case_count,
+  (SELECT TOTAL(all_passed = 1) FROM (SELECT MIN(trial_passed) AS all_passed FROM
+     (SELECT case_id, MIN(trial_passed) AS trial_passed FROM trials WHERE case_id IS NOT NULL GROUP BY case_id, execution_id)
+     GROUP BY case_id)) AS cases_all,
+  (SELECT TOTAL(any_passed = 1) FROM (SELECT MAX(trial_passed) AS any_passed FROM
+     (SELECT case_id, MIN(trial_passed) AS trial_passed FROM trials WHERE case_id IS NOT NULL GROUP BY case_id, execution_id)
+     GROUP BY case_id)) AS cases_any
+FROM trials`;
   return { sql, params };
 }

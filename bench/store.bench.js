@@ -1,0 +1,212 @@
+// The cost of the SQLite store, on the built dist (`npm run bench` builds first):
+//  1. 100 000 evaluations saved through SQLiteExecutionStore (concurrent saves, batched into
+//     BEGIN IMMEDIATE transactions; label columns, lineage trigger and indexes maintained) versus
+//     raw `sqlite3` inserts of the same rows in one transaction into a plain table. Target <= 2x.
+//  2. aggregateEvaluations grouped by suite over 1 000 000 evaluations versus the hand-written
+//     `GROUP BY suite_name` over the same latest rows. Target <= 3x.
+//  3. bytes on disk per 1 000 direct executions (finished, with trace, events and evidence).
+'use strict';
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const sqlite3 = require('sqlite3');
+
+const ROOT = path.resolve(__dirname, '..');
+const { SQLiteExecutionStore } = require(path.join(ROOT, 'packages/store-sqlite/dist'));
+const { TraceResult } = require(path.join(ROOT, 'packages/core/dist'));
+
+const SAVES = 100_000;
+const AGGREGATE_ROWS = 1_000_000;
+const EXECUTIONS = 1_000;
+const EVALUATOR = 'bench.answer.v1';
+const SUITES = 20;
+
+const hex = (n) => n.toString(16).padStart(32, '0');
+const ms = (started) => Number(process.hrtime.bigint() - started) / 1e6;
+const fmt = (n) => n.toFixed(0).padStart(8);
+
+function raw(dbPath) {
+  const db = new sqlite3.Database(dbPath);
+  const call = (method, sql, params = []) =>
+    new Promise((resolve, reject) => db[method](sql, params, (e, r) => (e ? reject(e) : resolve(r))));
+  return {
+    exec: (sql) => new Promise((resolve, reject) => db.exec(sql, (e) => (e ? reject(e) : resolve()))),
+    run: (sql, params) => call('run', sql, params),
+    all: (sql, params) => call('all', sql, params),
+    prepare: (sql) => db.prepare(sql),
+    close: () => new Promise((resolve) => db.close(() => resolve())),
+  };
+}
+
+function evaluationRow(i, executionId) {
+  const labels = {
+    runId: 'run-bench', suiteName: `suite-${i % SUITES}`, caseId: `case-${i % 500}`, server: 'catalog', tool: 'normalize',
+    transport: 'stdio', harness: null, model: null, trial: String(i % 3), judgeModel: null, rubricId: null, matrixId: null,
+    metadata: { harness_config: i % 2 === 0 ? 'A' : 'B' },
+  };
+  const result = {
+    evaluationId: `eval-${hex(i)}`, evaluator: EVALUATOR, status: i % 4 === 0 ? 'failed' : 'passed', score: (i % 10) / 10,
+    rationale: 'ok', metrics: {}, required: false, executionId, turnId: null, caseId: null,
+    subjectDigest: crypto.createHash('sha256').update(String(i)).digest('hex'),
+    createdAt: new Date(Date.UTC(2026, 2, 1) + i).toISOString(), provenance: { kind: 'deterministic' }, metadata: {},
+  };
+  return { result, labels };
+}
+
+function executionRecord(executionId, n) {
+  return {
+    executionId, runId: 'run-bench', suiteName: `suite-${n % SUITES}`, caseId: `case-${n}`, attemptId: null, kind: 'direct',
+    spec: { kind: 'direct', operation: 'callTool' }, servers: [{ name: 'catalog', transport: 'stdio', target: 'node' }],
+    labels: { runId: 'run-bench', suiteName: `suite-${n % SUITES}`, caseId: `case-${n}`, server: 'catalog', transport: 'stdio',
+      harness: null, model: null, trial: null, matrixId: null, metadata: {} },
+    requiredEvaluators: [], createdAt: new Date().toISOString(), finishedAt: null, outcome: null, snapshot: {},
+  };
+}
+
+async function saveThroughStore(dir) {
+  const store = new SQLiteExecutionStore(path.join(dir, 'store.sqlite'));
+  const executionId = `exec-${hex(1)}`;
+  await store.createExecution(executionRecord(executionId, 1));
+  const rows = Array.from({ length: SAVES }, (_, i) => evaluationRow(i, executionId));
+  const started = process.hrtime.bigint();
+  for (let start = 0; start < SAVES; start += 1_000) {
+    await Promise.all(rows.slice(start, start + 1_000).map((row) => store.saveEvaluation(row)));
+  }
+  const elapsed = ms(started);
+  await store.close();
+  return { elapsed, rows };
+}
+
+async function saveRaw(dir, rows) {
+  const db = raw(path.join(dir, 'raw.sqlite'));
+  await db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  await db.exec(`CREATE TABLE evaluations (row_id INTEGER PRIMARY KEY, evaluation_id TEXT NOT NULL UNIQUE, evaluator TEXT,
+    execution_id TEXT, turn_id TEXT, subject_digest TEXT, status TEXT, score REAL, required INTEGER, created_at TEXT,
+    run_id TEXT, suite_name TEXT, case_id TEXT, server TEXT, tool TEXT, transport TEXT, trial TEXT, metadata_json TEXT,
+    result_json TEXT)`);
+  const started = process.hrtime.bigint();
+  await db.exec('BEGIN');
+  const statement = db.prepare('INSERT INTO evaluations VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  await Promise.all(
+    rows.map(
+      ({ result: r, labels: l }) =>
+        new Promise((resolve, reject) =>
+          statement.run(
+            [r.evaluationId, r.evaluator, r.executionId, r.turnId, r.subjectDigest, r.status, r.score, r.required ? 1 : 0,
+              r.createdAt, l.runId, l.suiteName, l.caseId, l.server, l.tool, l.transport, l.trial, JSON.stringify(l.metadata),
+              JSON.stringify(r)],
+            (e) => (e ? reject(e) : resolve()),
+          ),
+        ),
+    ),
+  );
+  await new Promise((resolve) => statement.finalize(resolve));
+  await db.exec('COMMIT');
+  const elapsed = ms(started);
+  await db.close();
+  return elapsed;
+}
+
+/** Fills the store's own schema with 1M latest rows through SQL (the lineage trigger runs on each). */
+async function fillForAggregate(dir) {
+  const dbPath = path.join(dir, 'aggregate.sqlite');
+  const store = new SQLiteExecutionStore(dbPath);
+  await store.createExecution(executionRecord(`exec-${hex(2)}`, 2));
+  await store.close();
+  const db = raw(dbPath);
+  await db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  await db.exec(`BEGIN; WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${AGGREGATE_ROWS - 1})
+    INSERT INTO evaluations (evaluation_id, evaluator, execution_key, turn_key, subject_digest, execution_id, turn_id, status,
+      score, required, created_at, execution_created_at, run_id, suite_name, case_id, server, tool, transport, trial,
+      metadata_json, result_json)
+    SELECT printf('eval-%032x', i), '${EVALUATOR}', printf('exec-%032x', i / 10), '', printf('%064x', i),
+      printf('exec-%032x', i / 10), NULL, CASE WHEN i % 4 = 0 THEN 'failed' ELSE 'passed' END, (i % 10) / 10.0, 0,
+      '2026-03-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z', 'run-bench', 'suite-' || ((i / 10) % ${SUITES}), 'case-' || ((i / 10) % 5000),
+      'catalog', 'normalize', 'stdio', CAST(i % 3 AS TEXT), '{}', '{}' FROM n; COMMIT;`);
+  await db.close();
+  return dbPath;
+}
+
+async function aggregateComparison(dir) {
+  const dbPath = await fillForAggregate(dir);
+  const store = new SQLiteExecutionStore(dbPath);
+  const query = { filters: { evaluator: [EVALUATOR] }, groupBy: ['suiteName'] };
+  await store.aggregateEvaluations(query); // warm the page cache and statement
+  let started = process.hrtime.bigint();
+  const report = await store.aggregateEvaluations(query);
+  const storeMs = ms(started);
+  await store.close();
+  const db = raw(dbPath);
+  const sql = `SELECT suite_name, COUNT(*) AS n, TOTAL(status = 'passed') AS passed, AVG(score) AS average
+    FROM evaluations WHERE is_latest = 1 AND evaluator = ? GROUP BY suite_name`;
+  await db.all(sql, [EVALUATOR]);
+  started = process.hrtime.bigint();
+  const rows = await db.all(sql, [EVALUATOR]);
+  const rawMs = ms(started);
+  await db.close();
+  if (report.totals.evaluationCount !== AGGREGATE_ROWS || rows.length !== report.groups.length) {
+    throw new Error(`aggregate mismatch: ${report.totals.evaluationCount} rows, ${report.groups.length} vs ${rows.length} groups`);
+  }
+  return { storeMs, rawMs };
+}
+
+async function bytesPerThousandExecutions(dir) {
+  const dbPath = path.join(dir, 'executions.sqlite');
+  const store = new SQLiteExecutionStore(dbPath);
+  for (let n = 0; n < EXECUTIONS; n += 1) {
+    const executionId = `exec-${hex(n + 10)}`;
+    await store.createExecution(executionRecord(executionId, n));
+    const frame = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: n, result: { content: [{ type: 'text', text: `ADA ${n}` }] } }));
+    const sha256 = crypto.createHash('sha256').update(frame).digest('hex');
+    const reference = { evidenceId: `re:${sha256}`, sha256, sizeBytes: frame.length, mediaType: 'application/json',
+      originalSizeBytes: frame.length, truncated: false, redacted: true };
+    const at = new Date().toISOString();
+    const event = (sequence, kind, payload, extra = {}) => ({ schemaVersion: 1, eventId: `evt-${executionId}-${sequence}`,
+      sequence, kind, executionId, timestamp: at, offsetMs: sequence, phase: 'mcp_call', origin: 'normalized', payload, ...extra });
+    const events = [
+      event(0, 'execution.created', { traceId: `trace-${hex(n)}`, runtime: 'direct', runId: 'run-bench', suiteName: null, caseId: null, servers: [] }),
+      event(1, 'transport.connected', { transport: 'stdio', instrumented: 'sdk-transport-wrapper' }, { server: 'catalog' }),
+      event(2, 'mcp.request', { method: 'initialize', params: { protocolVersion: '2025-06-18' } }, { server: 'catalog', jsonrpcId: 0, direction: 'client_to_server' }),
+      event(3, 'mcp.response', { result: { protocolVersion: '2025-06-18', serverInfo: { name: 'catalog', version: '1.0.0' } } }, { server: 'catalog', jsonrpcId: 0, direction: 'server_to_client' }),
+      event(4, 'mcp.request', { method: 'tools/call', params: { name: 'normalize', arguments: { name: 'Ada' } } }, { server: 'catalog', jsonrpcId: 1, direction: 'client_to_server' }),
+      event(5, 'mcp.response', { result: { content: [{ type: 'text', text: `ADA ${n}` }], isError: false } }, { server: 'catalog', jsonrpcId: 1, direction: 'server_to_client', rawEvidence: reference }),
+      event(6, 'transport.disconnected', { transport: 'stdio', instrumented: 'sdk-transport-wrapper' }, { server: 'catalog' }),
+      event(7, 'execution.finished', { outcome: 'completed', completeness: 'partial', limitations: ['capture_incomplete'] }),
+    ];
+    const trace = new TraceResult({ traceId: `trace-${hex(n)}`, executionId, completeness: 'partial', limitations: ['capture_incomplete'], events });
+    await store.finishExecution({ executionId, outcome: 'completed', finishedAt: at, snapshot: { lifecycle: 'finished' }, trace,
+      evidence: [{ reference, bytes: frame }] });
+  }
+  await store.close();
+  const db = raw(dbPath);
+  await db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  await db.close();
+  const bytes = ['', '-wal', '-shm'].reduce((sum, suffix) => sum + (fs.statSync(dbPath + suffix, { throwIfNoEntry: false })?.size ?? 0), 0);
+  return bytes / (EXECUTIONS / 1_000);
+}
+
+async function run() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'm3-store-bench-'));
+  try {
+    const { elapsed: storeMs, rows } = await saveThroughStore(dir);
+    const rawMs = await saveRaw(dir, rows);
+    const saveRatio = storeMs / rawMs;
+    const { storeMs: aggStoreMs, rawMs: aggRawMs } = await aggregateComparison(dir);
+    const aggRatio = aggStoreMs / aggRawMs;
+    const perThousand = await bytesPerThousandExecutions(dir);
+    process.stdout.write(
+      [
+        `${'measure'.padEnd(58)}      sf-m3 ms      raw ms   ratio  target`,
+        `${`save ${SAVES} evaluations`.padEnd(58)} ${fmt(storeMs)}    ${fmt(rawMs)}   ${saveRatio.toFixed(2).padStart(5)}  <= 2x ${saveRatio <= 2 ? 'ok' : 'MISSED'}`,
+        `${`aggregate by suite over ${AGGREGATE_ROWS} evaluations`.padEnd(58)} ${fmt(aggStoreMs)}    ${fmt(aggRawMs)}   ${aggRatio.toFixed(2).padStart(5)}  <= 3x ${aggRatio <= 3 ? 'ok' : 'MISSED'}`,
+        `bytes on disk per 1 000 direct executions (8 events + 1 evidence frame each): ${Math.round(perThousand).toLocaleString('en-US')}`,
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+module.exports = { run };
