@@ -41,26 +41,66 @@ function raw(dbPath) {
 
 function evaluationRow(i, executionId) {
   const labels = {
-    runId: 'run-bench', suiteName: `suite-${i % SUITES}`, caseId: `case-${i % 500}`, server: 'catalog', tool: 'normalize',
-    transport: 'stdio', harness: null, model: null, trial: String(i % 3), judgeModel: null, rubricId: null, matrixId: null,
+    runId: 'run-bench',
+    suiteName: `suite-${i % SUITES}`,
+    caseId: `case-${i % 500}`,
+    server: 'catalog',
+    tool: 'normalize',
+    transport: 'stdio',
+    harness: null,
+    model: null,
+    trial: String(i % 3),
+    judgeModel: null,
+    rubricId: null,
+    matrixId: null,
     metadata: { harness_config: i % 2 === 0 ? 'A' : 'B' },
   };
   const result = {
-    evaluationId: `eval-${hex(i)}`, evaluator: EVALUATOR, status: i % 4 === 0 ? 'failed' : 'passed', score: (i % 10) / 10,
-    rationale: 'ok', metrics: {}, required: false, executionId, turnId: null, caseId: null,
+    evaluationId: `eval-${hex(i)}`,
+    evaluator: EVALUATOR,
+    status: i % 4 === 0 ? 'failed' : 'passed',
+    score: (i % 10) / 10,
+    rationale: 'ok',
+    metrics: {},
+    required: false,
+    executionId,
+    turnId: null,
+    caseId: null,
     subjectDigest: crypto.createHash('sha256').update(String(i)).digest('hex'),
-    createdAt: new Date(Date.UTC(2026, 2, 1) + i).toISOString(), provenance: { kind: 'deterministic' }, metadata: {},
+    createdAt: new Date(Date.UTC(2026, 2, 1) + i).toISOString(),
+    provenance: { kind: 'deterministic' },
+    metadata: {},
   };
   return { result, labels };
 }
 
 function executionRecord(executionId, n) {
   return {
-    executionId, runId: 'run-bench', suiteName: `suite-${n % SUITES}`, caseId: `case-${n}`, attemptId: null, kind: 'direct',
-    spec: { kind: 'direct', operation: 'callTool' }, servers: [{ name: 'catalog', transport: 'stdio', target: 'node' }],
-    labels: { runId: 'run-bench', suiteName: `suite-${n % SUITES}`, caseId: `case-${n}`, server: 'catalog', transport: 'stdio',
-      harness: null, model: null, trial: null, matrixId: null, metadata: {} },
-    requiredEvaluators: [], createdAt: new Date().toISOString(), finishedAt: null, outcome: null, snapshot: {},
+    executionId,
+    runId: 'run-bench',
+    suiteName: `suite-${n % SUITES}`,
+    caseId: `case-${n}`,
+    attemptId: null,
+    kind: 'direct',
+    spec: { kind: 'direct', operation: 'callTool' },
+    servers: [{ name: 'catalog', transport: 'stdio', target: 'node' }],
+    labels: {
+      runId: 'run-bench',
+      suiteName: `suite-${n % SUITES}`,
+      caseId: `case-${n}`,
+      server: 'catalog',
+      transport: 'stdio',
+      harness: null,
+      model: null,
+      trial: null,
+      matrixId: null,
+      metadata: {},
+    },
+    requiredEvaluators: [],
+    createdAt: new Date().toISOString(),
+    finishedAt: null,
+    outcome: null,
+    snapshot: {},
   };
 }
 
@@ -87,15 +127,34 @@ async function saveRaw(dir, rows) {
     result_json TEXT)`);
   const started = process.hrtime.bigint();
   await db.exec('BEGIN');
-  const statement = db.prepare('INSERT INTO evaluations VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const statement = db.prepare(
+    'INSERT INTO evaluations VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
   await Promise.all(
     rows.map(
       ({ result: r, labels: l }) =>
         new Promise((resolve, reject) =>
           statement.run(
-            [r.evaluationId, r.evaluator, r.executionId, r.turnId, r.subjectDigest, r.status, r.score, r.required ? 1 : 0,
-              r.createdAt, l.runId, l.suiteName, l.caseId, l.server, l.tool, l.transport, l.trial, JSON.stringify(l.metadata),
-              JSON.stringify(r)],
+            [
+              r.evaluationId,
+              r.evaluator,
+              r.executionId,
+              r.turnId,
+              r.subjectDigest,
+              r.status,
+              r.score,
+              r.required ? 1 : 0,
+              r.createdAt,
+              l.runId,
+              l.suiteName,
+              l.caseId,
+              l.server,
+              l.tool,
+              l.transport,
+              l.trial,
+              JSON.stringify(l.metadata),
+              JSON.stringify(r),
+            ],
             (e) => (e ? reject(e) : resolve()),
           ),
         ),
@@ -146,7 +205,9 @@ async function aggregateComparison(dir) {
   const rawMs = ms(started);
   await db.close();
   if (report.totals.evaluationCount !== AGGREGATE_ROWS || rows.length !== report.groups.length) {
-    throw new Error(`aggregate mismatch: ${report.totals.evaluationCount} rows, ${report.groups.length} vs ${rows.length} groups`);
+    throw new Error(
+      `aggregate mismatch: ${report.totals.evaluationCount} rows, ${report.groups.length} vs ${rows.length} groups`,
+    );
   }
   return { storeMs, rawMs };
 }
@@ -157,32 +218,108 @@ async function bytesPerThousandExecutions(dir) {
   for (let n = 0; n < EXECUTIONS; n += 1) {
     const executionId = `exec-${hex(n + 10)}`;
     await store.createExecution(executionRecord(executionId, n));
-    const frame = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: n, result: { content: [{ type: 'text', text: `ADA ${n}` }] } }));
+    const frame = Buffer.from(
+      JSON.stringify({ jsonrpc: '2.0', id: n, result: { content: [{ type: 'text', text: `ADA ${n}` }] } }),
+    );
     const sha256 = crypto.createHash('sha256').update(frame).digest('hex');
-    const reference = { evidenceId: `re:${sha256}`, sha256, sizeBytes: frame.length, mediaType: 'application/json',
-      originalSizeBytes: frame.length, truncated: false, redacted: true };
+    const reference = {
+      evidenceId: `re:${sha256}`,
+      sha256,
+      sizeBytes: frame.length,
+      mediaType: 'application/json',
+      originalSizeBytes: frame.length,
+      truncated: false,
+      redacted: true,
+    };
     const at = new Date().toISOString();
-    const event = (sequence, kind, payload, extra = {}) => ({ schemaVersion: 1, eventId: `evt-${executionId}-${sequence}`,
-      sequence, kind, executionId, timestamp: at, offsetMs: sequence, phase: 'mcp_call', origin: 'normalized', payload, ...extra });
+    const event = (sequence, kind, payload, extra = {}) => ({
+      schemaVersion: 1,
+      eventId: `evt-${executionId}-${sequence}`,
+      sequence,
+      kind,
+      executionId,
+      timestamp: at,
+      offsetMs: sequence,
+      phase: 'mcp_call',
+      origin: 'normalized',
+      payload,
+      ...extra,
+    });
     const events = [
-      event(0, 'execution.created', { traceId: `trace-${hex(n)}`, runtime: 'direct', runId: 'run-bench', suiteName: null, caseId: null, servers: [] }),
-      event(1, 'transport.connected', { transport: 'stdio', instrumented: 'sdk-transport-wrapper' }, { server: 'catalog' }),
-      event(2, 'mcp.request', { method: 'initialize', params: { protocolVersion: '2025-06-18' } }, { server: 'catalog', jsonrpcId: 0, direction: 'client_to_server' }),
-      event(3, 'mcp.response', { result: { protocolVersion: '2025-06-18', serverInfo: { name: 'catalog', version: '1.0.0' } } }, { server: 'catalog', jsonrpcId: 0, direction: 'server_to_client' }),
-      event(4, 'mcp.request', { method: 'tools/call', params: { name: 'normalize', arguments: { name: 'Ada' } } }, { server: 'catalog', jsonrpcId: 1, direction: 'client_to_server' }),
-      event(5, 'mcp.response', { result: { content: [{ type: 'text', text: `ADA ${n}` }], isError: false } }, { server: 'catalog', jsonrpcId: 1, direction: 'server_to_client', rawEvidence: reference }),
-      event(6, 'transport.disconnected', { transport: 'stdio', instrumented: 'sdk-transport-wrapper' }, { server: 'catalog' }),
-      event(7, 'execution.finished', { outcome: 'completed', completeness: 'partial', limitations: ['capture_incomplete'] }),
+      event(0, 'execution.created', {
+        traceId: `trace-${hex(n)}`,
+        runtime: 'direct',
+        runId: 'run-bench',
+        suiteName: null,
+        caseId: null,
+        servers: [],
+      }),
+      event(
+        1,
+        'transport.connected',
+        { transport: 'stdio', instrumented: 'sdk-transport-wrapper' },
+        { server: 'catalog' },
+      ),
+      event(
+        2,
+        'mcp.request',
+        { method: 'initialize', params: { protocolVersion: '2025-06-18' } },
+        { server: 'catalog', jsonrpcId: 0, direction: 'client_to_server' },
+      ),
+      event(
+        3,
+        'mcp.response',
+        { result: { protocolVersion: '2025-06-18', serverInfo: { name: 'catalog', version: '1.0.0' } } },
+        { server: 'catalog', jsonrpcId: 0, direction: 'server_to_client' },
+      ),
+      event(
+        4,
+        'mcp.request',
+        { method: 'tools/call', params: { name: 'normalize', arguments: { name: 'Ada' } } },
+        { server: 'catalog', jsonrpcId: 1, direction: 'client_to_server' },
+      ),
+      event(
+        5,
+        'mcp.response',
+        { result: { content: [{ type: 'text', text: `ADA ${n}` }], isError: false } },
+        { server: 'catalog', jsonrpcId: 1, direction: 'server_to_client', rawEvidence: reference },
+      ),
+      event(
+        6,
+        'transport.disconnected',
+        { transport: 'stdio', instrumented: 'sdk-transport-wrapper' },
+        { server: 'catalog' },
+      ),
+      event(7, 'execution.finished', {
+        outcome: 'completed',
+        completeness: 'partial',
+        limitations: ['capture_incomplete'],
+      }),
     ];
-    const trace = new TraceResult({ traceId: `trace-${hex(n)}`, executionId, completeness: 'partial', limitations: ['capture_incomplete'], events });
-    await store.finishExecution({ executionId, outcome: 'completed', finishedAt: at, snapshot: { lifecycle: 'finished' }, trace,
-      evidence: [{ reference, bytes: frame }] });
+    const trace = new TraceResult({
+      traceId: `trace-${hex(n)}`,
+      executionId,
+      completeness: 'partial',
+      limitations: ['capture_incomplete'],
+      events,
+    });
+    await store.finishExecution({
+      executionId,
+      outcome: 'completed',
+      finishedAt: at,
+      snapshot: { lifecycle: 'finished' },
+      trace,
+      evidence: [{ reference, bytes: frame }],
+    });
   }
   await store.close();
   const db = raw(dbPath);
   await db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   await db.close();
-  const bytes = ['', '-wal', '-shm'].reduce((sum, suffix) => sum + (fs.statSync(dbPath + suffix, { throwIfNoEntry: false })?.size ?? 0), 0);
+  const bytes = ['', '-wal', '-shm'].reduce(
+    (sum, suffix) => sum + (fs.statSync(dbPath + suffix, { throwIfNoEntry: false })?.size ?? 0),
+    0,
+  );
   return bytes / (EXECUTIONS / 1_000);
 }
 
