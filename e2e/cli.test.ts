@@ -10,6 +10,7 @@ import {
   printedRunId,
   readFeedback,
   removeFixture,
+  repoRoot,
   runM3,
   runM3Combined,
 } from './cli.testkit';
@@ -242,6 +243,26 @@ describe('m3 test options reach Jest', () => {
       expect(JSON.stringify(saved)).not.toMatch(/tok-e2e/);
       const feedbackText = readFileSync(join(folder, '.m3', 'reports', runId, 'feedback.json'), 'utf8');
       expect(feedbackText).not.toMatch(/tok-e2e/);
+    } finally {
+      removeFixture(folder);
+    }
+  });
+
+  test('--server and --trials replace the suite selections of test.m3', async () => {
+    const folder = copyFixture('cli-matrix');
+    try {
+      const exampleServer = join(repoRoot, 'examples', 'servers', 'dist', 'bin', 'example-server.js');
+      const args = ['test', '--server', 'stdio', '--name', 'cli-example', '--command', process.execPath];
+      const run = runM3([...args, '--arg', exampleServer, '--trials', '2'], folder);
+      expect(run.stdout).toContain('attempts    2 passed, 0 failed, 0 skipped, 0 todo');
+      expect(run.status).toBe(0);
+      const runId = printedRunId(run.stdout);
+      const attempts = await withStore(folder, (store) => store.listAttempts({ runId }));
+      expect(attempts.map((a) => a.fullName).sort()).toEqual([
+        expect.stringMatching(/quotes through the server chosen on the command line .*trial 1\/2/),
+        expect.stringMatching(/quotes through the server chosen on the command line .*trial 2\/2/),
+      ]);
+      expect(new Set(attempts.map((a) => a.caseId)).size).toBe(1);
     } finally {
       removeFixture(folder);
     }
