@@ -24,13 +24,16 @@ import {
 
 const TRANSPORT_KINDS: ReadonlySet<string> = new Set(Object.values(TransportKind));
 
-/** `transport.connected` / `transport.disconnected` as a transport entry. */
+/**
+ * `transport.connected` / `transport.disconnected` as a transport entry. A disconnect the client
+ * did not ask for (an error, or the server closing) is a `transport_error`.
+ */
 export function projectTransport(context: ProjectionContext, event: TraceEvent): TransportEntry {
   const connected = event.kind === EventKind.TRANSPORT_CONNECTED;
   const transport = stringField(event.payload, 'transport');
   const instrumented = stringField(event.payload, 'instrumented');
   const reason = stringField(event.payload, 'reason');
-  const failed = !connected && reason !== undefined && /error|fail|broken|unexpected|crash/i.test(reason);
+  const failed = !connected && reason !== undefined && /error|fail|broken|unexpected|crash|closed_by_server/i.test(reason);
   const entry: { -readonly [K in keyof TransportEntry]: TransportEntry[K] } = {
     ...entryBase(context, 'transport', [event], failed ? 'transport_error' : 'completed'),
     phase: connected ? 'connected' : 'disconnected',

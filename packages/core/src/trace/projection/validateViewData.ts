@@ -77,6 +77,11 @@ export function validateViewData(data: TraceViewData): void {
     if (typeof entry.entryId !== 'string' || !entry.entryId.startsWith('entry:')) {
       fail(`timeline[${index}] needs an entryId of the form entry:<sha256>`);
     }
+    for (const key of ['sequenceStart', 'sequenceEnd', 'startMs', 'endMs'] as const) {
+      if (typeof entry[key] !== 'number' || !Number.isFinite(entry[key]))
+        fail(`timeline[${index}].${key} must be a number`);
+    }
+    if (typeof entry.status !== 'string') fail(`timeline[${index}] needs a status`);
     for (const field of fields) {
       checkObservation((entry as unknown as Record<string, unknown>)[field], `timeline[${index}].${field}`);
     }
