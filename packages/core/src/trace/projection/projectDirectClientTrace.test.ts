@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createExampleServer } from '@sf-m3/example-servers';
@@ -5,6 +6,7 @@ import { createFeatureServer } from '../../client/directClient.testkit';
 import { OperationCancelled, OperationTimeout, ProtocolError } from '../../errors';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { InProcessServer } from '../../servers/InProcessServer';
+import { StdioServer } from '../../servers/StdioServer';
 import { TraceResult } from '../TraceResult';
 import { TraceView } from '../TraceView';
 
@@ -136,4 +138,30 @@ describe('views of traces a real DirectClient recorded', () => {
     expect(call!.error.value!.message).toContain('bad widget id');
     expect(client.finalTrace!.view().summary.protocolErrorCount).toBe(1);
   });
+
+  it('projects the child process and stdio transport of a stdio server', async () => {
+    const everything = new StdioServer({
+      name: 'everything',
+      command: process.execPath,
+      args: [join(__dirname, '../../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js')],
+    });
+    const client = await kit.direct(everything).connect();
+    const echo = await client.callTool('echo', { message: 'hi' });
+    await client.close();
+    const view = client.finalTrace!.view();
+    expect(echo.isError).toBe(false);
+    expect(view.runtime).toMatchObject({ kind: 'direct', transport: { state: 'observed', value: 'stdio' } });
+    const [proc] = view.processes;
+    expect(proc).toMatchObject({
+      server: 'everything',
+      executable: { state: 'observed', value: expect.stringMatching(/^node/) },
+      pid: { state: 'observed', value: expect.any(Number) },
+    });
+    expect(proc!.status).toBe('completed');
+    expect(proc!.sequenceEnd).toBeGreaterThan(proc!.sequenceStart);
+    expect(proc!.stderr.state).toBe('observed');
+    expect(proc!.stderr.value!.preview).toContain('Starting');
+    expect(view.rawMessages.filter((r) => r.source === 'process_stderr')).toHaveLength(1);
+    expect(view.toolCalls.map((c) => [c.server, c.tool.value, c.status])).toEqual([['everything', 'echo', 'success']]);
+  }, 20_000);
 });
