@@ -58,6 +58,19 @@ describe('DirectClient over stdio (fixture server)', () => {
     expect(await waitForExit(pid)).toBe(true);
   });
 
+  test('closing while the child is still starting reaps it', async () => {
+    const client = kit.direct(fixture());
+    const connecting = client.connect().catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 30));
+    await client.close();
+    expect(await connecting).toBeInstanceOf(OperationCancelled);
+    const started = client.finalTrace!.events.find((e) => e.kind === 'process.started');
+    const pid = started?.payload.pid;
+    expect(typeof pid).toBe('number');
+    expect(await waitForExit(pid as number)).toBe(true);
+    expect(client.result?.snapshot.outcome).toBe('cancelled');
+  });
+
   test('a server that exits mid-call gives a TransportError and a failed execution', async () => {
     const client = await kit.direct(fixture(), { timeoutMs: 10_000 }).connect();
     const error = await client.callTool('exit').catch((e: unknown) => e as M3Error);

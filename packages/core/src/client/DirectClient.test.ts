@@ -462,3 +462,33 @@ describe('trace and execution result', () => {
     expect(raw.content.length).toBeGreaterThan(0);
   });
 });
+
+describe('closing while connecting', () => {
+  const slowStart = new InProcessServer({
+    name: 'slow-start',
+    factory: async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      return createExampleServer();
+    },
+  });
+
+  test('close() during connect cancels it and saves a cancelled execution', async () => {
+    const client = kit.direct(slowStart);
+    const connecting = rejection(client.connect());
+    await new Promise((r) => setTimeout(r, 50));
+    await client.close();
+    const error = await connecting;
+    expect(error).toBeInstanceOf(OperationCancelled);
+    expect(client.result?.snapshot.outcome).toBe('cancelled');
+    expect((await kit.store.getExecution(client.executionId)).outcome).toBe('cancelled');
+    await expect(client.ping()).rejects.toThrow(/closed/);
+  });
+
+  test('kit.close() during connect leaves nothing open', async () => {
+    const client = kit.direct(slowStart);
+    const connecting = rejection(client.connect());
+    await kit.close();
+    expect(await connecting).toBeInstanceOf(OperationCancelled);
+    expect(client.closed).toBe(true);
+  });
+});

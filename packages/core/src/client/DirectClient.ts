@@ -117,6 +117,7 @@ export class DirectClient {
   private connectAbort = new AbortController();
   private connecting: Promise<this> | undefined;
   private closing: Promise<void> | undefined;
+  private creating: Promise<void> | undefined;
   private escaped: M3Error | undefined;
   private directResult: JsonValue | undefined;
   private directResultLive: unknown;
@@ -215,7 +216,7 @@ export class DirectClient {
     });
     try {
       this.host.executionCreated(this.executionId);
-      await this.host.store.createExecution({
+      this.creating = this.host.store.createExecution({
         executionId: this.executionId,
         runId: this.context.runId,
         suiteName: this.context.suiteName,
@@ -243,6 +244,9 @@ export class DirectClient {
         outcome: null,
         snapshot: { lifecycle: 'starting' },
       });
+      await this.creating;
+      // close() may have run while the record was being written: then nothing may be started.
+      this.assertStillConnecting();
       const bearerToken = this.resolveBearerToken();
       this.opening = openTransport(this.server, {
         redactor: this.host.redactor,
@@ -652,6 +656,15 @@ export class DirectClient {
     });
     this.state = 'closed';
     this.toolCache = undefined;
+    // The execution record must exist before its finish is written (a slow store may still be on it).
+    const created = await this.creating?.then(
+      () => true,
+      () => false,
+    );
+    if (created === false) {
+      this.host.clientClosed(this);
+      return;
+    }
     const write = this.host.store.finishExecution({
       executionId: this.executionId,
       outcome,
