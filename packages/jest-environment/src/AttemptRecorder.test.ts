@@ -37,6 +37,7 @@ class FakeKit implements BridgedKit {
 
 function setup(overrides: Partial<AttemptRecorderOptions> = {}) {
   const store = new InMemoryExecutionStore();
+  const kitStore = new InMemoryExecutionStore();
   const kits: FakeKit[] = [];
   const stateDir = RunStateDir.create();
   const runId = newId('run');
@@ -45,6 +46,7 @@ function setup(overrides: Partial<AttemptRecorderOptions> = {}) {
     testPath: 'tests/a.test.ts',
     resultsDb: '/tmp/results.sqlite',
     openStore: () => store,
+    openKitStore: () => kitStore,
     createKit: (options) => {
       const kit = new FakeKit(options);
       kits.push(kit);
@@ -53,7 +55,7 @@ function setup(overrides: Partial<AttemptRecorderOptions> = {}) {
     stateDir,
     ...overrides,
   });
-  return { store, kits, stateDir, runId, recorder };
+  return { store, kitStore, kits, stateDir, runId, recorder };
 }
 
 describe('AttemptRecorder', () => {
@@ -63,7 +65,7 @@ describe('AttemptRecorder', () => {
   });
 
   test('records one attempt per test with suite, case id, outcome and linked executions', async () => {
-    const { store, kits, stateDir, runId, recorder } = setup();
+    const { store, kitStore, kits, stateDir, runId, recorder } = setup();
     dirs.push(stateDir);
     const suiteBlock = block('shipping');
     recorder.bindSuite(suiteBlock, { name: 'shipping', options: {} });
@@ -76,6 +78,7 @@ describe('AttemptRecorder', () => {
     const kit = recorder.currentKit() as FakeKit;
     expect(recorder.currentKit()).toBe(kit);
     expect(kit.options).toMatchObject({ runId, suiteName: 'shipping', caseId: 'shipping::shipping local quotes' });
+    expect(kit.options.store).toBe(kitStore);
     test.duration = 12;
     await recorder.finished(test);
 
@@ -158,7 +161,8 @@ describe('AttemptRecorder', () => {
 
   test('without persistence, suites are optional and nothing is written', async () => {
     const openStore = jest.fn(() => new InMemoryExecutionStore());
-    const { stateDir, recorder, kits } = setup({ resultsDb: null, openStore });
+    const openKitStore = jest.fn(() => new InMemoryExecutionStore());
+    const { stateDir, recorder, kits } = setup({ resultsDb: null, openStore, openKitStore });
     dirs.push(stateDir);
     const test = testEntry('bare', root);
     await recorder.started(test);
@@ -167,6 +171,7 @@ describe('AttemptRecorder', () => {
     await recorder.finished(test);
     await recorder.notRun(testEntry('later', root), 'todo');
     expect(openStore).not.toHaveBeenCalled();
+    expect(openKitStore).not.toHaveBeenCalled();
     expect(kits[0].options.store).toBeUndefined();
     expect(kits[0].options.caseId).toBe('bare');
   });
@@ -229,8 +234,10 @@ describe('AttemptRecorder', () => {
 
   test('close() closes kits left open and the store', async () => {
     const store = new InMemoryExecutionStore();
+    const kitStore = new InMemoryExecutionStore();
     const close = jest.spyOn(store, 'close');
-    const { stateDir, recorder } = setup({ openStore: () => store });
+    const closeKitStore = jest.spyOn(kitStore, 'close');
+    const { stateDir, recorder } = setup({ openStore: () => store, openKitStore: () => kitStore });
     dirs.push(stateDir);
     const suiteBlock = block('s');
     recorder.bindSuite(suiteBlock, { name: 's', options: {} });
@@ -239,6 +246,7 @@ describe('AttemptRecorder', () => {
     await recorder.close();
     expect(kit.closed).toBe(1);
     expect(close).toHaveBeenCalledTimes(1);
+    expect(closeKitStore).toHaveBeenCalledTimes(1);
     expect(fs.existsSync(stateDir.dir)).toBe(true);
   });
 });

@@ -18,8 +18,13 @@ export interface AttemptRecorderOptions {
   readonly testPath: string;
   /** Absolute database path, or `null` when persistence is off. */
   readonly resultsDb: string | null;
-  /** Opens the store (from the sandbox's modules); called at most once, only when persistence is on. */
+  /** Opens the store attempts and suites are saved in; called at most once, only when persistence is on. */
   readonly openStore: () => ExecutionStore;
+  /**
+   * Opens the store the file's kits save executions and evaluations in (built from the sandbox's
+   * modules, so what it reads back is made of the classes the test sees); at most once per file.
+   */
+  readonly openKitStore: () => ExecutionStore;
   /** Builds a test's kit (from the sandbox's modules). */
   readonly createKit: (options: KitFactoryOptions) => BridgedKit;
   /** Where required failures and run problems are reported; `null` without global setup. */
@@ -51,6 +56,7 @@ export class AttemptRecorder {
   private readonly open = new Map<TestEntryLike, OpenAttempt>();
   private readonly plainRedactor = new Redactor();
   private store: ExecutionStore | null = null;
+  private kitStore: ExecutionStore | null = null;
   private current: OpenAttempt | null = null;
   private testsSeen = 0;
 
@@ -85,7 +91,7 @@ export class AttemptRecorder {
     const attempt = this.current;
     if (attempt === null) return undefined;
     attempt.kit ??= this.options.createKit({
-      store: this.persistent ? this.openStore() : undefined,
+      store: this.persistent ? (this.kitStore ??= this.options.openKitStore()) : undefined,
       runId: this.options.runId,
       suiteName: attempt.suite?.name ?? null,
       caseId: attempt.caseId,
@@ -186,9 +192,10 @@ export class AttemptRecorder {
       await attempt.kit?.close().catch(() => undefined);
     }
     this.current = null;
-    const store = this.store;
+    const stores = [this.kitStore, this.store];
+    this.kitStore = null;
     this.store = null;
-    await store?.close();
+    for (const store of stores) await store?.close();
   }
 
   private openStore(): ExecutionStore {

@@ -46,9 +46,15 @@ export default class M3Environment extends NodeEnvironment {
       testPath: path.relative(projectConfig.rootDir, context.testPath).split(path.sep).join('/'),
       resultsDb,
       stateDir: run.stateDir === null ? null : new RunStateDir(run.stateDir),
+      // Attempts are written from this (outer) realm: its modules load once per worker, not per file.
       openStore: () => {
-        if (runtime.createStore === undefined || resultsDb === null)
+        const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as typeof import('@sf-m3/store-sqlite');
+        return new SQLiteExecutionStore(resultsDb as string);
+      },
+      openKitStore: () => {
+        if (runtime.createStore === undefined || resultsDb === null) {
           throw new M3Error('setup_missing', SETUP_FILE_MISSING);
+        }
         return runtime.createStore(resultsDb);
       },
       createKit: (options) => {

@@ -2,13 +2,16 @@
  * The preset's `setupFilesAfterEnv` entry. It runs inside each test file's sandbox, so the kits,
  * stores and matchers it builds come from the same module instances the test imports from `sf-m3`
  * (a kit built in Jest's outer realm would hand back classes `instanceof` cannot recognise).
- * The kit and the SQLite store are loaded on first use, so files that never touch them stay fast.
+ * Kits, the SQLite store and the matcher code load on first use, so files that never touch them
+ * stay as fast as plain Jest.
  */
-import { m3Matchers } from '@sf-m3/matchers';
+import { lazyMatchers } from './lazyMatchers';
+import type { MatcherFn } from './lazyMatchers';
 import { runtimeOf } from './runtimeBridge';
 
 type Core = typeof import('@sf-m3/core');
 type StoreSqlite = typeof import('@sf-m3/store-sqlite');
+type Matchers = typeof import('@sf-m3/matchers');
 
 const runtime = runtimeOf(globalThis);
 runtime.createKit = (options) => {
@@ -26,4 +29,6 @@ if (jestExpect === undefined) {
     "sf-m3 matchers need Jest's expect: run this setup file under @sf-m3/jest-environment (preset 'sf-m3')",
   );
 }
-jestExpect.extend(m3Matchers);
+jestExpect.extend(
+  lazyMatchers(() => (require('@sf-m3/matchers') as Matchers).m3Matchers as unknown as Record<string, MatcherFn>),
+);
