@@ -1,4 +1,5 @@
 import { createExampleServer } from '@sf-m3/example-servers';
+import { CallTool, ReadResource } from '../../core/src/kit/DirectSpec';
 import { MCPTestKit } from '../../core/src/kit/MCPTestKit';
 import { InProcessServer } from '../../core/src/servers/InProcessServer';
 import { m3Matchers } from './index';
@@ -62,5 +63,27 @@ describe('matchers on a real DirectClient (in-process example server)', () => {
       'm3.expect.toHaveToolCall',
       'm3.expect.toHaveToolCall',
     ]);
+  });
+});
+
+describe('matchers on kit.run(...) results of direct specs', () => {
+  test('the ExecutionResult of CallTool / ReadResource is asserted through its directResult', async () => {
+    const kit = new MCPTestKit();
+    try {
+      const quote = await kit.run(
+        new CallTool({ server: example, tool: 'shipping_quote', arguments: { weight_kg: 2, zone: 'local' } }),
+      );
+      expect(quote).toHaveStructuredContent({ amount: 9, currency: 'USD' }, { partial: true });
+      expect(quote).not.toBeToolError();
+      expect(quote).toHaveToolCall('shipping_quote', { count: 1 });
+      expect(quote).toBeCompleted();
+      const fails = await kit.run(new CallTool({ server: example, tool: 'always_fails' }));
+      expect(fails).toBeToolError('expected example failure');
+      expect(fails).toHaveText('expected example failure');
+      const guide = await kit.run(new ReadResource({ server: example, uri: 'memory://testing-guide' }));
+      expect(guide).toHaveTextContaining('Discover capabilities');
+    } finally {
+      await kit.close();
+    }
   });
 });

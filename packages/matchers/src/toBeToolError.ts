@@ -2,7 +2,7 @@ import type { MatcherContext } from 'expect';
 import { defineMatcher } from './defineMatcher';
 import type { M3MatcherScope, MatcherVerdict } from './defineMatcher';
 import { hint, usageError } from './messages';
-import { resolveText } from './resolveText';
+import { resolveText, unwrapDirectResult } from './resolveText';
 
 function assertToolError(
   this: MatcherContext,
@@ -11,6 +11,7 @@ function assertToolError(
   text?: string,
 ): MatcherVerdict {
   const name = 'toBeToolError';
+  received = unwrapDirectResult(received);
   if (
     typeof received !== 'object' ||
     received === null ||

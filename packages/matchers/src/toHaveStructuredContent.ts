@@ -3,6 +3,7 @@ import { defineMatcher } from './defineMatcher';
 import type { M3MatcherScope, MatcherVerdict } from './defineMatcher';
 import { isPlainObject, matchValue } from './matchValue';
 import { checkOptions, hint, usageError } from './messages';
+import { unwrapDirectResult } from './resolveText';
 
 /** Options of `toHaveStructuredContent`. */
 export interface StructuredContentOptions {
@@ -18,6 +19,7 @@ function assertStructured(
   options: StructuredContentOptions = {},
 ): MatcherVerdict {
   const name = 'toHaveStructuredContent';
+  received = unwrapDirectResult(received);
   if (!isPlainObject(received)) {
     throw usageError(this, name, `${this.utils.RECEIVED_COLOR('received')} value must be a tool result`, {
       label: 'Received',
