@@ -174,4 +174,13 @@ describe('TraceResult', () => {
     expect(kitOf(trace.view())).toBe(kit);
     expect(kitOf(trace.view().forServer('example'))).toBe(kit);
   });
+
+  it('links a view projected before the trace was linked', () => {
+    const trace = buildDirectTrace();
+    const view = trace.view();
+    const kit = { name: 'late kit' };
+    linkToKit(trace, kit);
+    expect(trace.view()).toBe(view);
+    expect(kitOf(view)).toBe(kit);
+  });
 });

@@ -57,14 +57,16 @@ export class TraceResult {
    * @throws TraceUnavailable when the terminal event contradicts the trace
    */
   view(): TraceView {
-    const cached = views.get(this);
-    if (cached) return cached;
-    if (!this.finalized) throw new TraceNotFinalized(undefined, { executionId: this.executionId });
-    checkProjectable(this);
-    const view = new TraceView(projectTraceView(this.toJSON()));
+    let view = views.get(this);
+    if (view === undefined) {
+      if (!this.finalized) throw new TraceNotFinalized(undefined, { executionId: this.executionId });
+      checkProjectable(this);
+      view = new TraceView(projectTraceView(this.toJSON()));
+      views.set(this, view);
+    }
+    // The kit may link the trace after its view was first projected: pass the link on every time.
     const kit = kitOf(this);
-    if (kit !== undefined && kit !== null) linkToKit(view, kit as object);
-    views.set(this, view);
+    if (kit !== undefined && kit !== null && kitOf(view) === undefined) linkToKit(view, kit as object);
     return view;
   }
 
