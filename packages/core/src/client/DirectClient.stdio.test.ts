@@ -73,7 +73,7 @@ describe('DirectClient over stdio (fixture server)', () => {
 
   test('a server that exits mid-call gives a TransportError and a failed execution', async () => {
     const client = await kit.direct(fixture(), { timeoutMs: 10_000 }).connect();
-    const error = await client.callTool('exit').catch((e: unknown) => e as M3Error);
+    const error = (await client.callTool('exit').catch((e: unknown) => e)) as M3Error;
     expect(error).toBeInstanceOf(TransportError);
     expect(error.message).toMatch(/connection closed/);
     await expect(client.ping()).rejects.toThrow(TransportError);
@@ -115,7 +115,7 @@ describe('DirectClient over stdio (fixture server)', () => {
   test('a command that cannot start fails connect with a startup error and a failed execution', async () => {
     const missing = new StdioServer({ name: 'missing', command: 'definitely-not-a-command-m3' });
     const client = kit.direct(missing);
-    const error = await client.connect().catch((e: unknown) => e as M3Error);
+    const error = (await client.connect().catch((e: unknown) => e)) as M3Error;
     expect(error).toBeInstanceOf(TransportError);
     expect(error.message).not.toContain('definitely-not-a-command-m3');
     expect(client.closed).toBe(true);

@@ -20,9 +20,9 @@ describe('listAll', () => {
   test('a cursor given twice throws ProtocolError naming the method', async () => {
     const cursors = ['a', 'b', 'a'];
     let i = 0;
-    const error = await listAll('prompts/list', async () => ({ items: [i], nextCursor: cursors[i++] })).catch(
-      (e: unknown) => e as ProtocolError,
-    );
+    const error = (await listAll('prompts/list', async () => ({ items: [i], nextCursor: cursors[i++] })).catch(
+      (e: unknown) => e,
+    )) as ProtocolError;
     expect(error).toBeInstanceOf(ProtocolError);
     expect(error.message).toMatch(/cursor repeated: prompts\/list/);
     expect(error.details).toMatchObject({ operation: 'prompts/list', errorKind: 'repeated_cursor', page: 3 });
@@ -30,9 +30,9 @@ describe('listAll', () => {
 
   test('a server inventing cursors forever is stopped', async () => {
     let n = 0;
-    const error = await listAll('tools/list', async () => ({ items: [], nextCursor: `c${n++}` })).catch(
-      (e: unknown) => e as ProtocolError,
-    );
+    const error = (await listAll('tools/list', async () => ({ items: [], nextCursor: `c${n++}` })).catch(
+      (e: unknown) => e,
+    )) as ProtocolError;
     expect(error).toBeInstanceOf(ProtocolError);
     expect(n).toBe(MAX_PAGES);
   });

@@ -113,7 +113,7 @@ describe('ExecutionHandle from kit.submit', () => {
 
   test('result({ timeoutMs }) only limits the wait; cancel() stops the execution', async () => {
     const handle = kit.submit(new CallTool({ server: feature, tool: 'slow', arguments: { ms: 10_000 } }));
-    const error = await handle.result({ timeoutMs: 50 }).catch((e: unknown) => e as OperationTimeout);
+    const error = (await handle.result({ timeoutMs: 50 }).catch((e: unknown) => e)) as OperationTimeout;
     expect(error).toBeInstanceOf(OperationTimeout);
     expect(error.details).toMatchObject({ waitOnly: true, executionId: handle.executionId });
     expect(handle.finished).toBe(false);
