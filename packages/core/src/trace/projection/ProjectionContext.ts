@@ -19,6 +19,17 @@ export function connectionKeyOf(event: TraceEvent): string {
   return event.connectionId ?? event.server ?? '';
 }
 
+/** Entry kinds that always concern a server, so an event naming none gets the only bound server. */
+const SERVER_KINDS: ReadonlySet<EntryKind> = new Set([
+  'tool_call',
+  'protocol',
+  'interaction',
+  'transport',
+  'process',
+  'initialization',
+  'raw_message',
+]);
+
 /**
  * `entry:` + sha256 of the source event ids joined by newlines: stable across projections. A
  * second entry derived from the same events (the raw frame an event carries) adds a `facet` so
@@ -64,7 +75,8 @@ export function entryBase<K extends EntryKind>(
   };
   const sessionId = events.find((e) => e.sessionId !== undefined)?.sessionId;
   const turnId = events.find((e) => e.turnId !== undefined)?.turnId;
-  const server = events.find((e) => e.server !== undefined)?.server ?? context.defaultServer ?? undefined;
+  const named = events.find((e) => e.server !== undefined)?.server;
+  const server = named ?? (SERVER_KINDS.has(kind) ? (context.defaultServer ?? undefined) : undefined);
   const connectionId = events.find((e) => e.connectionId !== undefined)?.connectionId;
   if (sessionId !== undefined) base.sessionId = sessionId;
   if (turnId !== undefined) base.turnId = turnId;

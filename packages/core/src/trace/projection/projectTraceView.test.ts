@@ -275,6 +275,8 @@ describe('projectTraceView health and runtime edge cases', () => {
     });
     const call = view.timeline.find((e): e is ToolCallEntry => e.kind === 'tool_call')!;
     expect(call.server).toBe('only');
+    // Only server-related entries inherit the single bound server; lifecycle entries do not.
+    expect(view.timeline.filter((e) => e.kind === 'lifecycle').every((e) => e.server === undefined)).toBe(true);
     expect(call.tool).toEqual({ state: 'unavailable', value: null, reason: 'malformed_source' });
     expect(call.arguments.state).toBe('unavailable');
     expect(call.result.state).toBe('unavailable');
