@@ -34,6 +34,27 @@ describe('buildServerGroups', () => {
     expect(serverSecrets(groups)).toEqual(['Bearer abc123', 'k=v=w']);
   });
 
+  test('--trust marks a private-range endpoint as trusted', () => {
+    const [group] = buildServerGroups([
+      t('server', 'http'),
+      t('url', 'http://10.0.0.5:8080/mcp'),
+      t('trust', 'trusted_private'),
+    ]);
+    expect(group).toEqual({
+      transport: 'http',
+      name: 'server',
+      url: 'http://10.0.0.5:8080/mcp',
+      headers: {},
+      trust: 'trusted_private',
+    });
+    expect(() => buildServerGroups([t('server', 'http'), t('url', 'http://h/mcp'), t('trust', 'yes')])).toThrow(
+      '--trust: must be "default" or "trusted_private", not "yes"',
+    );
+    expect(() => buildServerGroups([t('server', 'stdio'), t('command', 'n'), t('trust', 'default')])).toThrow(
+      '--trust: does not apply to --server stdio',
+    );
+  });
+
   test('names unnamed later groups server-2, server-3', () => {
     const groups = buildServerGroups([
       t('server', 'stdio'),

@@ -5,7 +5,7 @@ import { CREDENTIAL_QUERY_PARAMS } from '@sf-m3/core';
 import { UsageError } from './UsageError';
 
 /** The flags that belong to server groups. */
-export const SERVER_FIELD_FLAGS = ['url', 'header', 'name', 'command', 'arg', 'env'] as const;
+export const SERVER_FIELD_FLAGS = ['url', 'header', 'trust', 'name', 'command', 'arg', 'env'] as const;
 /** One server-group flag occurrence, in command-line order. */
 export interface ServerToken {
   flag: 'server' | (typeof SERVER_FIELD_FLAGS)[number];
@@ -14,12 +14,18 @@ export interface ServerToken {
 
 /** A server chosen on the command line; travels to Jest as JSON in `M3_SERVERS`. */
 export type ServerSelection =
-  | { transport: 'http'; name: string; url: string; headers: Record<string, string> }
+  | {
+      transport: 'http';
+      name: string;
+      url: string;
+      headers: Record<string, string>;
+      trust?: 'default' | 'trusted_private';
+    }
   | { transport: 'stdio'; name: string; command: string; args: string[]; env: Record<string, string> };
 
-const HTTP_FIELDS = new Set(['url', 'header', 'name']);
+const HTTP_FIELDS = new Set(['url', 'header', 'trust', 'name']);
 const STDIO_FIELDS = new Set(['command', 'arg', 'env', 'name']);
-const SINGLE_FIELDS = new Set(['url', 'command', 'name']);
+const SINGLE_FIELDS = new Set(['url', 'trust', 'command', 'name']);
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
@@ -74,7 +80,12 @@ function closeGroup(group: OpenGroup, index: number): ServerSelection {
       const [key, value] = parsePair('header', raw);
       headers[key] = value;
     }
-    return { transport: 'http', name, url: validateUrl(url), headers };
+    const trust = one('trust');
+    if (trust !== undefined && trust !== 'default' && trust !== 'trusted_private') {
+      throw new UsageError('--trust', `must be "default" or "trusted_private", not "${trust}"`);
+    }
+    const selection: ServerSelection = { transport: 'http', name, url: validateUrl(url), headers };
+    return trust === undefined ? selection : { ...selection, trust };
   }
   const command = one('command');
   if (command === undefined || command.trim() === '') throw new UsageError('--server stdio', 'needs --command CMD');
