@@ -33,7 +33,8 @@ export function projectTransport(context: ProjectionContext, event: TraceEvent):
   const transport = stringField(event.payload, 'transport');
   const instrumented = stringField(event.payload, 'instrumented');
   const reason = stringField(event.payload, 'reason');
-  const failed = !connected && reason !== undefined && /error|fail|broken|unexpected|crash|closed_by_server/i.test(reason);
+  const failed =
+    !connected && reason !== undefined && /error|fail|broken|unexpected|crash|closed_by_server/i.test(reason);
   const entry: { -readonly [K in keyof TransportEntry]: TransportEntry[K] } = {
     ...entryBase(context, 'transport', [event], failed ? 'transport_error' : 'completed'),
     phase: connected ? 'connected' : 'disconnected',

@@ -49,13 +49,19 @@ function methodOf(event: TraceEvent): Observation<string> {
   return method === undefined ? unavailable('malformed_source') : observed(method);
 }
 
+/**
+ * JSON-RPC params and results are objects when present; recorders write an absent one as null,
+ * so null is not_emitted rather than an observed null.
+ */
 function paramsOf(event: TraceEvent): Observation<JsonValue> {
-  return event.payload.params === undefined ? notEmitted() : observed(event.payload.params);
+  const params = event.payload.params;
+  return params === undefined || params === null ? notEmitted() : observed(params);
 }
 
 function resultOf(response: TraceEvent | undefined): Observation<JsonValue> {
   if (response === undefined || response.kind === EventKind.MCP_ERROR) return notEmitted();
-  return response.payload.result === undefined ? notEmitted() : observed(response.payload.result);
+  const result = response.payload.result;
+  return result === undefined || result === null ? notEmitted() : observed(result);
 }
 
 function protocolOf(event: TraceEvent): ProtocolEntry['protocol'] {

@@ -47,7 +47,7 @@ export function isToolCallRequest(event: TraceEvent): boolean {
 
 function argumentsOf(params: JsonValue | undefined): Observation<JsonValue> {
   if (!isJsonObject(params)) return unavailable('malformed_source');
-  if (params.arguments === undefined) return notEmitted();
+  if (params.arguments === undefined || params.arguments === null) return notEmitted();
   return isJsonObject(params.arguments) ? observed(params.arguments) : unavailable('malformed_source');
 }
 

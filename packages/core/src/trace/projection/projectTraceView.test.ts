@@ -152,6 +152,8 @@ describe('projectTraceView on a direct trace', () => {
     expect(protocol[0]).toMatchObject({ status: 'completed', jsonrpcId: 0, direction: 'client_to_server' });
     expect(protocol[0]!.response.state).toBe('observed');
     expect(protocol[1]!.response.state).toBe('not_emitted');
+    // The recorder writes absent params as null: not_emitted, never an observed null.
+    expect(protocol[1]!.request).toEqual({ state: 'not_emitted', value: null, reason: 'provider_did_not_emit' });
     const [init] = view.timeline.filter((e): e is InitializationEntry => e.kind === 'initialization');
     expect(init).toMatchObject({
       protocolVersion: { state: 'observed', value: '2025-11-25' },
