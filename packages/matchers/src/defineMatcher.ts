@@ -88,7 +88,7 @@ export function defineMatcher<A extends unknown[]>(
         return cached;
       };
       if (executionId !== null || linkedKit(received) !== undefined) {
-        const site = callSiteFrom(stack, this.testPath);
+        const site = callSiteFrom(stack.stack, this.testPath);
         recordVerdict(kit, {
           matcherName,
           passed,
