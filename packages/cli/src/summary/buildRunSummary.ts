@@ -54,8 +54,9 @@ export function decideVerdict(parts: {
   }
   const jest = parts.jestExit ? describeJestExit(parts.jestExit) : null;
   if (jest !== null) {
-    // Jest failed without a failed test: a file that could not run, a config or coverage error.
-    const hint = parts.failedTests.length === 0 && parts.jestExit?.signal === null ? ' (see its output above)' : '';
+    // Jest failed with nothing else to explain it: a file that could not run, a config or coverage error.
+    const unexplained = reasons.length === 0 && parts.jestExit?.signal === null;
+    const hint = unexplained ? ' (see its output above)' : '';
     reasons.push(`${jest}${hint}`);
   }
   if (parts.status === 'failed' && reasons.length === 0) reasons.push('the run was recorded as failed');
