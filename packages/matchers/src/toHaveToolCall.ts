@@ -168,7 +168,13 @@ function assertToolCall(
   const pass = countHolds(options, matched.length);
   const criteria = criteriaOf(options);
   const message = () => {
-    const lines = [`${head}\n`, `Expected: ${this.isNot ? 'not ' : ''}${countPhrase(options)} to ${target}`];
+    const defaultCount =
+      options.count === undefined && options.minCount === undefined && options.maxCount === undefined;
+    const expectation =
+      this.isNot && defaultCount
+        ? `no call to ${target}`
+        : `${this.isNot ? 'not ' : ''}${countPhrase(options)} to ${target}`;
+    const lines = [`${head}\n`, `Expected: ${expectation}`];
     if (Object.keys(criteria).length > 0) {
       lines.push(`Matching: ${this.utils.printExpected(scope.safe(criteria))}`);
     }
