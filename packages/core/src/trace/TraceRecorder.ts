@@ -95,11 +95,15 @@ export class TraceRecorder {
   private readonly baseLimitations: string[];
   private readonly extraLimitations = new Set<string>();
   private readonly eventList: TraceEvent[] = [];
-  private readonly blobs: RawEvidenceBlob[] = [];
+  /** Stored evidence; text is turned into a Buffer only when `evidence` is read. */
+  private readonly blobs: Array<{ reference: EvidenceRef; bytes: Buffer | string }> = [];
+  private readonly materialized: RawEvidenceBlob[] = [];
   private readonly blobDigests = new Set<string>();
   private readonly listeners = new Set<(e: TraceEvent) => void>();
   private rawBytesStored = 0;
   private lastOffset = 0;
+  private lastIsoMs = Number.NaN;
+  private lastIso = '';
   private final: TraceResult | null = null;
 
   constructor(options: TraceRecorderOptions) {
@@ -125,7 +129,12 @@ export class TraceRecorder {
 
   /** Raw evidence blobs kept so far (deduplicated by sha256). */
   get evidence(): readonly RawEvidenceBlob[] {
-    return this.blobs;
+    for (let i = this.materialized.length; i < this.blobs.length; i += 1) {
+      const blob = this.blobs[i] as { reference: EvidenceRef; bytes: Buffer | string };
+      const bytes = typeof blob.bytes === 'string' ? Buffer.from(blob.bytes, 'utf8') : blob.bytes;
+      this.materialized.push(Object.freeze({ reference: blob.reference, bytes }));
+    }
+    return this.materialized;
   }
 
   /** True once `finish` has run; later `record` calls throw. */
@@ -141,6 +150,16 @@ export class TraceRecorder {
   /** Milliseconds since the recorder was created, on the monotonic clock. */
   now(): number {
     return Math.max(this.lastOffset, Math.round((this.clock() - this.startMono) * 1000) / 1000);
+  }
+
+  /** ISO time at `offsetMs`, reusing the last string within the same millisecond (a hot path). */
+  private isoAt(offsetMs: number): string {
+    const wall = Math.floor(this.startWall + offsetMs);
+    if (wall !== this.lastIsoMs) {
+      this.lastIsoMs = wall;
+      this.lastIso = new Date(wall).toISOString();
+    }
+    return this.lastIso;
   }
 
   /** Adds a limitation (e.g. `cleanup_failed`) to the finished trace. */
@@ -171,38 +190,44 @@ export class TraceRecorder {
     if (this.final !== null) {
       throw new M3Error('trace_finalized', `cannot record ${kind}: the trace of ${this.executionId} is finished`);
     }
-    const plain = fields.preRedacted === true ? { ...(fields.payload as JsonObject) } : this.sanitize(fields.payload);
-    const payload: JsonObject = plain !== null && typeof plain === 'object' && !Array.isArray(plain) ? plain : {};
+    const plain = fields.preRedacted === true ? (fields.payload as JsonObject) : this.sanitize(fields.payload);
+    let payload: JsonObject = plain !== null && typeof plain === 'object' && !Array.isArray(plain) ? plain : {};
     if (kind === 'execution.created' && this.eventList.length === 0) {
       if (typeof payload.traceId === 'string' && payload.traceId !== '') this.traceIdValue = payload.traceId;
-      else payload.traceId = this.traceIdValue;
+      else payload = { ...payload, traceId: this.traceIdValue };
     }
     let rawEvidence: EvidenceRef | undefined;
     if (fields.raw !== undefined) {
-      rawEvidence = this.attachRaw(payload, fields);
+      const attached = this.attachRaw(fields);
+      rawEvidence = attached.reference;
+      // Object.assign, not `{ ...a, ...b }`: V8 makes a spread of two objects with many fields very slow.
+      payload = Object.assign({}, payload, attached.fields);
+    } else if (fields.preRedacted === true) {
+      payload = Object.assign({}, payload);
     }
     const sequence = this.eventList.length;
     const offsetMs = this.now();
     this.lastOffset = offsetMs;
-    const event: TraceEvent = {
+    // Built by assignment, not conditional spreads: this runs for every message of a connection.
+    const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = {
       schemaVersion: 1,
       eventId: `evt-${this.executionId}-${sequence}`,
       sequence,
       kind,
       executionId: this.executionId,
-      timestamp: new Date(this.startWall + offsetMs).toISOString(),
+      timestamp: this.isoAt(offsetMs),
       offsetMs,
       phase: fields.phase ?? 'unknown',
       origin: fields.origin ?? 'normalized',
-      ...(fields.direction !== undefined && { direction: fields.direction }),
-      ...(fields.server !== undefined && { server: fields.server }),
-      ...(fields.connectionId !== undefined && { connectionId: fields.connectionId }),
-      ...(fields.sessionId !== undefined && { sessionId: fields.sessionId }),
-      ...(fields.turnId !== undefined && { turnId: fields.turnId }),
-      ...(fields.jsonrpcId !== undefined && { jsonrpcId: fields.jsonrpcId }),
       payload: Object.freeze(payload),
-      ...(rawEvidence !== undefined && { rawEvidence }),
     };
+    if (fields.direction !== undefined) event.direction = fields.direction;
+    if (fields.server !== undefined) event.server = fields.server;
+    if (fields.connectionId !== undefined) event.connectionId = fields.connectionId;
+    if (fields.sessionId !== undefined) event.sessionId = fields.sessionId;
+    if (fields.turnId !== undefined) event.turnId = fields.turnId;
+    if (fields.jsonrpcId !== undefined) event.jsonrpcId = fields.jsonrpcId;
+    if (rawEvidence !== undefined) event.rawEvidence = rawEvidence;
     Object.freeze(event);
     this.eventList.push(event);
     for (const listener of this.listeners) {
@@ -215,8 +240,8 @@ export class TraceRecorder {
     return event;
   }
 
-  /** Keeps `fields.raw` as evidence and adds its preview to `payload`; returns the reference. */
-  private attachRaw(payload: JsonObject, fields: RecordFields): EvidenceRef | undefined {
+  /** Keeps `fields.raw` as evidence; returns its reference and the fields to add to the payload. */
+  private attachRaw(fields: RecordFields): { reference: EvidenceRef | undefined; fields: JsonObject } {
     const raw = fields.raw as string | Buffer;
     const mediaType = fields.rawMediaType ?? 'application/json';
     const source: RawEvidenceSource = fields.rawSource ?? 'mcp';
@@ -232,6 +257,7 @@ export class TraceRecorder {
       fields.rawRedacted === true,
     );
     if (bounded === null || bounded.cutByBudget) this.extraLimitations.add(RAW_EVIDENCE_BUDGET_EXCEEDED);
+    let added: JsonObject;
     if (source === 'process_stderr') {
       const stderr: StderrCapture =
         bounded === null
@@ -243,7 +269,7 @@ export class TraceRecorder {
               redacted: bounded.reference.redacted,
               evidenceRef: bounded.reference,
             };
-      payload.stderr = stderr as unknown as JsonObject;
+      added = { stderr: stderr as unknown as JsonObject };
     } else {
       const frame: RawFrameFields =
         bounded === null
@@ -266,15 +292,15 @@ export class TraceRecorder {
               truncated: bounded.reference.truncated,
               redacted: bounded.reference.redacted,
             };
-      Object.assign(payload, frame);
+      added = frame as unknown as JsonObject;
     }
-    if (bounded === null) return undefined;
+    if (bounded === null) return { reference: undefined, fields: added };
     if (!this.blobDigests.has(bounded.reference.sha256)) {
       this.blobDigests.add(bounded.reference.sha256);
-      this.blobs.push(Object.freeze({ reference: bounded.reference, bytes: bounded.bytes }));
-      this.rawBytesStored += bounded.bytes.length;
+      this.blobs.push({ reference: bounded.reference, bytes: bounded.bytes });
+      this.rawBytesStored += bounded.reference.sizeBytes;
     }
-    return bounded.reference;
+    return { reference: bounded.reference, fields: added };
   }
 
   /** The trace so far: partial and not finalized (or the final trace once finished). */

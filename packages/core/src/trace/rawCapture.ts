@@ -1,3 +1,4 @@
+import * as cryptoModule from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { Redactor } from '../redaction/Redactor';
 import type { EvidenceRef } from './EvidenceRef';
@@ -45,8 +46,12 @@ export interface RawFrameFields {
 
 /** One piece of raw evidence after redaction and bounding, before it is stored. */
 export interface BoundedRaw {
-  /** The bytes to store (redacted, then cut to the frame limit and the remaining budget). */
-  readonly bytes: Buffer;
+  /**
+   * The bytes to store (redacted, then cut to the frame limit and the remaining budget): a Buffer,
+   * or the UTF-8 text itself when it fitted whole (Buffers are made only when the blobs are read,
+   * which keeps thousands of small typed arrays away from the garbage collector).
+   */
+  readonly bytes: Buffer | string;
   readonly reference: EvidenceRef;
   /** Redacted text preview (UTF-8), or `base64:<...>` for bytes that are not UTF-8. */
   readonly preview: string;
@@ -54,6 +59,18 @@ export interface BoundedRaw {
   readonly previewTruncated: boolean;
   /** True when the remaining execution budget, not the frame limit, cut the bytes. */
   readonly cutByBudget: boolean;
+}
+
+type OneShotHash = (algorithm: string, data: string | Buffer, encoding: 'hex') => string;
+/** `crypto.hash` (Node >= 20.12) is about twice as fast as `createHash` for small frames. */
+const oneShot = (cryptoModule as unknown as { hash?: OneShotHash }).hash;
+
+/** Hex sha256 of UTF-8 text or bytes. */
+export function sha256Hex(data: string | Buffer): string {
+  if (oneShot !== undefined) return oneShot('sha256', data, 'hex');
+  return typeof data === 'string'
+    ? createHash('sha256').update(data, 'utf8').digest('hex')
+    : createHash('sha256').update(data).digest('hex');
 }
 
 /** True when `bytes` decode as UTF-8 without loss. */
@@ -68,6 +85,33 @@ function cutUtf8(bytes: Buffer, limit: number): Buffer {
   // Step back over continuation bytes (10xxxxxx) so a multi-byte character is never split.
   while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
   return bytes.subarray(0, end);
+}
+
+/** The common case: redacted text that fits the frame limit, the budget and the preview whole. */
+function boundWholeText(
+  raw: string,
+  inputBytes: number,
+  originalSize: number,
+  mediaType: string,
+  redactor: Redactor,
+  limits: RawEvidenceLimits,
+  budgetBytes: number,
+  alreadyRedacted: boolean,
+): BoundedRaw | null {
+  const redacted = redactor.redactText(raw);
+  const size = redacted === raw ? inputBytes : Buffer.byteLength(redacted, 'utf8');
+  if (size > limits.previewBytes || size > limits.frameBytes || size > budgetBytes) return null;
+  const sha256 = sha256Hex(redacted);
+  const reference: EvidenceRef = Object.freeze({
+    evidenceId: `re:${sha256}`,
+    sha256,
+    sizeBytes: size,
+    mediaType,
+    originalSizeBytes: size + (originalSize - inputBytes),
+    truncated: originalSize > inputBytes,
+    redacted: redacted !== raw || alreadyRedacted,
+  });
+  return { bytes: redacted, reference, preview: redacted, previewTruncated: false, cutByBudget: false };
 }
 
 /**
@@ -86,6 +130,19 @@ export function boundRaw(
   const inputBytes = typeof raw === 'string' ? Buffer.byteLength(raw, 'utf8') : raw.length;
   const originalSize = Math.max(originalSizeBytes ?? inputBytes, inputBytes);
   if (budgetBytes <= 0) return null;
+  if (typeof raw === 'string') {
+    const fast = boundWholeText(
+      raw,
+      inputBytes,
+      originalSize,
+      mediaType,
+      redactor,
+      limits,
+      budgetBytes,
+      alreadyRedacted,
+    );
+    if (fast !== null) return fast;
+  }
 
   let text: boolean;
   let redactedBytes: Buffer;
@@ -107,7 +164,7 @@ export function boundRaw(
 
   const limit = Math.min(limits.frameBytes, budgetBytes);
   const bytes = text ? cutUtf8(redactedBytes, limit) : redactedBytes.subarray(0, limit);
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const sha256 = sha256Hex(bytes);
   const truncated = bytes.length < redactedBytes.length || originalSize > inputBytes;
   const previewSource = text ? cutUtf8(bytes, limits.previewBytes) : bytes.subarray(0, limits.previewBytes);
   const preview = text ? previewSource.toString('utf8') : `base64:${previewSource.toString('base64')}`;

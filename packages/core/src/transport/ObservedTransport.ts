@@ -3,7 +3,7 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk
 import type { JsonValue } from '../json';
 import { REDACTED } from '../redaction/Redactor';
 import type { EventDirection, EventKind, LifecyclePhase } from '../trace/Event';
-import type { TraceRecorder } from '../trace/TraceRecorder';
+import type { RecordFields, TraceRecorder } from '../trace/TraceRecorder';
 import type { DiagnosticPayload, ErrorResponsePayload, ResponsePayload, TransportPayload } from '../trace/payloads';
 import { transportKindOf } from './transportKinds';
 
@@ -14,6 +14,9 @@ export interface ObservedTransportOptions {
   server: string;
   connectionId: string;
 }
+
+/** What this transport passes to `TraceRecorder.record` (server and connection are added). */
+type MessageFields = Omit<RecordFields, 'server' | 'connectionId'>;
 
 type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
@@ -125,7 +128,8 @@ export class ObservedTransport implements Transport {
   ): void {
     const { recorder, server, connectionId } = this.options;
     if (recorder.finished) return;
-    recorder.record(kind, { origin: 'normalized', ...fields, server, connectionId });
+    // Object.assign rather than spreads: this runs for every message.
+    recorder.record(kind, Object.assign({ origin: 'normalized' as const, server, connectionId }, fields));
   }
 
   private observe(message: JSONRPCMessage, direction: EventDirection): void {
@@ -154,20 +158,29 @@ export class ObservedTransport implements Transport {
       return;
     }
     const frame = JSON.stringify(safe);
-    const raw = { raw: frame, rawSource: 'mcp' as const, rawRedacted: frame.includes(REDACTED), preRedacted: true };
+    const rawRedacted = frame.includes(REDACTED);
     const id = safe.id;
     const jsonrpcId = typeof id === 'string' || typeof id === 'number' ? id : undefined;
     const method = typeof safe.method === 'string' ? safe.method : undefined;
-    const base = { direction, ...(jsonrpcId !== undefined && { jsonrpcId }), ...raw };
+    const fieldsFor = (phase: LifecyclePhase, payload: object): MessageFields => ({
+      direction,
+      jsonrpcId,
+      phase,
+      payload,
+      preRedacted: true,
+      raw: frame,
+      rawSource: 'mcp',
+      rawRedacted,
+    });
 
     if (method !== undefined) {
       const phase = phaseOf(method);
       const payload = { method, params: safe.params ?? null };
       if (jsonrpcId !== undefined) {
         this.pending.set(`${direction}|${typeof jsonrpcId}|${jsonrpcId}`, method);
-        this.record(REQUEST_KINDS[method] ?? 'mcp.request', { ...base, phase, payload });
+        this.record(REQUEST_KINDS[method] ?? 'mcp.request', fieldsFor(phase, payload));
       } else {
-        this.record(notificationKind(method), { ...base, phase, payload });
+        this.record(notificationKind(method), fieldsFor(phase, payload));
       }
       return;
     }
@@ -189,11 +202,11 @@ export class ObservedTransport implements Transport {
             data: error.data ?? null,
           },
         };
-        this.record('mcp.error', { ...base, phase, payload });
+        this.record('mcp.error', fieldsFor(phase, payload));
         return;
       }
       const payload: ResponsePayload = { method: requestMethod, result: safe.result ?? null };
-      this.record(RESPONSE_KINDS[requestMethod] ?? 'mcp.response', { ...base, phase, payload });
+      this.record(RESPONSE_KINDS[requestMethod] ?? 'mcp.response', fieldsFor(phase, payload));
       return;
     }
     this.recordMalformed(frame, direction, jsonrpcId);
