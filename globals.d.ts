@@ -2,7 +2,7 @@
 // `expect`. Use with `"types": ["jest", "sf-m3/globals"]` in tsconfig.json. With
 // `injectGlobals: false`, import `describeM3` and `m3Kit` from 'sf-m3' instead.
 import type { MCPTestKit } from '@sf-m3/core';
-import type { DescribeM3 } from '@sf-m3/jest-environment';
+import type { DescribeM3, TestM3 } from '@sf-m3/jest-environment';
 import type {} from '@sf-m3/matchers';
 
 declare global {
@@ -20,6 +20,16 @@ declare global {
        * @example describe.m3('shipping', { trials: 3 }, () => { ... })
        */
       m3: DescribeM3;
+    }
+
+    interface It {
+      /**
+       * One test per selected server × agent × trial (from the closest `describe.m3` options, or the
+       * CLI's --server/--harness/--trials), titled `name [server=…] [agent=…] [trial 2/3]`, all
+       * sharing one case id.
+       * @example test.m3('quotes', async ({ kit, server, trial }) => { ... })
+       */
+      m3: TestM3;
     }
   }
 }

@@ -179,6 +179,33 @@ describe('the sf-m3 preset and environment', () => {
     expect(attempts.map((a) => a.fullName)).toEqual(['typed m3Kit is typed and bound to the suite']);
   });
 
+  test('test.m3 expands per server and trial with one case id; CLI selections replace the suite options', async () => {
+    const db = path.join(tmp, 'trials.sqlite');
+    const fromSuite = await runJest(environmentConfig, ['trials'], { M3_RESULTS_DB: db, EXPECTED_EXPANSIONS: '4' });
+    expect(fromSuite.output).toContain('Tests:       5 passed, 5 total');
+    expect(fromSuite.code).toBe(0);
+    const { attempts } = await readDatabase(db);
+    const expanded = attempts.filter((a) => a.fullName.startsWith('matrix runs once per server and trial'));
+    expect(expanded.map((a) => a.fullName).sort()).toEqual([
+      'matrix runs once per server and trial [server=alpha] [trial 1/2]',
+      'matrix runs once per server and trial [server=alpha] [trial 2/2]',
+      'matrix runs once per server and trial [server=beta] [trial 1/2]',
+      'matrix runs once per server and trial [server=beta] [trial 2/2]',
+    ]);
+    expect(new Set(expanded.map((a) => a.caseId))).toEqual(new Set(['matrix::matrix runs once per server and trial']));
+
+    const fromCli = await runJest(environmentConfig, ['trials', '--verbose'], {
+      EXPECTED_EXPANSIONS: '3',
+      M3_TRIALS: '3',
+      M3_SERVERS: JSON.stringify([
+        { transport: 'stdio', name: 'cli-server', command: 'node', args: ['x.js'], env: {} },
+      ]),
+    });
+    expect(fromCli.output).toContain('runs once per server and trial [server=cli-server] [trial 3/3]');
+    expect(fromCli.output).not.toContain('[server=alpha]');
+    expect(fromCli.code).toBe(0);
+  });
+
   test('injectGlobals: false with imports from sf-m3; the project’s own setup file and transforms still work', async () => {
     const run = await runJest(noGlobalsConfig, []);
     expect(run.output).toContain('Tests:       1 skipped, 6 passed, 7 total');

@@ -1,6 +1,7 @@
 import { M3Error, newId, Redactor } from '@sf-m3/core';
 import type { AttemptOutcome, AttemptRecord, ExecutionStore, SuiteRecord } from '@sf-m3/core';
 import type { DeclaredSuite } from './describeM3';
+import type { DeclaredCase } from './testM3';
 import { formatFailureMessage } from './failureMessage';
 import type { BridgedKit, KitFactoryOptions } from './runtimeBridge';
 import type { RunStateDir } from './RunStateDir';
@@ -40,6 +41,7 @@ interface OpenAttempt {
   readonly fullName: string;
   readonly retryIndex: number;
   readonly startedAt: string;
+  readonly labels: DeclaredCase['labels'] | Record<string, never>;
   kit: BridgedKit | null;
 }
 
@@ -53,6 +55,7 @@ const registeredSuites = new Map<string, Promise<SuiteRecord>>();
  */
 export class AttemptRecorder {
   private readonly suites = new WeakMap<DescribeBlockLike, DeclaredSuite>();
+  private readonly cases = new WeakMap<TestEntryLike, DeclaredCase>();
   private readonly open = new Map<TestEntryLike, OpenAttempt>();
   private readonly plainRedactor = new Redactor();
   private store: ExecutionStore | null = null;
@@ -77,9 +80,19 @@ export class AttemptRecorder {
     this.suites.set(block, suite);
   }
 
+  /** Binds a `test.m3` expansion to the case it shares with its siblings. */
+  bindCase(test: TestEntryLike, declared: DeclaredCase): void {
+    this.cases.set(test, declared);
+  }
+
   /** The closest `describe.m3` suite around a test. */
   suiteOf(test: TestEntryLike): DeclaredSuite | null {
-    for (let block: DescribeBlockLike | undefined = test.parent; block; block = block.parent) {
+    return this.suiteOfBlock(test.parent);
+  }
+
+  /** The closest `describe.m3` suite at or above a describe block. */
+  suiteOfBlock(start: DescribeBlockLike | undefined): DeclaredSuite | null {
+    for (let block: DescribeBlockLike | undefined = start; block; block = block.parent) {
       const suite = this.suites.get(block);
       if (suite) return suite;
     }
@@ -97,6 +110,7 @@ export class AttemptRecorder {
       caseId: attempt.caseId,
       attemptId: attempt.attemptId,
       recordChecks: true,
+      labels: attempt.labels,
     });
     return attempt.kit;
   }
@@ -116,10 +130,11 @@ export class AttemptRecorder {
       attemptId: newId('attempt'),
       suite,
       suiteId,
-      caseId: caseIdOf(suite?.name ?? null, fullName),
+      caseId: this.caseIdOf(test, suite),
       fullName,
       retryIndex: Math.max(0, test.invocations - 1),
       startedAt: this.now(),
+      labels: this.cases.get(test)?.labels ?? {},
       kit: null,
     };
     this.open.set(test, attempt);
@@ -164,10 +179,11 @@ export class AttemptRecorder {
         attemptId: newId('attempt'),
         suite,
         suiteId,
-        caseId: caseIdOf(suite?.name ?? null, fullName),
+        caseId: this.caseIdOf(test, suite),
         fullName,
         retryIndex: Math.max(0, test.invocations - 1),
         startedAt: this.now(),
+        labels: {},
         kit: null,
       };
       await this.save(attempt, outcome, null, null, []);
@@ -196,6 +212,13 @@ export class AttemptRecorder {
     this.kitStore = null;
     this.store = null;
     for (const store of stores) await store?.close();
+  }
+
+  /** `<suite>::<full name>`; `test.m3` expansions use their base title, so they share one case. */
+  private caseIdOf(test: TestEntryLike, suite: DeclaredSuite | null): string {
+    const declared = this.cases.get(test);
+    const fullName = fullNameOf(declared === undefined ? test : { ...test, name: declared.baseTitle });
+    return caseIdOf(suite?.name ?? null, fullName);
   }
 
   private openStore(): ExecutionStore {

@@ -11,6 +11,8 @@ import { readRunContext } from './runContext';
 import { runtimeOf } from './runtimeBridge';
 import type { M3Runtime } from './runtimeBridge';
 import { RunStateDir } from './RunStateDir';
+import { createTestM3 } from './testM3';
+import type { DeclaredCase, JestTestLike, SelectionOverrides } from './testM3';
 
 /** Told when the setup file that builds kits and stores inside the test sandbox did not run. */
 const SETUP_FILE_MISSING =
@@ -25,7 +27,10 @@ const SETUP_FILE_MISSING =
 export default class M3Environment extends NodeEnvironment {
   private readonly recorder: AttemptRecorder;
   private readonly runtime: M3Runtime;
+  private readonly overrides: SelectionOverrides;
   private pendingSuite: DeclaredSuite | null = null;
+  private pendingCase: DeclaredCase | null = null;
+  private circusState: Circus.State | null = null;
   private sawSetup = false;
   private sawRunFinish = false;
 
@@ -39,6 +44,7 @@ export default class M3Environment extends NodeEnvironment {
       cwd: process.cwd(),
     });
     const run = readRunContext(process.env);
+    this.overrides = { servers: run.servers, harness: run.harness, trials: run.trials };
     const runtime = runtimeOf(this.global);
     this.runtime = runtime;
     this.recorder = new AttemptRecorder({
@@ -75,7 +81,14 @@ export default class M3Environment extends NodeEnvironment {
     switch (event.name) {
       case 'setup':
         this.sawSetup = true;
+        this.circusState = state;
         this.installGlobals(event.runtimeGlobals);
+        return;
+      case 'add_test':
+        if (this.pendingCase !== null) {
+          const added = state.currentDescribeBlock.children.at(-1);
+          if (added?.type === 'test') this.recorder.bindCase(added, this.pendingCase);
+        }
         return;
       case 'start_describe_definition':
         if (this.pendingSuite !== null) {
@@ -121,6 +134,23 @@ export default class M3Environment extends NodeEnvironment {
     });
     Object.defineProperty(globals.describe, 'm3', { value: describeM3, configurable: true, enumerable: false });
     this.runtime.describeM3 = describeM3;
+    const testM3 = createTestM3({
+      test: globals.test as unknown as JestTestLike,
+      options: () => this.recorder.suiteOfBlock(this.circusState?.currentDescribeBlock)?.options ?? {},
+      overrides: this.overrides,
+      buildServer: (selection) => {
+        if (this.runtime.createServer === undefined) throw new M3Error('setup_missing', SETUP_FILE_MISSING);
+        return this.runtime.createServer(selection);
+      },
+      declareCase: (declared) => {
+        this.pendingCase = declared;
+      },
+      currentKit: () => this.recorder.currentKit(),
+    });
+    for (const target of new Set<object>([globals.test, globals.it])) {
+      Object.defineProperty(target, 'm3', { value: testM3, configurable: true, enumerable: false });
+    }
+    this.runtime.testM3 = testM3;
     this.runtime.expect = globals.expect as unknown as M3Runtime['expect'];
   }
 }

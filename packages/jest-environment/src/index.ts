@@ -6,7 +6,9 @@ import M3Environment from './M3Environment';
 
 export default M3Environment;
 export { M3Environment, M3Environment as TestEnvironment };
-export { describeM3, getM3Kit, m3Kit } from './runtime';
+export { describeM3, getM3Kit, m3Kit, testM3 } from './runtime';
+export { expandTestM3 } from './testM3';
+export type { TestM3, TestM3Context, TestM3Function } from './testM3';
 export type { DescribeM3, DescribeM3Function, M3SuiteOptions } from './runtimeBridge';
 export { MISSING_SUITE_MESSAGE } from './AttemptRecorder';
 export { resolvePersistence, RESULTS_DB_ENV } from './persistenceConfig';

@@ -6,6 +6,7 @@
 import type { MCPTestKit } from '@sf-m3/core';
 import { runtimeOf } from './runtimeBridge';
 import type { DescribeM3, DescribeM3Function, M3SuiteOptions } from './runtimeBridge';
+import type { TestM3, TestM3Function } from './testM3';
 
 const NOT_IN_ENVIRONMENT =
   "sf-m3 helpers need the sf-m3 test environment: set preset: 'sf-m3' (or testEnvironment: '@sf-m3/jest-environment') in jest.config.js";
@@ -27,6 +28,20 @@ function variant(pick: (d: DescribeM3) => DescribeM3Function): DescribeM3Functio
 export const describeM3: DescribeM3 = Object.assign(
   variant((d) => d),
   { skip: variant((d) => d.skip), only: variant((d) => d.only) },
+);
+
+function testVariant(pick: (t: TestM3) => TestM3Function): TestM3Function {
+  return (name, fn, timeout) => {
+    const testM3 = runtimeOf(globalThis).testM3;
+    if (testM3 === undefined) throw new Error(NOT_IN_ENVIRONMENT);
+    pick(testM3)(name, fn, timeout);
+  };
+}
+
+/** `test.m3` as an import: one Jest test per selected server × agent × trial, sharing one case id. */
+export const testM3: TestM3 = Object.assign(
+  testVariant((t) => t),
+  { skip: testVariant((t) => t.skip), only: testVariant((t) => t.only) },
 );
 
 /** The kit of the test running now; throws outside a test or outside the sf-m3 environment. */

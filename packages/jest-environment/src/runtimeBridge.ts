@@ -1,4 +1,5 @@
 import type { ExecutionStore } from '@sf-m3/core';
+import type { TestM3 } from './testM3';
 
 /**
  * The environment runs in Jest's outer realm while tests run in a `vm` sandbox with their own copy
@@ -17,10 +18,13 @@ export interface KitFactoryOptions {
   readonly caseId: string;
   readonly attemptId: string;
   readonly recordChecks: true;
+  /** Labels of a `test.m3` expansion (server, harness, model, trial); empty otherwise. */
+  readonly labels: Readonly<Record<string, string | null>>;
 }
 
 /** The part of an `MCPTestKit` the environment drives (read structurally across realms). */
 export interface BridgedKit {
+  readonly caseId: string | null;
   readonly redactor: { redactText(text: string): string };
   executionIds(): string[];
   requiredFailures(): ReadonlyArray<{
@@ -55,6 +59,8 @@ export interface DescribeM3 extends DescribeM3Function {
 export interface M3Runtime {
   /** Set by the environment on Jest's `setup` event. */
   describeM3?: DescribeM3;
+  /** Set by the environment on Jest's `setup` event. */
+  testM3?: TestM3;
   /** Jest's `expect` of this file (present with or without `injectGlobals`). */
   expect?: { extend(matchers: object): void };
   /** The kit of the test running now, created on first use; `undefined` outside a test. */
@@ -63,6 +69,8 @@ export interface M3Runtime {
   createKit?: (options: KitFactoryOptions) => BridgedKit;
   /** Set by the sandbox setup file: opens the SQLite store from the sandbox's `@sf-m3/store-sqlite`. */
   createStore?: (path: string) => ExecutionStore;
+  /** Set by the sandbox setup file: a `StdioServer`/`HTTPServer` from a CLI `--server` selection. */
+  createServer?: (selection: Record<string, unknown>) => unknown;
 }
 
 /** The runtime object of a sandbox global, created on first access. */

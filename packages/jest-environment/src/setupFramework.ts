@@ -18,6 +18,13 @@ runtime.createKit = (options) => {
   const { MCPTestKit } = require('@sf-m3/core') as Core;
   return new MCPTestKit({ ...options, suiteName: options.suiteName ?? undefined });
 };
+runtime.createServer = (selection) => {
+  const { HTTPServer, StdioServer } = require('@sf-m3/core') as Core;
+  const { transport, ...fields } = selection;
+  if (transport === 'http') return new HTTPServer(fields as unknown as ConstructorParameters<typeof HTTPServer>[0]);
+  if (transport === 'stdio') return new StdioServer(fields as unknown as ConstructorParameters<typeof StdioServer>[0]);
+  throw new Error(`M3_SERVERS holds a server with transport ${String(transport)}; expected http or stdio`);
+};
 runtime.createStore = (path) => {
   const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as StoreSqlite;
   return new SQLiteExecutionStore(path);

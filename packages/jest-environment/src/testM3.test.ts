@@ -1,0 +1,87 @@
+import { createTestM3, expandTestM3 } from './testM3';
+import type { DeclaredCase, JestTestLike, TestM3Context } from './testM3';
+
+const none = { servers: null, harness: null, trials: null };
+const build = (selection: Record<string, unknown>) => ({ built: selection.name });
+
+describe('expandTestM3', () => {
+  test('one plain test when nothing is selected', () => {
+    expect(expandTestM3('quotes', {}, none, build).map((e) => e.title)).toEqual(['quotes']);
+  });
+
+  test('server × agent × trial, titled with each dimension in play', () => {
+    const titles = expandTestM3(
+      'quotes',
+      {
+        servers: [{ name: 'a' }, { name: 'b' }],
+        agents: [{ harness: 'acp', models: ['m1', 'm2'] }],
+        trials: 2,
+      },
+      none,
+      build,
+    ).map((e) => e.title);
+    expect(titles).toEqual([
+      'quotes [server=a] [agent=acp:m1] [trial 1/2]',
+      'quotes [server=a] [agent=acp:m1] [trial 2/2]',
+      'quotes [server=a] [agent=acp:m2] [trial 1/2]',
+      'quotes [server=a] [agent=acp:m2] [trial 2/2]',
+      'quotes [server=b] [agent=acp:m1] [trial 1/2]',
+      'quotes [server=b] [agent=acp:m1] [trial 2/2]',
+      'quotes [server=b] [agent=acp:m2] [trial 1/2]',
+      'quotes [server=b] [agent=acp:m2] [trial 2/2]',
+    ]);
+  });
+
+  test('CLI selections replace the suite options', () => {
+    const expansions = expandTestM3(
+      'quotes',
+      { servers: [{ name: 'suite-server' }], trials: 5 },
+      { servers: [{ transport: 'stdio', name: 'cli', command: 'node' }], harness: null, trials: 2 },
+      build,
+    );
+    expect(expansions.map((e) => e.title)).toEqual([
+      'quotes [server=cli] [trial 1/2]',
+      'quotes [server=cli] [trial 2/2]',
+    ]);
+    expect(expansions[0].server?.resolve()).toEqual({ built: 'cli' });
+    expect(expansions[0].server?.resolve()).toBe(expansions[0].server?.resolve());
+  });
+
+  test('refuses servers without a name', () => {
+    expect(() => expandTestM3('q', { servers: [{}] }, none, build)).toThrow('server definitions');
+  });
+});
+
+describe('createTestM3', () => {
+  test('defines one Jest test per expansion, declaring the shared case first', async () => {
+    const defined: Array<{ title: string; fn: () => unknown; declared: DeclaredCase | null }> = [];
+    let declared: DeclaredCase | null = null;
+    const record = (title: string, fn: () => unknown) => {
+      defined.push({ title, fn, declared });
+    };
+    const jestTest = Object.assign(record, { skip: record, only: record }) as JestTestLike;
+    const kit = { caseId: 's::quotes', agents: (selections: unknown[]) => selections.map((s) => ({ agentFor: s })) };
+    const testM3 = createTestM3({
+      test: jestTest,
+      options: () => ({ trials: 2, agents: [{ harness: 'acp', models: ['m'] }] }),
+      overrides: none,
+      buildServer: build,
+      declareCase: (next) => {
+        declared = next;
+      },
+      currentKit: () => kit,
+    });
+    const seen: TestM3Context[] = [];
+    testM3('quotes', (context) => {
+      seen.push(context);
+    });
+    expect(declared).toBeNull();
+    expect(defined.map((d) => [d.title, d.declared?.baseTitle, d.declared?.labels.trial])).toEqual([
+      ['quotes [agent=acp:m] [trial 1/2]', 'quotes', '1'],
+      ['quotes [agent=acp:m] [trial 2/2]', 'quotes', '2'],
+    ]);
+    await defined[1].fn();
+    expect(seen[0]).toMatchObject({ kit, trial: 2, caseId: 's::quotes', server: undefined });
+    expect(seen[0].agent).toEqual({ agentFor: { harness: 'acp', models: ['m'] } });
+  });
+});
