@@ -162,6 +162,16 @@ describe('TraceResult', () => {
     expect(back.view().toJSON()).toEqual(trace.view().toJSON());
   });
 
+  it('writes and checks its JSON schema version', () => {
+    const trace = buildDirectTrace();
+    expect(trace.toJSON().schemaVersion).toBe(1);
+    const { schemaVersion: _omitted, ...legacy } = trace.toJSON();
+    expect(TraceResult.fromJSON(legacy).toJSON()).toEqual(trace.toJSON());
+    expect(() => TraceResult.fromJSON({ ...trace.toJSON(), schemaVersion: 2 as never })).toThrow(
+      /unsupported trace schemaVersion 2/,
+    );
+  });
+
   it('fromJSON rejects non-objects with a clear message', () => {
     expect(() => TraceResult.fromJSON(null as never)).toThrow(/trace data must be an object/);
   });

@@ -8,6 +8,8 @@ import type { TraceCompleteness } from '../enums';
 
 /** The JSON form of a trace: what the store saves and `TraceResult.fromJSON` reads. */
 export interface TraceResultData {
+  /** Version of this JSON shape; `toJSON` always writes it, readers accept it absent (= 1). */
+  schemaVersion?: 1;
   traceId: string;
   executionId: string;
   completeness: TraceCompleteness;
@@ -73,6 +75,7 @@ export class TraceResult {
   /** Plain JSON data; `TraceResult.fromJSON(trace.toJSON())` gives an equal trace. */
   toJSON(): TraceResultData {
     return {
+      schemaVersion: 1,
       traceId: this.traceId,
       executionId: this.executionId,
       completeness: this.completeness,
@@ -97,6 +100,9 @@ function fail(message: string, details: Record<string, string | number> = {}): n
 /** The structural rules of SPEC §5: ids, completeness, and events numbered 0..n-1. */
 function validateTraceData(data: TraceResultData): void {
   if (typeof data !== 'object' || data === null) fail('trace data must be an object');
+  if (data.schemaVersion !== undefined && data.schemaVersion !== 1) {
+    fail(`unsupported trace schemaVersion ${String(data.schemaVersion)}: this sf-m3 reads version 1`);
+  }
   if (typeof data.traceId !== 'string' || data.traceId === '') fail('a trace needs a non-empty traceId');
   if (typeof data.executionId !== 'string' || data.executionId === '') {
     fail('a trace needs a non-empty executionId');
