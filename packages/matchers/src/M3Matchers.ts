@@ -51,6 +51,10 @@ export interface M3Matchers<R> {
    * @example expect(execution).not.toHaveToolCall('delete_file');
    */
   toHaveToolCall(tool?: string, options?: ToolCallOptions): R;
+  /**
+   * A call matching `options` exists, whatever its tool.
+   * @example expect(client).toHaveToolCall({ status: 'tool_error', count: 0 });
+   */
   toHaveToolCall(options: ToolCallOptions): R;
   /**
    * The complete list of called tool names equals `names` (or the same multiset with `ordered: false`).
