@@ -72,8 +72,7 @@ describe('AttemptRecorder', () => {
     const test = testEntry('quotes', block('local', suiteBlock));
 
     await recorder.started(test);
-    const [running] = await store.listAttempts({ runId });
-    expect(running.outcome).toBeNull();
+    expect(await store.listAttempts({ runId })).toEqual([]);
 
     const kit = recorder.currentKit() as FakeKit;
     expect(recorder.currentKit()).toBe(kit);
@@ -81,6 +80,7 @@ describe('AttemptRecorder', () => {
     expect(kit.options.store).toBe(kitStore);
     test.duration = 12;
     await recorder.finished(test);
+    await recorder.flush();
 
     expect(kits).toHaveLength(1);
     expect(kit.closed).toBe(1);
@@ -111,6 +111,7 @@ describe('AttemptRecorder', () => {
     recorder.currentKit();
     test.errors.push([new Error('\u001b[31mboom with sk-canary-123\u001b[39m'), undefined]);
     await recorder.finished(test);
+    await recorder.flush();
     const [attempt] = await store.listAttempts({ runId });
     expect(attempt.outcome).toBe('failed');
     expect(attempt.failureMessage).toBe('boom with [REDACTED]');
@@ -135,6 +136,7 @@ describe('AttemptRecorder', () => {
     test.invocations = 2;
     await recorder.started(test);
     await recorder.finished(test);
+    await recorder.flush();
 
     const attempts = (await store.listAttempts({ runId })).sort((a, b) => a.retryIndex - b.retryIndex);
     expect(attempts.map((a) => [a.retryIndex, a.outcome, a.caseId])).toEqual([
@@ -152,6 +154,7 @@ describe('AttemptRecorder', () => {
     expect(test.errors).toHaveLength(1);
     expect((test.errors[0] as Error).message).toBe(`plain describe bare: ${MISSING_SUITE_MESSAGE}`);
     await recorder.finished(test);
+    await recorder.flush();
     const [attempt] = await store.listAttempts({ runId });
     expect(attempt).toMatchObject({ outcome: 'failed', suiteId: null });
     expect(attempt.failureMessage).toContain(
@@ -183,6 +186,7 @@ describe('AttemptRecorder', () => {
     recorder.bindSuite(suiteBlock, { name: 's', options: {} });
     await recorder.notRun(testEntry('skipped one', suiteBlock), 'skipped');
     await recorder.notRun(testEntry('todo one', root), 'todo');
+    await recorder.flush();
     const attempts = (await store.listAttempts({ runId })).sort((a, b) => a.fullName.localeCompare(b.fullName));
     expect(attempts.map((a) => [a.fullName, a.outcome, a.suiteId === null])).toEqual([
       ['s skipped one', 'skipped', false],
@@ -202,6 +206,7 @@ describe('AttemptRecorder', () => {
     const kit = recorder.currentKit() as FakeKit;
     kit.failures = [{ evaluationId: 'eval-1', evaluator: 'project.answer.v1', status: 'failed', rationale: 'wrong' }];
     await recorder.finished(test);
+    await recorder.flush();
     expect(stateDir.read()).toEqual([
       {
         kind: 'required_failure',
@@ -217,7 +222,7 @@ describe('AttemptRecorder', () => {
     expect(attempt.outcome).toBe('passed');
   });
 
-  test('a store that cannot write fails the test and reports the run incomplete', async () => {
+  test('an attempt that cannot be saved reports the run incomplete', async () => {
     const store = new InMemoryExecutionStore();
     store.saveAttempt = async () => {
       throw new Error('disk full');
@@ -228,7 +233,23 @@ describe('AttemptRecorder', () => {
     recorder.bindSuite(suiteBlock, { name: 's', options: {} });
     const test = testEntry('t', suiteBlock);
     await recorder.started(test);
-    expect((test.errors[0] as Error).message).toBe("m3 could not save this test's results: disk full");
+    await recorder.finished(test);
+    await recorder.close();
+    expect(stateDir.read()).toEqual([{ kind: 'persistence_error', testPath: 'tests/a.test.ts', message: 'disk full' }]);
+  });
+
+  test('a suite that cannot be registered fails the test before it runs', async () => {
+    const store = new InMemoryExecutionStore();
+    store.registerSuite = async () => {
+      throw new Error('database is locked');
+    };
+    const { stateDir, recorder } = setup({ openStore: () => store });
+    dirs.push(stateDir);
+    const suiteBlock = block('s2');
+    recorder.bindSuite(suiteBlock, { name: 's2', options: {} });
+    const test = testEntry('t', suiteBlock);
+    await recorder.started(test);
+    expect((test.errors[0] as Error).message).toBe("m3 could not save this test's results: database is locked");
     expect(stateDir.read().map((r) => r.kind)).toEqual(['persistence_error']);
   });
 

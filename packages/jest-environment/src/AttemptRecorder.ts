@@ -61,6 +61,8 @@ export class AttemptRecorder {
   private store: ExecutionStore | null = null;
   private kitStore: ExecutionStore | null = null;
   private current: OpenAttempt | null = null;
+  /** Attempt writes in flight: not awaited per test, so the store batches them into few transactions. */
+  private readonly writes = new Set<Promise<void>>();
   private testsSeen = 0;
 
   constructor(private readonly options: AttemptRecorderOptions) {}
@@ -139,7 +141,6 @@ export class AttemptRecorder {
     };
     this.open.set(test, attempt);
     this.current = attempt;
-    if (this.persistent) await this.guard(test, () => this.save(attempt, null, null, null, []));
   }
 
   /** `test_done`: closes the kit (reaping what the test left open) and finishes the attempt. */
@@ -162,9 +163,7 @@ export class AttemptRecorder {
     const outcome: AttemptOutcome = test.errors.length > 0 ? 'failed' : 'passed';
     const redact = (text: string) => (kit?.redactor ?? this.plainRedactor).redactText(text);
     const message = formatFailureMessage(test.errors, redact);
-    if (this.persistent) {
-      await this.guard(test, () => this.save(attempt, outcome, test.duration ?? null, message, executionIds));
-    }
+    if (this.persistent) this.saveLater(attempt, outcome, test.duration ?? null, message, executionIds);
   }
 
   /** `test_skip` / `test_todo`: recorded without a kit; never needs a suite because nothing runs. */
@@ -186,7 +185,7 @@ export class AttemptRecorder {
         labels: {},
         kit: null,
       };
-      await this.save(attempt, outcome, null, null, []);
+      this.saveLater(attempt, outcome, null, null, []);
     } catch (error) {
       this.reportProblem('persistence_error', error);
     }
@@ -201,13 +200,19 @@ export class AttemptRecorder {
     });
   }
 
-  /** Closes whatever kit is still open and the store; idempotent. */
+  /** Waits for the attempts being saved. */
+  async flush(): Promise<void> {
+    while (this.writes.size > 0) await Promise.all(this.writes);
+  }
+
+  /** Closes whatever kit is still open, waits for the attempts being saved, closes the stores; idempotent. */
   async close(): Promise<void> {
     for (const [test, attempt] of [...this.open]) {
       this.open.delete(test);
       await attempt.kit?.close().catch(() => undefined);
     }
     this.current = null;
+    await this.flush();
     const stores = [this.kitStore, this.store];
     this.kitStore = null;
     this.store = null;
@@ -235,6 +240,22 @@ export class AttemptRecorder {
       pending.catch(() => registeredSuites.delete(key));
     }
     return pending.then((suite) => suite.suiteId);
+  }
+
+  /** Saves a finished attempt without holding up the next test; a failure fails the run at teardown. */
+  private saveLater(
+    attempt: OpenAttempt,
+    outcome: AttemptOutcome,
+    durationMs: number | null,
+    failureMessage: string | null,
+    executionIds: string[],
+  ): void {
+    const write = this.save(attempt, outcome, durationMs, failureMessage, executionIds).then(
+      () => undefined,
+      (error: unknown) => this.reportProblem('persistence_error', error),
+    );
+    this.writes.add(write);
+    void write.finally(() => this.writes.delete(write));
   }
 
   private save(
