@@ -1,19 +1,16 @@
-/// <reference lib="esnext.disposable" />
 import { createExampleServer, EXAMPLE_SERVER_NAME, TESTING_GUIDE_TEXT } from '@sf-m3/example-servers';
-import {
-  KitClosed,
-  M3Error,
-  ModelValidationError,
-  OperationCancelled,
-  OperationTimeout,
-  ProtocolError,
-} from '../errors';
+import { ModelValidationError, OperationTimeout, ProtocolError } from '../errors';
 import { MCPTestKit } from '../kit/MCPTestKit';
 import { kitOf } from '../kit/kitLink';
 import { InProcessServer } from '../servers/InProcessServer';
-import type { TraceEvent } from '../trace/Event';
-import { createFeatureServer, createPagedServer, type PagedMode } from './directClient.testkit';
-import { SCHEMA_VALIDATION_FAILED } from './ToolSchemaValidator';
+import {
+  createFeatureServer,
+  createPagedServer,
+  kinds,
+  rejection,
+  requests,
+  type PagedMode,
+} from './directClient.testkit';
 
 const example = new InProcessServer({ name: 'example', factory: createExampleServer });
 const feature = new InProcessServer({ name: 'feature', factory: createFeatureServer });
@@ -27,19 +24,6 @@ beforeEach(() => {
 afterEach(async () => {
   await kit.close();
 });
-
-const kinds = (events: readonly TraceEvent[]): string[] => events.map((e) => e.kind);
-const requests = (events: readonly TraceEvent[], method: string): TraceEvent[] =>
-  events.filter((e) => (e.kind === 'mcp.request' || e.kind === 'tool.call_requested') && e.payload.method === method);
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the promise to reject');
-}
 
 describe('DirectClient operations (in-process example server)', () => {
   test('every SPEC §4 operation', async () => {
@@ -232,184 +216,6 @@ describe('errors', () => {
   });
 });
 
-describe('progress and server-to-client callbacks', () => {
-  test('onProgress receives the tool call progress notifications', async () => {
-    const client = await kit.direct(feature).connect();
-    const seen: number[] = [];
-    const result = await client.callTool('slow', { ms: 1, steps: 3 }, { onProgress: (p) => seen.push(p.progress) });
-    expect(result.content).toEqual([expect.objectContaining({ text: 'slept 1' })]);
-    expect(seen).toEqual([1, 2, 3]);
-    await client.close();
-    expect(client.finalTrace!.events.filter((e) => e.kind === 'mcp.progress')).toHaveLength(3);
-  });
-
-  test('elicitation, sampling, roots and log callbacks answer the server', async () => {
-    const logs: unknown[] = [];
-    const client = await kit
-      .direct(feature, {
-        onElicitation: (params) => {
-          expect(params.message).toBe('What is your name?');
-          return { action: 'accept', content: { name: 'Ada' } };
-        },
-        onSampling: () => ({ role: 'assistant', model: 'fixture', content: { type: 'text', text: 'hi' } }),
-        onRoots: () => [{ uri: 'file:///repo', name: 'repo' }],
-        onLogMessage: (params) => logs.push(params),
-      })
-      .connect();
-    expect((await client.callTool('ask')).content[0]).toMatchObject({ text: 'hello Ada' });
-    expect((await client.callTool('sample')).content[0]).toMatchObject({ text: 'model said hi' });
-    expect((await client.callTool('roots')).content[0]).toMatchObject({ text: 'file:///repo' });
-    expect((await client.callTool('log', { text: 'careful' })).content[0]).toMatchObject({ text: 'logged' });
-    expect(logs).toEqual([expect.objectContaining({ level: 'warning', data: 'careful' })]);
-    await client.close();
-    const init = requests(client.finalTrace!.events, 'initialize')[0]!;
-    expect((init.payload.params as { capabilities: object }).capabilities).toEqual({
-      elicitation: {},
-      sampling: {},
-      roots: { listChanged: true },
-    });
-    const events = kinds(client.finalTrace!.events);
-    expect(events).toEqual(expect.arrayContaining(['elicitation.request', 'elicitation.response', 'sampling.request']));
-    const directions = new Set(client.finalTrace!.events.map((e) => e.direction).filter((d) => d !== undefined));
-    expect(directions).toEqual(new Set(['internal', 'client_to_server', 'server_to_client']));
-  });
-
-  test('capabilities are declared only for the callbacks given; a throwing callback leaks nothing', async () => {
-    const secret = 'callback-secret-value-1234';
-    const plain = await kit.direct(feature).connect();
-    await plain.close();
-    const init = requests(plain.finalTrace!.events, 'initialize')[0]!;
-    expect((init.payload.params as { capabilities: object }).capabilities).toEqual({});
-
-    const client = await kit
-      .direct(feature, {
-        onElicitation: () => {
-          throw new Error(`database password is ${secret}`);
-        },
-      })
-      .connect();
-    const result = await client.callTool('ask');
-    expect(result.isError).toBe(true);
-    expect(JSON.stringify(result)).toContain('MCP callback failed');
-    await client.close();
-    expect(JSON.stringify(client.finalTrace)).not.toContain(secret);
-  });
-});
-
-describe('close and the cleanup boundary', () => {
-  test('close while a call is in flight cancels it', async () => {
-    const client = await kit.direct(feature).connect();
-    const call = rejection(client.callTool('slow', { ms: 10_000 }));
-    await new Promise((r) => setTimeout(r, 50));
-    await client.close();
-    const error = await call;
-    expect(error).toBeInstanceOf(OperationCancelled);
-    expect(error.message).toMatch(/cancelled/);
-    expect(client.result?.snapshot.outcome).toBe('cancelled');
-    expect(client.result!.traceView.toolCalls[0]!.toolStatus).toBe('cancelled');
-  });
-
-  test('kit.close closes a forgotten client and cancels its call', async () => {
-    const forgotten = await kit.direct(feature).connect();
-    const call = rejection(forgotten.callTool('slow', { ms: 10_000 }));
-    await new Promise((r) => setTimeout(r, 50));
-    await kit.close();
-    expect(await call).toBeInstanceOf(OperationCancelled);
-    expect(forgotten.closed).toBe(true);
-    expect(forgotten.result?.snapshot.outcome).toBe('cancelled');
-    expect(() => kit.direct(feature)).toThrow(KitClosed);
-    await expect(kit.getTrace(forgotten.executionId)).rejects.toThrow(KitClosed);
-  });
-
-  test('every operation after close throws an M3Error that says closed', async () => {
-    const client = await kit.direct(example, { onRoots: () => [] }).connect();
-    await client.close();
-    await client.close();
-    const operations: Array<() => Promise<unknown>> = [
-      () => client.listTools(),
-      () => client.listAllTools(),
-      () => client.listResources(),
-      () => client.listAllResources(),
-      () => client.listResourceTemplates(),
-      () => client.listAllResourceTemplates(),
-      () => client.listPrompts(),
-      () => client.listAllPrompts(),
-      () => client.readResource('memory://testing-guide'),
-      () => client.getPrompt('review_order'),
-      () => client.callTool('always_fails'),
-      () => client.complete({ type: 'ref/prompt', name: 'review_order' }, { name: 'order_id', value: '' }),
-      () => client.subscribeResource('memory://x'),
-      () => client.unsubscribeResource('memory://x'),
-      () => client.ping(),
-      () => client.setLoggingLevel('info'),
-      () => client.sendNotification({ method: 'notifications/progress' }),
-      () => client.sendRootsListChanged(),
-      () => client.connect(),
-      () => client.initialize(),
-    ];
-    for (const operation of operations) {
-      const error = await rejection(operation());
-      expect(error).toBeInstanceOf(M3Error);
-      expect(error.message).toMatch(/closed/);
-    }
-    expect(client.result?.snapshot.outcome).toBe('completed');
-  });
-
-  test('operations before connect say how to connect', async () => {
-    const client = kit.direct(example);
-    await expect(client.ping()).rejects.toThrow(/not connected: await client.connect\(\)/);
-    expect(() => client.trace).toThrow(/not connected/);
-    await client.close();
-    expect(client.result).toBeUndefined();
-    expect(kit.executionIds()).toEqual([]);
-  });
-
-  test('await using closes the client at the end of the scope', async () => {
-    let executionId: string | undefined;
-    {
-      await using client = await kit.direct(example).connect();
-      executionId = client.executionId;
-      await client.ping();
-    }
-    const view = await kit.getTraceView(executionId as string);
-    expect(view.outcome).toBe('completed');
-  });
-});
-
-describe('schema validation', () => {
-  test('invalid arguments are rejected before anything is sent', async () => {
-    const client = await kit.direct(paged('ok'), { validateSchemas: true }).connect();
-    const error = await rejection(client.callTool('count', { n: 0 }));
-    expect(error).toBeInstanceOf(ModelValidationError);
-    expect(error.message).toBe(SCHEMA_VALIDATION_FAILED);
-    expect((error as ModelValidationError).details).toMatchObject({ tool: 'count', kind: 'invalid_arguments' });
-    expect((await client.callTool('count', { n: 2 })).content[0]).toMatchObject({ text: 'count 2' });
-    await client.close();
-    const events = client.finalTrace!.events;
-    expect(requests(events, 'tools/call')).toHaveLength(1);
-    // The tool list is fetched once (two pages) and cached for the connection.
-    expect(requests(events, 'tools/list')).toHaveLength(2);
-    expect(client.result?.snapshot.outcome).toBe('failed');
-  });
-
-  test('a structured result that breaks the output schema is invalid_result', async () => {
-    const client = await kit.direct(paged('ok'), { validateSchemas: true }).connect();
-    const error = await rejection(client.callTool('liar'));
-    expect(error).toBeInstanceOf(ModelValidationError);
-    expect((error as ModelValidationError).details).toMatchObject({ tool: 'liar', kind: 'invalid_result' });
-    expect(JSON.stringify((error as ModelValidationError).details)).not.toContain('not-a-number');
-    await client.close();
-  });
-
-  test('without validateSchemas nothing is validated', async () => {
-    const client = await kit.direct(paged('ok')).connect();
-    expect((await client.callTool('liar')).structuredContent).toEqual({ sum: 'not-a-number' });
-    expect((await client.callTool('count', { n: 0 })).isError).toBe(false);
-    await client.close();
-    expect(requests(client.finalTrace!.events, 'tools/list')).toHaveLength(0);
-  });
-});
-
 describe('trace and execution result', () => {
   test('events are numbered, both directions are recorded and the result is saved', async () => {
     const client = await kit.direct(example).connect();
@@ -460,35 +266,5 @@ describe('trace and execution result', () => {
     const raw = await kit.readRawEvidence(frame!.rawEvidence!);
     expect(raw.redacted).toBe(true);
     expect(raw.content.length).toBeGreaterThan(0);
-  });
-});
-
-describe('closing while connecting', () => {
-  const slowStart = new InProcessServer({
-    name: 'slow-start',
-    factory: async () => {
-      await new Promise((r) => setTimeout(r, 300));
-      return createExampleServer();
-    },
-  });
-
-  test('close() during connect cancels it and saves a cancelled execution', async () => {
-    const client = kit.direct(slowStart);
-    const connecting = rejection(client.connect());
-    await new Promise((r) => setTimeout(r, 50));
-    await client.close();
-    const error = await connecting;
-    expect(error).toBeInstanceOf(OperationCancelled);
-    expect(client.result?.snapshot.outcome).toBe('cancelled');
-    expect((await kit.store.getExecution(client.executionId)).outcome).toBe('cancelled');
-    await expect(client.ping()).rejects.toThrow(/closed/);
-  });
-
-  test('kit.close() during connect leaves nothing open', async () => {
-    const client = kit.direct(slowStart);
-    const connecting = rejection(client.connect());
-    await kit.close();
-    expect(await connecting).toBeInstanceOf(OperationCancelled);
-    expect(client.closed).toBe(true);
   });
 });

@@ -18,6 +18,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { TraceEvent } from '../trace/Event';
 
 /** Absolute path of the stdio fixture server script (CommonJS, uses the SDK). */
 export const STDIO_FIXTURE = join(__dirname, '__fixtures__', 'stdio-fixture-server.js');
@@ -247,4 +248,21 @@ export async function startLoopbackHttp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The kinds of `events`, in order. */
+export const kinds = (events: readonly TraceEvent[]): string[] => events.map((e) => e.kind);
+
+/** The request events of one MCP method (`tools/call` is recorded as `tool.call_requested`). */
+export const requests = (events: readonly TraceEvent[], method: string): TraceEvent[] =>
+  events.filter((e) => (e.kind === 'mcp.request' || e.kind === 'tool.call_requested') && e.payload.method === method);
+
+/** The error `promise` rejects with; fails when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the promise to reject');
 }

@@ -1,0 +1,127 @@
+/// <reference lib="esnext.disposable" />
+import { createExampleServer } from '@sf-m3/example-servers';
+import { KitClosed, M3Error, OperationCancelled } from '../errors';
+import { MCPTestKit } from '../kit/MCPTestKit';
+import { InProcessServer } from '../servers/InProcessServer';
+import { createFeatureServer, rejection } from './directClient.testkit';
+
+const example = new InProcessServer({ name: 'example', factory: createExampleServer });
+const feature = new InProcessServer({ name: 'feature', factory: createFeatureServer });
+
+let kit: MCPTestKit;
+beforeEach(() => {
+  kit = new MCPTestKit({ suiteName: 'direct-client', caseId: 'case-1' });
+});
+afterEach(async () => {
+  await kit.close();
+});
+
+describe('close and the cleanup boundary', () => {
+  test('close while a call is in flight cancels it', async () => {
+    const client = await kit.direct(feature).connect();
+    const call = rejection(client.callTool('slow', { ms: 10_000 }));
+    await new Promise((r) => setTimeout(r, 50));
+    await client.close();
+    const error = await call;
+    expect(error).toBeInstanceOf(OperationCancelled);
+    expect(error.message).toMatch(/cancelled/);
+    expect(client.result?.snapshot.outcome).toBe('cancelled');
+    expect(client.result!.traceView.toolCalls[0]!.toolStatus).toBe('cancelled');
+  });
+
+  test('kit.close closes a forgotten client and cancels its call', async () => {
+    const forgotten = await kit.direct(feature).connect();
+    const call = rejection(forgotten.callTool('slow', { ms: 10_000 }));
+    await new Promise((r) => setTimeout(r, 50));
+    await kit.close();
+    expect(await call).toBeInstanceOf(OperationCancelled);
+    expect(forgotten.closed).toBe(true);
+    expect(forgotten.result?.snapshot.outcome).toBe('cancelled');
+    expect(() => kit.direct(feature)).toThrow(KitClosed);
+    await expect(kit.getTrace(forgotten.executionId)).rejects.toThrow(KitClosed);
+  });
+
+  test('every operation after close throws an M3Error that says closed', async () => {
+    const client = await kit.direct(example, { onRoots: () => [] }).connect();
+    await client.close();
+    await client.close();
+    const operations: Array<() => Promise<unknown>> = [
+      () => client.listTools(),
+      () => client.listAllTools(),
+      () => client.listResources(),
+      () => client.listAllResources(),
+      () => client.listResourceTemplates(),
+      () => client.listAllResourceTemplates(),
+      () => client.listPrompts(),
+      () => client.listAllPrompts(),
+      () => client.readResource('memory://testing-guide'),
+      () => client.getPrompt('review_order'),
+      () => client.callTool('always_fails'),
+      () => client.complete({ type: 'ref/prompt', name: 'review_order' }, { name: 'order_id', value: '' }),
+      () => client.subscribeResource('memory://x'),
+      () => client.unsubscribeResource('memory://x'),
+      () => client.ping(),
+      () => client.setLoggingLevel('info'),
+      () => client.sendNotification({ method: 'notifications/progress' }),
+      () => client.sendRootsListChanged(),
+      () => client.connect(),
+      () => client.initialize(),
+    ];
+    for (const operation of operations) {
+      const error = await rejection(operation());
+      expect(error).toBeInstanceOf(M3Error);
+      expect(error.message).toMatch(/closed/);
+    }
+    expect(client.result?.snapshot.outcome).toBe('completed');
+  });
+
+  test('operations before connect say how to connect', async () => {
+    const client = kit.direct(example);
+    await expect(client.ping()).rejects.toThrow(/not connected: await client.connect\(\)/);
+    expect(() => client.trace).toThrow(/not connected/);
+    await client.close();
+    expect(client.result).toBeUndefined();
+    expect(kit.executionIds()).toEqual([]);
+  });
+
+  test('await using closes the client at the end of the scope', async () => {
+    let executionId: string | undefined;
+    {
+      await using client = await kit.direct(example).connect();
+      executionId = client.executionId;
+      await client.ping();
+    }
+    const view = await kit.getTraceView(executionId as string);
+    expect(view.outcome).toBe('completed');
+  });
+});
+
+describe('closing while connecting', () => {
+  const slowStart = new InProcessServer({
+    name: 'slow-start',
+    factory: async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      return createExampleServer();
+    },
+  });
+
+  test('close() during connect cancels it and saves a cancelled execution', async () => {
+    const client = kit.direct(slowStart);
+    const connecting = rejection(client.connect());
+    await new Promise((r) => setTimeout(r, 50));
+    await client.close();
+    const error = await connecting;
+    expect(error).toBeInstanceOf(OperationCancelled);
+    expect(client.result?.snapshot.outcome).toBe('cancelled');
+    expect((await kit.store.getExecution(client.executionId)).outcome).toBe('cancelled');
+    await expect(client.ping()).rejects.toThrow(/closed/);
+  });
+
+  test('kit.close() during connect leaves nothing open', async () => {
+    const client = kit.direct(slowStart);
+    const connecting = rejection(client.connect());
+    await kit.close();
+    expect(await connecting).toBeInstanceOf(OperationCancelled);
+    expect(client.closed).toBe(true);
+  });
+});

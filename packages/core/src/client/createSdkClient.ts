@@ -1,0 +1,39 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { M3Logger } from '../logging/logger';
+import type { DirectClientOptions } from './DirectClientOptions';
+import { RequestTap } from './RequestTap';
+import type { InitializationResult } from './results';
+import { clientCapabilities, installServerRequestHandlers } from './serverRequestHandlers';
+
+/** How sf-m3 introduces itself at `initialize`. */
+export const CLIENT_INFO = { name: 'sf-m3', version: '0.1.0' };
+
+/**
+ * An SDK `Client` over `observed` (through a `RequestTap`), with the capabilities and
+ * server-to-client handlers of the given callbacks. Not connected yet.
+ */
+export function createSdkClient(
+  observed: Transport,
+  options: DirectClientOptions,
+  logger: M3Logger,
+): { sdk: Client; tap: RequestTap } {
+  const tap = new RequestTap(observed, {
+    ...(options.protocolVersion !== undefined && { protocolVersion: options.protocolVersion }),
+  });
+  const sdk = new Client(CLIENT_INFO, { capabilities: clientCapabilities(options) });
+  sdk.onerror = (error) => logger.debug('MCP client error', { errorType: error.constructor.name });
+  installServerRequestHandlers(sdk, options, logger);
+  return { sdk, tap };
+}
+
+/** What the server said at `initialize`, read from a connected SDK client. */
+export function readInitialization(sdk: Client, tap: RequestTap): InitializationResult {
+  const info = sdk.getServerVersion();
+  return Object.freeze({
+    protocolVersion: tap.negotiatedProtocolVersion ?? 'unknown',
+    serverInfo: { ...(info ?? { name: 'unknown', version: 'unknown' }) },
+    capabilities: { ...(sdk.getServerCapabilities() ?? {}) },
+    instructions: sdk.getInstructions() ?? null,
+  });
+}
