@@ -1,5 +1,4 @@
 /// <reference lib="esnext.disposable" />
-import { performance } from 'node:perf_hooks';
 import { DirectClient } from '../client/DirectClient';
 import type { DirectClientHost, ExecutionContext } from '../client/DirectClientHost';
 import { validateDirectClientOptions, type DirectClientOptions } from '../client/DirectClientOptions';
@@ -21,6 +20,7 @@ import type { EvidenceRef, RawEvidence } from '../trace/EvidenceRef';
 import type { TraceResult } from '../trace/TraceResult';
 import type { TraceView } from '../trace/TraceView';
 import { DirectSpec } from './DirectSpec';
+import { runDirectSpec } from './runDirectSpec';
 import { linkToKit } from './kitLink';
 
 /** Options of `new MCPTestKit(options)`. */
@@ -299,47 +299,6 @@ export class MCPTestKit {
       throw new KitClosed(`the kit is closed: ${method}() needs an open MCPTestKit; create a new one`, { method });
     }
   }
-}
-
-/** connect → operation → close, with the spec's deadline; never rejects for operation failures. */
-async function runDirectSpec(spec: DirectSpec, client: DirectClient): Promise<ExecutionResult> {
-  const started = performance.now();
-  let stage = 'execution_startup';
-  let timer: NodeJS.Timeout | undefined;
-  if (spec.timeoutMs !== undefined) {
-    const timeoutMs = spec.timeoutMs;
-    timer = setTimeout(() => {
-      const elapsedMs = Math.round(performance.now() - started);
-      void client
-        .closeWith({
-          reason: 'deadline',
-          diagnostic: {
-            code: 'deadline_exceeded',
-            message: `execution deadline of ${timeoutMs} ms passed during ${stage} (${spec.operation}): raise the spec's timeoutMs if the server is just slow`,
-            stage,
-            operation: spec.operation,
-            elapsedMs,
-            timeoutMs,
-          },
-        })
-        .catch(() => undefined);
-    }, timeoutMs);
-  }
-  try {
-    await client.connect();
-    stage = 'mcp_call';
-    const live = await spec.perform(client);
-    client.setDirectResult(spec.toDirectResult(live), live);
-  } catch {
-    // The client recorded the failure; its outcome and error are in the result.
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-  }
-  stage = 'cleanup';
-  await client.close();
-  const result = client.result;
-  if (result === undefined) throw new Error('internal: a closed direct client has no result');
-  return result;
 }
 
 function optionalString(value: unknown, name: string): string | undefined {
