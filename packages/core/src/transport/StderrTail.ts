@@ -45,15 +45,15 @@ export class StderrTail {
 
   /**
    * The kept text. When older bytes were dropped it restarts after the first line break (within
-   * 8 KiB), so a secret cut in half at the edge cannot survive redaction as a fragment.
+   * 8 KiB and the first half), else skips 8 KiB (at most a quarter), so a secret cut in half at the
+   * edge is unlikely to survive redaction as a fragment.
    */
   text(): string {
     let bytes = Buffer.concat(this.chunks);
     if (this.truncated) {
       const newline = bytes.indexOf(0x0a);
-      bytes = bytes.subarray(
-        newline >= 0 && newline < RESYNC_BYTES ? newline + 1 : Math.min(RESYNC_BYTES, bytes.length),
-      );
+      const atLine = newline >= 0 && newline < Math.min(RESYNC_BYTES, bytes.length / 2);
+      bytes = bytes.subarray(atLine ? newline + 1 : Math.min(RESYNC_BYTES, Math.floor(bytes.length / 4)));
       // Never start inside a multi-byte character.
       let start = 0;
       while (start < bytes.length && ((bytes[start] ?? 0) & 0xc0) === 0x80) start += 1;

@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { Redactor } from '../redaction/Redactor';
+import { TraceRecorder } from '../trace/TraceRecorder';
+import { ChildProcessHandle } from './ChildProcessHandle';
+import { descendantsOf, isAlive } from './processTree';
+
+function recorder(redactor = new Redactor()): TraceRecorder {
+  const r = new TraceRecorder({ executionId: 'exec-0123456789abcdef0123456789abcdef', redactor });
+  r.record('execution.created', { payload: {} });
+  return r;
+}
+
+describe('ChildProcessHandle', () => {
+  it('reaps by pid alone when the ChildProcess object is not available', async () => {
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const pid = child.pid as number;
+    const trace = recorder();
+    // No `child` given: the handle must poll the pid to notice the exit.
+    const handle = new ChildProcessHandle({
+      pid,
+      executable: 'node',
+      redactor: new Redactor(),
+      recorder: trace,
+      server: 's',
+      connectionId: 'c',
+      graceMs: 500,
+    });
+    await handle.reap();
+    expect(isAlive(pid)).toBe(false);
+    expect(await handle.exited).toEqual({ code: null, signal: null });
+    const exited = trace.events.at(-1)!;
+    expect(exited.kind).toBe('process.exited');
+    expect(exited.payload).toEqual({ executable: 'node', pid, exitCode: null, signal: null, stderr: null });
+  });
+
+  it('records the exit of a child that ends by itself, with its redacted stderr', async () => {
+    const redactor = new Redactor(['child-canary-1234']);
+    const child = spawn(
+      process.execPath,
+      ['-e', "process.stderr.write('oops child-canary-1234\\n'); process.exit(2)"],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    const trace = recorder(redactor);
+    const handle = new ChildProcessHandle({
+      pid: child.pid as number,
+      child,
+      stderr: child.stderr,
+      executable: 'node',
+      redactor,
+      recorder: trace,
+      server: 's',
+      connectionId: 'c',
+    });
+    expect(await handle.exited).toEqual({ code: 2, signal: null });
+    expect(handle.hasExited).toBe(true);
+    expect(handle.stderr()).toBe('oops [REDACTED]\n');
+    const exited = trace.events.at(-1)!;
+    expect(exited.payload).toMatchObject({ exitCode: 2, stderr: { preview: 'oops [REDACTED]\n', redacted: true } });
+    await handle.reap(); // nothing left to do
+  });
+
+  it('finds descendants through the process table', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        "require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); setInterval(() => {}, 1000)",
+      ],
+      { stdio: 'ignore' },
+    );
+    const pid = child.pid as number;
+    let found: number[] = [];
+    for (let i = 0; i < 100 && found.length === 0; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      found = descendantsOf(pid);
+    }
+    expect(found).toHaveLength(1);
+    const handle = new ChildProcessHandle({
+      pid,
+      child,
+      executable: 'node',
+      redactor: new Redactor(),
+      recorder: recorder(),
+      server: 's',
+      connectionId: 'c',
+      graceMs: 500,
+    });
+    await handle.reap();
+    expect(isAlive(pid)).toBe(false);
+    expect(isAlive(found[0]!)).toBe(false);
+  });
+});
