@@ -86,7 +86,7 @@ describe('checkEndpointTrust', () => {
   it('resolves hostnames and checks every address', async () => {
     const lookup = jest.fn(async () => ['93.184.216.34', '10.0.0.7']);
     await expect(checkEndpointTrust('https://intranet.example/mcp', 'default', lookup)).rejects.toThrow(
-      /resolves to 10\.0\.0\.7, a private or link-local address/,
+      /resolves to 10\.0\.0\.7, which is a private or link-local address/,
     );
     expect(lookup).toHaveBeenCalledWith('intranet.example');
     const publicOnly = async (): Promise<string[]> => ['93.184.216.34'];

@@ -109,7 +109,7 @@ export function parseEndpointUrl(url: string | URL): URL {
 
 function refusePrivate(url: URL, address: string): never {
   throw new EndpointTrustError(
-    `HTTP endpoint ${safeUrl(url)} resolves to ${address}, a private or link-local address ` +
+    `HTTP endpoint ${safeUrl(url)} ${isIP(bareHost(url)) !== 0 ? 'is' : `resolves to ${address}, which is`} a private or link-local address ` +
       `(10/8, 172.16/12, 192.168/16, 169.254/16, fc00::/7); the kit refuses it by default: ${TRUST_HINT}`,
     { host: url.hostname, address },
   );
