@@ -49,6 +49,11 @@ const OPPOSITE: Partial<Record<EventDirection, EventDirection>> = {
   harness_to_sdk: 'sdk_to_harness',
 };
 
+/** True for a request recorded without a JSON-RPC id (it can never be answered; kept as incomplete). */
+export function isUnnumberedRequest(event: TraceEvent): boolean {
+  return REQUEST_KINDS.has(event.kind) && event.origin !== 'harness_reported' && event.jsonrpcId === undefined;
+}
+
 /** True for a JSON-RPC request observed on a wire (not an agent's own report). */
 export function isWireRequest(event: TraceEvent): boolean {
   return REQUEST_KINDS.has(event.kind) && event.origin !== 'harness_reported' && event.jsonrpcId !== undefined;

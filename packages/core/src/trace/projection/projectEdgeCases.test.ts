@@ -84,6 +84,21 @@ describe('projectTraceView health and runtime edge cases', () => {
     expect(init!.tools).toEqual({ state: 'not_emitted', value: null, reason: 'provider_did_not_emit' });
   });
 
+  it('keeps a request recorded without a JSON-RPC id as an incomplete entry', () => {
+    const builder = new TraceEventListBuilder();
+    builder.add('mcp.request', { direction: 'client_to_server', payload: { method: 'ping', params: {} } });
+    builder.add('tool.call_requested', {
+      direction: 'client_to_server',
+      payload: { method: 'tools/call', params: { name: 'a' } },
+    });
+    const view = projectTraceView(builder.finish().toJSON());
+    const entries = view.timeline.filter((e) => e.kind === 'protocol' || e.kind === 'tool_call');
+    expect(entries.map((e) => [e.kind, e.status])).toEqual([
+      ['protocol', 'incomplete'],
+      ['tool_call', 'incomplete'],
+    ]);
+  });
+
   it('throws TraceNotFinalized for an unfinished trace', () => {
     const builder = new TraceEventListBuilder();
     expect(() => projectTraceView(builder.data())).toThrow(TraceNotFinalized);

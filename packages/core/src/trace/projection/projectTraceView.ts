@@ -3,7 +3,7 @@ import { TraceNotFinalized, TraceUnavailable } from '../../errors';
 import { EventKind, type TraceEvent } from '../Event';
 import type { TraceEntry, TraceViewData } from '../TraceEntry';
 import type { TraceResultData } from '../TraceResult';
-import { pairExchanges, isWireRequest, isWireResponse, type RpcExchange } from './pairExchanges';
+import { isUnnumberedRequest, isWireResponse, pairExchanges, type RpcExchange } from './pairExchanges';
 import {
   LIFECYCLE_KINDS,
   projectEvaluation,
@@ -134,14 +134,7 @@ export function projectTraceView(trace: TraceResultData): TraceViewData {
   const { exchanges, unmatchedResponses } = pairExchanges(trace.events);
   const context = contextOf(trace, exchanges);
   // Request-kind events the pairing could not take (no JSON-RPC id) still become entries.
-  const loose = trace.events.filter(
-    (e) =>
-      !isWireRequest(e) &&
-      e.origin !== 'harness_reported' &&
-      e.jsonrpcId === undefined &&
-      e.kind !== EventKind.MCP_ERROR &&
-      /\.request$|call_requested$/.test(e.kind),
-  );
+  const loose = trace.events.filter(isUnnumberedRequest);
   const allExchanges = [...exchanges, ...loose.map((request): RpcExchange => ({ request }))];
   const handled = new Set<TraceEvent>();
   for (const exchange of allExchanges) {
