@@ -1,0 +1,4 @@
+export * from './toolPolicy';
+export * from './ProxyConfig';
+export * from './CaptureFile';
+export * from './buildProxyCommand';
