@@ -103,10 +103,15 @@ export class ObservedTransport implements Transport {
     return this.inner.start();
   }
 
-  /** Records the message, then sends it. */
+  /**
+   * Hands the message to the transport, then records it before returning. The SDK transports
+   * deliver answers asynchronously, so the event still precedes any response in the trace, while
+   * the server starts working during the recording instead of after it.
+   */
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const sent = this.inner.send(message, options);
     this.observe(message, 'client_to_server');
-    return this.inner.send(message, options);
+    return sent;
   }
 
   close(): Promise<void> {
