@@ -106,6 +106,17 @@ describe('DirectClient operations (in-process example server)', () => {
     expect(client.finalTrace?.finalized).toBe(true);
   });
 
+  test('protocolVersion asks for that revision at initialize', async () => {
+    const client = await kit.direct(example, { protocolVersion: '2025-03-26' }).connect();
+    expect(client.initialization?.protocolVersion).toBe('2025-03-26');
+    await client.close();
+    const init = requests(client.finalTrace!.events, 'initialize')[0]!;
+    expect(init.payload.params).toMatchObject({ protocolVersion: '2025-03-26' });
+    const initialized = client.finalTrace!.events.find((e) => e.kind === 'mcp.initialized');
+    expect(initialized?.payload).toMatchObject({ protocolVersion: '2025-03-26' });
+    expect(() => kit.direct(example, { protocolVersion: ' ' })).toThrow(/protocolVersion/);
+  });
+
   test('an unknown logging level and a bad argument are local validation errors', async () => {
     const client = await kit.direct(example).connect();
     await expect(client.setLoggingLevel('loud' as never)).rejects.toThrow(ModelValidationError);
