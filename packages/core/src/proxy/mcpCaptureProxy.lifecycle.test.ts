@@ -1,0 +1,94 @@
+// Start, EOF, SIGTERM and a dying server: ordering of relayed bytes, capture records and exit.
+import { existsSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildProxyCommand, captureProxyScriptPath } from './buildProxyCommand';
+import { rpc, startProxy } from './captureProxy.testkit';
+
+describe('capture proxy lifecycle', () => {
+  test('deletes its 0600 config at start and creates the capture file 0600', async () => {
+    const proxy = await startProxy();
+    expect(statSync(proxy.configPath).mode & 0o777).toBe(0o600);
+    proxy.child.stdin.write(rpc(1, 'echo'));
+    await proxy.waitForLines(1);
+    expect(existsSync(proxy.configPath)).toBe(false);
+    expect(statSync(proxy.capturePath).mode & 0o777).toBe(0o600);
+    proxy.child.stdin.end();
+    await proxy.exited;
+  });
+
+  test('refuses a config that is not 0600 (exit 78) and deletes it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sf-m3-proxy-'));
+    const path = join(dir, 'config.json');
+    writeFileSync(path, '{}', { mode: 0o644 });
+    const { command, args } = buildProxyCommand(path);
+    const run = spawnSync(command, args, { encoding: 'utf8' });
+    expect(run.status).toBe(78);
+    expect(run.stderr).toContain('mode 0600');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  test('refuses a missing config with exit 78', () => {
+    const run = spawnSync(process.execPath, [captureProxyScriptPath, join(tmpdir(), 'no-such-sf-m3-config.json')], {
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(78);
+  });
+
+  test('EOF: server stdin closes, its last output is relayed and recorded, then the proxy exits with its code', async () => {
+    const proxy = await startProxy({ fixtureEnv: { FIXTURE_EXIT_CODE: '7' } });
+    proxy.child.stdin.write(rpc(1, 'echo'));
+    await proxy.waitForLines(1);
+    proxy.child.stdin.end();
+    expect(await proxy.exited).toEqual({ code: 7, signal: null });
+    // The server wrote its goodbye after seeing EOF; it still reached the client.
+    expect(JSON.parse(proxy.lines()[1]).method).toBe('notifications/goodbye');
+    const capture = await proxy.capture();
+    const types = capture.records.map((r) => r.type);
+    expect(types).toEqual(['start', 'frame', 'frame', 'frame', 'exit', 'end']);
+    expect(capture.exit).toMatchObject({ reason: 'client_eof', code: 7, signal: null, inFlight: [] });
+    expect(capture.end).toMatchObject({ exitCode: 7 });
+    expect(capture.tornTail).toBe(false);
+    expect(capture.records.map((r) => r.seq)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  test('SIGTERM: forwarded to the server group, its last frame recorded, records flushed before exit', async () => {
+    const proxy = await startProxy();
+    proxy.child.stdin.write(rpc(1, 'echo'));
+    await proxy.waitForLines(1);
+    proxy.child.kill('SIGTERM');
+    const exit = await proxy.exited;
+    expect(exit).toEqual({ code: 143, signal: null });
+    expect(proxy.serverLog().map((e) => e.event)).toEqual(['line', 'sigterm']);
+    const capture = await proxy.capture();
+    expect(capture.frames.at(-1)?.messages).toEqual([{ kind: 'notification', method: 'notifications/terminated' }]);
+    expect(capture.exit).toMatchObject({ reason: 'signal', stopSignal: 'SIGTERM', code: 0 });
+    expect(capture.end).toMatchObject({ exitCode: 143 });
+    const start = capture.start!;
+    // The server ran in its own process group, which is gone now.
+    expect(() => process.kill(-start.pid!, 0)).toThrow();
+  });
+
+  test('a server dying mid-call: exit recorded with the unanswered call and redacted stderr, stdout closed, non-zero exit', async () => {
+    const proxy = await startProxy({ fixtureEnv: { FIXTURE_SECRET: 'do-not-leak-1234' }, canaries: ['do-not-leak-1234'] });
+    proxy.child.stdin.write(rpc(1, 'echo'));
+    await proxy.waitForLines(1);
+    const stdoutClosed = new Promise((resolve) => proxy.child.stdout.on('end', resolve));
+    proxy.child.stdin.write(rpc(2, 'die'));
+    expect((await proxy.exited).code).toBe(3);
+    await stdoutClosed;
+    const capture = await proxy.capture();
+    expect(capture.exit).toMatchObject({ reason: 'server_exit', code: 3, inFlight: [{ id: 2, method: 'die' }] });
+    expect(capture.exit?.stderrTail).toBe('dying with secret [REDACTED]\n');
+    expect(capture.end?.exitCode).toBe(3);
+  });
+
+  test('a server command that cannot start is recorded and the proxy exits 127', async () => {
+    const proxy = await startProxy({ command: '/nonexistent/sf-m3-server', args: [] });
+    expect((await proxy.exited).code).toBe(127);
+    const capture = await proxy.capture();
+    expect(capture.records.map((r) => r.type)).toEqual(['start', 'spawn_error', 'end']);
+  });
+});
