@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -177,4 +179,44 @@ describe('openTransport (HTTP)', () => {
     // The configured header became a canary all the same.
     expect(redactor.redactText('Basic abcd')).not.toContain('abcd');
   });
+
+  it('talks to server-everything over Streamable HTTP', async () => {
+    const probe = createServer();
+    const port = Number(new URL(await listen(probe)).port);
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const entry = join(__dirname, '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+    const child = spawn(process.execPath, [entry, 'streamableHttp'], {
+      env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let text = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          if (text.includes('listening')) resolve();
+        });
+        child.once('exit', () => reject(new Error(`server-everything exited: ${text}`)));
+      });
+      const { recorder, redactor } = setup();
+      const opened = await openTransport(new HTTPServer({ name: 'everything', url: `http://127.0.0.1:${port}/mcp` }), {
+        redactor,
+        recorder,
+        connectionId: CONNECTION,
+      });
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(
+        new ObservedTransport(opened.transport, { recorder, server: 'everything', connectionId: CONNECTION }),
+      );
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('echo');
+      const echoed = await client.callTool({ name: 'echo', arguments: { message: 'over http' } });
+      expect(JSON.stringify(echoed.content)).toContain('over http');
+      await client.close();
+      await opened.reap();
+      expect(recorder.events.filter((e) => e.kind === 'tool.result_received')).toHaveLength(1);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 20_000);
 });
