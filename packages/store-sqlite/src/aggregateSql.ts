@@ -191,7 +191,7 @@ LEFT JOIN (SELECT ${keyList} TOTAL(all_passed = 1) AS cases_all, TOTAL(any_passe
 UNION ALL`
     : '';
   const sql = `
-WITH items AS (${selects.join('\nUNION ALL\n')}),
+WITH items AS NOT MATERIALIZED (${selects.join('\nUNION ALL\n')}),
 trials AS MATERIALIZED (
   SELECT ${keyList} case_id, execution_id,
     TOTAL(kind = 'row') AS evaluation_count,
@@ -206,15 +206,16 @@ trials AS MATERIALIZED (
     COUNT(score) AS score_count,
     MIN(CASE WHEN kind = 'pending' THEN NULL WHEN kind = 'row' AND status = 'passed' THEN 1 ELSE 0 END) AS trial_passed
   FROM items GROUP BY ${keyList} case_id, execution_id
+),
+total_cases AS MATERIALIZED (
+  SELECT MIN(trial_passed) AS all_passed, MAX(trial_passed) AS any_passed
+  FROM (SELECT case_id, MIN(trial_passed) AS trial_passed FROM trials WHERE case_id IS NOT NULL GROUP BY case_id, execution_id)
+  GROUP BY case_id
 )${groupsPart}
 SELECT 1 AS is_total, ${nullKeys} ${sums}, COUNT(DISTINCT execution_id) AS execution_count,
   COUNT(DISTINCT case_id) AS case_count,
-  (SELECT TOTAL(all_passed = 1) FROM (SELECT MIN(trial_passed) AS all_passed FROM
-     (SELECT case_id, MIN(trial_passed) AS trial_passed FROM trials WHERE case_id IS NOT NULL GROUP BY case_id, execution_id)
-     GROUP BY case_id)) AS cases_all,
-  (SELECT TOTAL(any_passed = 1) FROM (SELECT MAX(trial_passed) AS any_passed FROM
-     (SELECT case_id, MIN(trial_passed) AS trial_passed FROM trials WHERE case_id IS NOT NULL GROUP BY case_id, execution_id)
-     GROUP BY case_id)) AS cases_any
+  (SELECT TOTAL(all_passed = 1) FROM total_cases) AS cases_all,
+  (SELECT TOTAL(any_passed = 1) FROM total_cases) AS cases_any
 FROM trials`;
   return { sql, params };
 }
