@@ -10,6 +10,9 @@ import {
   StoreSchemaError,
 } from '@sf-m3/core';
 import { executionRecord, finishedTrace } from '../../core/src/store/storeFixtures.testkit';
+import { newId } from '../../core/src/ids';
+import { Redactor } from '../../core/src/redaction/Redactor';
+import { TraceRecorder } from '../../core/src/trace/TraceRecorder';
 import { SCHEMA_VERSION } from './schema';
 import { SQLiteExecutionStore } from './SQLiteExecutionStore';
 
@@ -138,6 +141,31 @@ describe('SQLiteExecutionStore faults', () => {
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(ExecutionNotFound);
     expect((await store.getExecution(record.executionId)).executionId).toBe(record.executionId);
     expect((await store.listSuites()).map((s) => s.name)).toEqual(['kept']);
+    await store.close();
+  });
+
+  it('writes a long trace in batches and reads every event back in order', async () => {
+    const store = new SQLiteExecutionStore(freshPath());
+    const record = executionRecord();
+    await store.createExecution(record);
+    const recorder = new TraceRecorder({ executionId: record.executionId, redactor: new Redactor() });
+    recorder.record('execution.created', {
+      phase: 'preflight',
+      payload: { traceId: newId('trace'), runtime: 'direct', runId: null, suiteName: null, caseId: null, servers: [] },
+    });
+    for (let i = 0; i < 150; i += 1) recorder.record('diagnostic', { payload: { message: `step ${i}` } });
+    const trace = recorder.finish('completed');
+    await store.finishExecution({
+      executionId: record.executionId,
+      outcome: 'completed',
+      finishedAt: new Date().toISOString(),
+      snapshot: {},
+      trace,
+      evidence: [],
+    });
+    const reopened = await store.getTrace(record.executionId);
+    expect(reopened.events).toHaveLength(152);
+    expect(reopened.toJSON()).toEqual(trace.toJSON());
     await store.close();
   });
 

@@ -273,14 +273,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
         'INSERT INTO traces (execution_id, trace_id, completeness, limitations_json, event_count) VALUES (?, ?, ?, ?, ?)',
         [id, data.traceId, data.completeness, json(data.limitations), data.events.length],
       );
-      for (const event of data.events) {
-        await db.run('INSERT INTO events (execution_id, sequence, kind, event_json) VALUES (?, ?, ?, ?)', [
-          id,
-          event.sequence,
-          event.kind,
-          json(event),
-        ]);
-      }
+      await insertEvents(db, id, data.events);
       for (const { sha256, blob } of blobs) {
         await db.run(
           'INSERT INTO blobs (sha256, size_bytes, media_type, bytes) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING',
@@ -533,6 +526,22 @@ export class SQLiteExecutionStore implements ExecutionStore {
     await opened.writer.close();
     await opened.reader.close();
   }
+}
+
+/** Events per multi-row INSERT: long traces go in batches instead of one statement each. */
+const EVENT_BATCH = 64;
+const EVENT_ROW = '(?, ?, ?, ?)';
+const EVENT_INSERT = 'INSERT INTO events (execution_id, sequence, kind, event_json) VALUES ';
+const EVENT_BATCH_SQL = EVENT_INSERT + Array.from({ length: EVENT_BATCH }, () => EVENT_ROW).join(', ');
+
+/** Writes an execution's events, `EVENT_BATCH` rows per statement, then the remainder one by one. */
+async function insertEvents(db: SqliteConnection, executionId: string, events: readonly TraceEvent[]): Promise<void> {
+  const row = (event: TraceEvent): SqlValue[] => [executionId, event.sequence, event.kind, json(event)];
+  let start = 0;
+  for (; start + EVENT_BATCH <= events.length; start += EVENT_BATCH) {
+    await db.run(EVENT_BATCH_SQL, events.slice(start, start + EVENT_BATCH).flatMap(row));
+  }
+  for (const event of events.slice(start)) await db.run(EVENT_INSERT + EVENT_ROW, row(event));
 }
 
 /** One row of the aggregation SQL. */

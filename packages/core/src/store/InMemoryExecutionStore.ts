@@ -42,6 +42,8 @@ export class InMemoryExecutionStore implements ExecutionStore {
   private readonly turns = new Map<string, TurnRecord[]>();
   private readonly evaluationIds = new Set<string>();
   private readonly latest = new Map<string, StoredEvaluation>();
+  /** Creation time of each row's execution, fixed when the row is written (as in SQLite). */
+  private readonly executionTimes = new Map<string, string>();
   private readonly requiredLineages = new Set<string>();
   private nextSuiteId = 1;
   private closed = false;
@@ -204,6 +206,8 @@ export class InMemoryExecutionStore implements ExecutionStore {
       result: { ...result, createdAt: canonicalInstant(result.createdAt, 'createdAt') },
     });
     this.evaluationIds.add(result.evaluationId);
+    const execution = result.executionId === null ? undefined : this.executions.get(result.executionId);
+    this.executionTimes.set(result.evaluationId, execution?.createdAt ?? stored.result.createdAt);
     const key = lineageKey(result);
     if (result.required) this.requiredLineages.add(key);
     const previous = this.latest.get(key);
@@ -246,9 +250,8 @@ export class InMemoryExecutionStore implements ExecutionStore {
   private *aggregationItems(): Generator<AggregationItem> {
     const produced = new Set<string>();
     for (const stored of this.latest.values()) {
-      const execution = stored.result.executionId === null ? undefined : this.executions.get(stored.result.executionId);
       produced.add(JSON.stringify([stored.result.executionId, stored.result.evaluator]));
-      yield evaluationItem(stored, execution?.createdAt ?? null);
+      yield evaluationItem(stored, this.executionTimes.get(stored.result.evaluationId) ?? null);
     }
     const running = this.executionsOfRunningAttempts();
     for (const execution of this.executions.values()) {
