@@ -1,5 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, type LoggingLevel, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolResultSchema,
+  ListToolsResultSchema,
+  type ListToolsResult,
+  type LoggingLevel,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ModelValidationError } from '../errors';
 import type { ToolCallResult } from '../execution/ExecutionResult';
 import { linkToKit } from '../kit/kitLink';
@@ -64,7 +71,7 @@ export class DirectClient extends DirectConnection {
   /** `tools/list`, one page. */
   listTools(options: { cursor?: string } = {}): Promise<ToolsPage> {
     return this.operation('tools/list', async () => {
-      const page = await this.request('tools/list', (o) => this.sdkClient.listTools(cursorParams(options.cursor), o));
+      const page = await this.request('tools/list', (o) => this.listToolsPage(options.cursor, o));
       return { tools: page.tools, nextCursor: page.nextCursor };
     });
   }
@@ -265,9 +272,23 @@ export class DirectClient extends DirectConnection {
     });
   }
 
+  /**
+   * `tools/list` through the SDK's generic `request()`: `Client.listTools` would also compile an
+   * output validator per tool, which costs time and throws on a broken schema the test may want
+   * to see as `invalid_schema`.
+   */
+  private listToolsPage(cursor: string | undefined, options: RequestOptions): Promise<ListToolsResult> {
+    const params = cursorParams(cursor);
+    return this.sdkClient.request(
+      { method: 'tools/list', ...(params !== undefined && { params }) },
+      ListToolsResultSchema,
+      options,
+    );
+  }
+
   private fetchAllTools(): Promise<Tool[]> {
     return listAll('tools/list', async (cursor) => {
-      const page = await this.request('tools/list', (o) => this.sdkClient.listTools(cursorParams(cursor), o));
+      const page = await this.request('tools/list', (o) => this.listToolsPage(cursor, o));
       return { items: page.tools, nextCursor: page.nextCursor };
     });
   }

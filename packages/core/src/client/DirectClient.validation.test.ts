@@ -47,4 +47,13 @@ describe('schema validation', () => {
     await client.close();
     expect(requests(client.finalTrace!.events, 'tools/list')).toHaveLength(0);
   });
+
+  test('a schema that does not compile is invalid_schema, and listing it still works', async () => {
+    const client = await kit.direct(paged('broken-schema'), { validateSchemas: true }).connect();
+    expect((await client.listAllTools()).map((t) => t.name)).toEqual(['count', 'liar']);
+    const error = await rejection(client.callTool('liar'));
+    expect(error).toBeInstanceOf(ModelValidationError);
+    expect((error as ModelValidationError).details).toMatchObject({ tool: 'liar', kind: 'invalid_schema' });
+    await client.close();
+  });
 });

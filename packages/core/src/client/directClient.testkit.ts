@@ -123,8 +123,11 @@ const LIAR_TOOL = {
   outputSchema: { type: 'object' as const, properties: { sum: { type: 'number' } }, required: ['sum'] },
 };
 
+/** An output schema no JSON Schema validator can compile. */
+const BROKEN_OUTPUT_SCHEMA = { type: 'object' as const, properties: { sum: { type: 'not-a-type' } } };
+
 /** How the paginated server misbehaves. */
-export type PagedMode = 'ok' | 'repeat-cursor' | 'malformed';
+export type PagedMode = 'ok' | 'repeat-cursor' | 'malformed' | 'broken-schema';
 
 /** A low-level server whose tools, resources, templates and prompts come in two pages each. */
 export function createPagedServer(mode: PagedMode = 'ok'): Server {
@@ -140,7 +143,8 @@ export function createPagedServer(mode: PagedMode = 'ok'): Server {
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
     if (mode === 'malformed') return { tools: 'not-a-list' } as never;
     const cursor = request.params?.cursor;
-    return { tools: cursor === undefined ? [COUNT_TOOL] : [LIAR_TOOL], nextCursor: next(cursor) };
+    const liar = mode === 'broken-schema' ? { ...LIAR_TOOL, outputSchema: BROKEN_OUTPUT_SCHEMA } : LIAR_TOOL;
+    return { tools: cursor === undefined ? [COUNT_TOOL] : [liar], nextCursor: next(cursor) };
   });
   // `count` wants { n: integer >= 1 }; `liar` (listed on page 2) promises { sum: number } but lies.
   server.setRequestHandler(CallToolRequestSchema, (request) => {
