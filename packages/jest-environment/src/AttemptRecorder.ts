@@ -19,7 +19,10 @@ export interface AttemptRecorderOptions {
   readonly testPath: string;
   /** Absolute database path, or `null` when persistence is off. */
   readonly resultsDb: string | null;
-  /** Opens the store attempts and suites are saved in; called at most once, only when persistence is on. */
+  /**
+   * The store attempts and suites are saved in; called at most once, only when persistence is on.
+   * Its owner closes it (the environment shares one per worker and run).
+   */
   readonly openStore: () => ExecutionStore;
   /**
    * Opens the store the file's kits save executions and evaluations in (built from the sandbox's
@@ -205,7 +208,7 @@ export class AttemptRecorder {
     while (this.writes.size > 0) await Promise.all(this.writes);
   }
 
-  /** Closes whatever kit is still open, waits for the attempts being saved, closes the stores; idempotent. */
+  /** Closes whatever kit is still open, waits for the attempts being saved, closes the kit store; idempotent. */
   async close(): Promise<void> {
     for (const [test, attempt] of [...this.open]) {
       this.open.delete(test);
@@ -213,10 +216,10 @@ export class AttemptRecorder {
     }
     this.current = null;
     await this.flush();
-    const stores = [this.kitStore, this.store];
+    const kitStore = this.kitStore;
     this.kitStore = null;
     this.store = null;
-    for (const store of stores) await store?.close();
+    await kitStore?.close();
   }
 
   /** `<suite>::<full name>`; `test.m3` expansions use their base title, so they share one case. */

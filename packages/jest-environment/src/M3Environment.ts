@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
 import { M3Error } from '@sf-m3/core';
+import type { ExecutionStore } from '@sf-m3/core';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
 import { AttemptRecorder } from './AttemptRecorder';
 import { createDescribeM3 } from './describeM3';
@@ -18,6 +19,22 @@ import type { DeclaredCase, JestTestLike, SelectionOverrides } from './testM3';
 const SETUP_FILE_MISSING =
   "sf-m3's setup file did not run, so m3Kit and saved results are unavailable: use preset 'sf-m3', " +
   "or add require.resolve('@sf-m3/jest-environment/dist/setupFramework.js') to setupFilesAfterEnv";
+
+let shared: { readonly runId: string; readonly dbPath: string; readonly store: ExecutionStore } | null = null;
+
+/**
+ * One connection per worker, run and database for attempts and suites, kept open across the
+ * worker's test files: closing the last connection makes SQLite checkpoint its WAL, which would
+ * otherwise cost every file. Committed rows are durable without a close; a new run (watch mode)
+ * or database closes the old connection.
+ */
+function workerStore(runId: string, dbPath: string): ExecutionStore {
+  if (shared !== null && shared.runId === runId && shared.dbPath === dbPath) return shared.store;
+  void shared?.store.close().catch(() => undefined);
+  const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as typeof import('@sf-m3/store-sqlite');
+  shared = { runId, dbPath, store: new SQLiteExecutionStore(dbPath) };
+  return shared.store;
+}
 
 /**
  * The sf-m3 Jest environment: Node's environment plus `describe.m3`, the `m3Kit` global (a fresh
@@ -53,10 +70,7 @@ export default class M3Environment extends NodeEnvironment {
       resultsDb,
       stateDir: run.stateDir === null ? null : new RunStateDir(run.stateDir),
       // Attempts are written from this (outer) realm: its modules load once per worker, not per file.
-      openStore: () => {
-        const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as typeof import('@sf-m3/store-sqlite');
-        return new SQLiteExecutionStore(resultsDb as string);
-      },
+      openStore: () => workerStore(run.runId, resultsDb as string),
       openKitStore: () => {
         if (runtime.createStore === undefined || resultsDb === null) {
           throw new M3Error('setup_missing', SETUP_FILE_MISSING);
