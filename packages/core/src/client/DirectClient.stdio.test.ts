@@ -80,6 +80,10 @@ describe('DirectClient over stdio (fixture server)', () => {
     await client.close();
     expect(client.result?.snapshot.outcome).toBe('failed');
     expect(client.result?.error?.code).toBe('transport_error');
+    const events = client.finalTrace!.events;
+    expect(events.find((e) => e.kind === 'process.exited')?.payload).toMatchObject({ exitCode: 3 });
+    expect(events.some((e) => e.kind === 'transport.disconnected')).toBe(true);
+    expect(events.some((e) => e.kind === 'diagnostic' && e.payload.code === 'transport_closed')).toBe(true);
   });
 
   test('kit.close reaps a forgotten client; no child outlives the kit', async () => {

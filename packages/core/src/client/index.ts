@@ -1,4 +1,5 @@
 export { DirectClient, type CloseReason, type CloseRequest } from './DirectClient';
+export { DirectConnection } from './DirectConnection';
 export type { DirectClientHost, ExecutionContext } from './DirectClientHost';
 export {
   DEFAULT_TIMEOUT_MS,
