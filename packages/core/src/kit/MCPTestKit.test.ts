@@ -139,6 +139,10 @@ describe('kit lifecycle and delegation', () => {
     await expect(kit.readRawEvidence({} as never)).rejects.toThrow(KitClosed);
     expect(() => kit.agents()).toThrow(KitClosed);
     await expect(kit.getTraceView('exec-0')).rejects.toThrow(KitClosed);
+    // Read-only accessors keep answering: the Jest environment reads them after closing the kit.
+    expect(kit.executionIds()).toEqual([]);
+    expect(kit.evaluationResults()).toEqual([]);
+    expect(kit.requiredFailures()).toEqual([]);
   });
 
   test('an owned store is closed with the kit; a given store is not', async () => {
