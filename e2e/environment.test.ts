@@ -175,8 +175,12 @@ describe('the sf-m3 preset and environment', () => {
     expect(run.code).toBe(1);
     expect(run.output).toContain('this test file cannot load');
     const { runs, attempts } = await readDatabase(db);
-    expect(runs[0]).toMatchObject({ status: 'failed', counts: { passed: 1, failed: 0, skipped: 0, todo: 0 } });
-    expect(attempts.map((a) => a.fullName)).toEqual(['typed m3Kit is typed and bound to the suite']);
+    expect(runs[0]).toMatchObject({ status: 'failed', counts: { passed: 3, failed: 0, skipped: 0, todo: 0 } });
+    expect(attempts.map((a) => a.fullName).sort()).toEqual([
+      'typed m3Kit is typed and bound to the suite',
+      'typed matrix gets a typed context [trial 1/2]',
+      'typed matrix gets a typed context [trial 2/2]',
+    ]);
   });
 
   test('test.m3 expands per server and trial with one case id; CLI selections replace the suite options', async () => {
@@ -204,6 +208,19 @@ describe('the sf-m3 preset and environment', () => {
     expect(fromCli.output).toContain('runs once per server and trial [server=cli-server] [trial 3/3]');
     expect(fromCli.output).not.toContain('[server=alpha]');
     expect(fromCli.code).toBe(0);
+  });
+
+  test('the global types and the sf-m3 exports type-check in both fixture projects', async () => {
+    const tsc = path.join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+    for (const fixture of ['environment', 'no-globals']) {
+      const project = path.join(__dirname, 'fixtures', fixture, 'tsconfig.json');
+      const result = await new Promise<JestRun>((resolve) => {
+        execFile(process.execPath, [tsc, '-p', project, '--noEmit'], { cwd: repo }, (error, stdout, stderr) => {
+          resolve({ code: error === null ? 0 : 1, output: `${stdout}${stderr}` });
+        });
+      });
+      expect(result).toEqual({ code: 0, output: '' });
+    }
   });
 
   test('injectGlobals: false with imports from sf-m3; the project’s own setup file and transforms still work', async () => {
