@@ -7,7 +7,7 @@ import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
 import { AttemptRecorder } from './AttemptRecorder';
 import { createDescribeM3 } from './describeM3';
 import type { DeclaredSuite, JestDescribeLike } from './describeM3';
-import { resolvePersistence } from './persistenceConfig';
+import { loadSqliteStore, resolvePersistence } from './persistenceConfig';
 import { readRunContext } from './runContext';
 import { runtimeOf } from './runtimeBridge';
 import type { M3Runtime } from './runtimeBridge';
@@ -31,8 +31,7 @@ let shared: { readonly runId: string; readonly dbPath: string; readonly store: E
 function workerStore(runId: string, dbPath: string): ExecutionStore {
   if (shared !== null && shared.runId === runId && shared.dbPath === dbPath) return shared.store;
   void shared?.store.close().catch(() => undefined);
-  const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as typeof import('@sf-m3/store-sqlite');
-  shared = { runId, dbPath, store: new SQLiteExecutionStore(dbPath) };
+  shared = { runId, dbPath, store: new (loadSqliteStore())(dbPath) };
   return shared.store;
 }
 

@@ -1,7 +1,6 @@
 import type { Config } from '@jest/types';
 import { newId, Redactor } from '@sf-m3/core';
-import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
-import { resolvePersistence } from './persistenceConfig';
+import { loadSqliteStore, resolvePersistence } from './persistenceConfig';
 import { readArgv, RUN_ID_ENV, RUN_STATE_DIR_ENV } from './runContext';
 import { GLOBAL_RUN_STATE } from './runLifecycle';
 import type { GlobalRunState } from './runLifecycle';
@@ -37,7 +36,7 @@ export default async function globalSetup(
     previousEnv,
   };
   if (resultsDb !== null) {
-    const store = new SQLiteExecutionStore(resultsDb);
+    const store = new (loadSqliteStore())(resultsDb);
     try {
       await store.saveRun({
         runId,

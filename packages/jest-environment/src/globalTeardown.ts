@@ -1,6 +1,6 @@
 import type { Config } from '@jest/types';
 import { M3Error } from '@sf-m3/core';
-import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
+import { loadSqliteStore } from './persistenceConfig';
 import { RUN_ID_ENV, RUN_STATE_DIR_ENV } from './runContext';
 import {
   finishRun,
@@ -48,7 +48,7 @@ export default async function globalTeardown(
 }
 
 async function finishPersistedRun(state: GlobalRunState, problemsReported: boolean): Promise<RequiredFailureReport[]> {
-  const store = new SQLiteExecutionStore(state.resultsDb as string);
+  const store = new (loadSqliteStore())(state.resultsDb as string);
   try {
     const attempts = await store.listAttempts({ runId: state.runId });
     const stored = await storedRequiredFailures(store, state.runId);

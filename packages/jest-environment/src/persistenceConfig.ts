@@ -51,3 +51,8 @@ function readResultsDbOption(options: Record<string, unknown> | undefined): stri
   }
   return resultsDb.trim();
 }
+
+/** The SQLite store class, loaded only when results are saved (it pulls in the sqlite3 driver). */
+export function loadSqliteStore(): typeof import('@sf-m3/store-sqlite').SQLiteExecutionStore {
+  return (require('@sf-m3/store-sqlite') as typeof import('@sf-m3/store-sqlite')).SQLiteExecutionStore;
+}
