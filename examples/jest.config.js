@@ -6,6 +6,6 @@ module.exports = {
   rootDir: __dirname,
   testMatch: ['<rootDir>/suites/**/*.test.ts'],
   // In your project `sf-m3` resolves from node_modules; inside this repository it is the root package.
-  moduleNameMapper: { '^sf-m3$': '<rootDir>/../index.js' },
+  moduleNameMapper: { '^sf-m3$': '<rootDir>/../index.js', '^sf-m3/testing$': '<rootDir>/../testing.js' },
   testTimeout: 30_000,
 };
