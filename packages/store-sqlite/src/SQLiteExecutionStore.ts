@@ -35,6 +35,7 @@ import {
   type TurnRecord,
 } from '@sf-m3/core';
 import { aggregateCountsSql } from './aggregateSql';
+import { lineageId } from './lineageId';
 import { immediateTransaction, type RetryPolicy, DEFAULT_RETRY } from './immediateTransaction';
 import { openDatabase, type OpenedDatabase } from './openDatabase';
 import { sqliteErrorCode, type SqliteConnection, type SqlValue } from './SqliteConnection';
@@ -403,8 +404,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
     const params: SqlValue[] = [
       row.evaluationId,
       row.evaluator,
-      row.executionId ?? '',
-      row.turnId ?? '',
+      lineageId(row),
       row.subjectDigest,
       row.executionId,
       row.turnId,
@@ -432,10 +432,10 @@ export class SQLiteExecutionStore implements ExecutionStore {
     await this.write(async (db) => {
       try {
         await db.run(
-          `INSERT INTO evaluations (evaluation_id, evaluator, execution_key, turn_key, subject_digest, execution_id, turn_id,
+          `INSERT INTO evaluations (evaluation_id, evaluator, lineage_id, subject_digest, execution_id, turn_id,
              status, score, required, created_at, execution_created_at, run_id, suite_name, case_id, server, tool,
              transport, harness, model, trial, judge_model, rubric_id, matrix_id, metadata_json, result_json)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
              COALESCE((SELECT created_at FROM executions WHERE execution_id = ?), ?),
              ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           params,
@@ -473,11 +473,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
   async isRequiredLineage(lineage: EvaluationLineage): Promise<boolean> {
     const row = await (
       await this.reader()
-    ).get<{ required: number }>(
-      `SELECT required FROM evaluation_lineages
-        WHERE execution_key = ? AND evaluator = ? AND turn_key = ? AND subject_digest = ?`,
-      [lineage.executionId ?? '', lineage.evaluator, lineage.turnId ?? '', lineage.subjectDigest],
-    );
+    ).get<{ required: number }>('SELECT required FROM evaluation_lineages WHERE lineage_id = ?', [lineageId(lineage)]);
     return row?.required === 1;
   }
 

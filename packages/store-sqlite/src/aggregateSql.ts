@@ -57,8 +57,7 @@ const ROWS: ItemSource = {
  */
 const REQUIREMENTS: ItemSource = {
   from: 'execution_required r JOIN executions x ON x.execution_id = r.execution_id',
-  where:
-    'NOT EXISTS (SELECT 1 FROM evaluation_lineages l WHERE l.execution_key = r.execution_id AND l.evaluator = r.evaluator)',
+  where: 'NOT EXISTS (SELECT 1 FROM evaluations p WHERE p.execution_id = r.execution_id AND p.evaluator = r.evaluator)',
   labels: {
     evaluator: 'r.evaluator',
     runId: 'COALESCE(x.label_run_id, x.run_id)',

@@ -117,8 +117,7 @@ CREATE TABLE evaluations (
   row_id INTEGER PRIMARY KEY,
   evaluation_id TEXT NOT NULL UNIQUE,
   evaluator TEXT NOT NULL,
-  execution_key TEXT NOT NULL,
-  turn_key TEXT NOT NULL,
+  lineage_id INTEGER NOT NULL,
   subject_digest TEXT NOT NULL,
   execution_id TEXT,
   turn_id TEXT,
@@ -144,36 +143,29 @@ CREATE TABLE evaluations (
   is_latest INTEGER NOT NULL DEFAULT 1
 );
 
+-- One row per lineage (execution, turn, evaluator, subject digest), keyed by a 64-bit digest of
+-- that tuple (see lineageId.ts): a small integer key keeps this lookup as cheap as a plain insert.
 CREATE TABLE evaluation_lineages (
-  execution_key TEXT NOT NULL,
-  evaluator TEXT NOT NULL,
-  turn_key TEXT NOT NULL,
-  subject_digest TEXT NOT NULL,
+  lineage_id INTEGER PRIMARY KEY,
   latest_row_id INTEGER NOT NULL,
   latest_created_at TEXT NOT NULL,
   latest_evaluation_id TEXT NOT NULL,
-  required INTEGER NOT NULL,
-  PRIMARY KEY (execution_key, evaluator, turn_key, subject_digest)
-) WITHOUT ROWID;
+  required INTEGER NOT NULL
+);
 
 CREATE TRIGGER evaluations_keep_latest AFTER INSERT ON evaluations BEGIN
   -- the new row is older than the lineage's latest: it is not the latest
   UPDATE evaluations SET is_latest = 0
    WHERE row_id = NEW.row_id
-     AND EXISTS (SELECT 1 FROM evaluation_lineages l
-                  WHERE l.execution_key = NEW.execution_key AND l.evaluator = NEW.evaluator
-                    AND l.turn_key = NEW.turn_key AND l.subject_digest = NEW.subject_digest
+     AND EXISTS (SELECT 1 FROM evaluation_lineages l WHERE l.lineage_id = NEW.lineage_id
                     AND (l.latest_created_at, l.latest_evaluation_id) > (NEW.created_at, NEW.evaluation_id));
   -- the new row is newer: the previous latest steps down
   UPDATE evaluations SET is_latest = 0
-   WHERE row_id = (SELECT l.latest_row_id FROM evaluation_lineages l
-                    WHERE l.execution_key = NEW.execution_key AND l.evaluator = NEW.evaluator
-                      AND l.turn_key = NEW.turn_key AND l.subject_digest = NEW.subject_digest
+   WHERE row_id = (SELECT l.latest_row_id FROM evaluation_lineages l WHERE l.lineage_id = NEW.lineage_id
                       AND (l.latest_created_at, l.latest_evaluation_id) < (NEW.created_at, NEW.evaluation_id));
-  INSERT INTO evaluation_lineages
-    (execution_key, evaluator, turn_key, subject_digest, latest_row_id, latest_created_at, latest_evaluation_id, required)
-  VALUES (NEW.execution_key, NEW.evaluator, NEW.turn_key, NEW.subject_digest, NEW.row_id, NEW.created_at, NEW.evaluation_id, NEW.required)
-  ON CONFLICT (execution_key, evaluator, turn_key, subject_digest) DO UPDATE SET
+  INSERT INTO evaluation_lineages (lineage_id, latest_row_id, latest_created_at, latest_evaluation_id, required)
+  VALUES (NEW.lineage_id, NEW.row_id, NEW.created_at, NEW.evaluation_id, NEW.required)
+  ON CONFLICT (lineage_id) DO UPDATE SET
     required = MAX(required, excluded.required),
     latest_row_id = CASE WHEN (excluded.latest_created_at, excluded.latest_evaluation_id) > (latest_created_at, latest_evaluation_id)
                          THEN excluded.latest_row_id ELSE latest_row_id END,
@@ -191,7 +183,7 @@ CREATE INDEX evaluations_by_evaluator ON evaluations(evaluator, execution_create
 CREATE INDEX evaluations_by_run ON evaluations(run_id, evaluator) WHERE is_latest = 1;
 CREATE INDEX evaluations_by_suite ON evaluations(suite_name, evaluator) WHERE is_latest = 1;
 CREATE INDEX evaluations_by_case ON evaluations(case_id, evaluator) WHERE is_latest = 1;
-CREATE INDEX evaluations_by_execution ON evaluations(execution_id, turn_id, evaluator);
+CREATE INDEX evaluations_by_execution ON evaluations(execution_id, evaluator, turn_id);
 CREATE INDEX evaluations_by_time ON evaluations(execution_created_at) WHERE is_latest = 1;
 `;
 
