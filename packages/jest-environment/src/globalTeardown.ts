@@ -7,9 +7,10 @@ import {
   GLOBAL_RUN_STATE,
   mergeRequiredFailures,
   runFailureMessage,
+  storedMissingRequired,
   storedRequiredFailures,
 } from './runLifecycle';
-import type { GlobalRunState } from './runLifecycle';
+import type { GlobalRunState, MissingRequired } from './runLifecycle';
 import type { RequiredFailureReport } from './RunStateDir';
 import { RunStateDir } from './RunStateDir';
 
@@ -28,30 +29,39 @@ export default async function globalTeardown(
   delete holder[GLOBAL_RUN_STATE];
   const stateDir = new RunStateDir(state.stateDir);
   const reports = stateDir.read();
-  let stored: RequiredFailureReport[] = [];
+  let stored: PersistedVerdicts = { failures: [], missing: [] };
   try {
     if (state.resultsDb !== null) stored = await finishPersistedRun(state, reports.length > 0);
   } finally {
     stateDir.remove();
     restoreEnv(state.previousEnv);
   }
-  const required = mergeRequiredFailures(reports, stored);
-  const message = runFailureMessage(required, reports);
+  const required = mergeRequiredFailures(reports, stored.failures);
+  const message = runFailureMessage(required, reports, stored.missing);
   if (message !== null) {
-    const error = new M3Error(required.length > 0 ? 'required_evaluation_failed' : 'persistence_error', message, {
+    const requiredIssue = required.length > 0 || stored.missing.length > 0;
+    const error = new M3Error(requiredIssue ? 'required_evaluation_failed' : 'persistence_error', message, {
       runId: state.runId,
       requiredFailures: required.length,
+      missingRequired: stored.missing.length,
     });
     error.stack = message; // the message is the whole story; a stack would only bury it
     throw error;
   }
 }
 
-async function finishPersistedRun(state: GlobalRunState, problemsReported: boolean): Promise<RequiredFailureReport[]> {
+/** Required evaluations of the run the database says did not pass, or never ran. */
+interface PersistedVerdicts {
+  readonly failures: RequiredFailureReport[];
+  readonly missing: MissingRequired[];
+}
+
+async function finishPersistedRun(state: GlobalRunState, problemsReported: boolean): Promise<PersistedVerdicts> {
   const store = new (loadSqliteStore())(state.resultsDb as string);
   try {
     const attempts = await store.listAttempts({ runId: state.runId });
-    const stored = await storedRequiredFailures(store, state.runId);
+    const failures = await storedRequiredFailures(store, state.runId);
+    const missing = await storedMissingRequired(store, state.runId);
     const base = (await store.getRun(state.runId)) ?? {
       runId: state.runId,
       label: null,
@@ -61,9 +71,9 @@ async function finishPersistedRun(state: GlobalRunState, problemsReported: boole
       argv: state.argv,
       counts: { passed: 0, failed: 0, skipped: 0, todo: 0 },
     };
-    const failed = problemsReported || stored.length > 0;
+    const failed = problemsReported || failures.length > 0 || missing.length > 0;
     await store.saveRun(finishRun(base, attempts, failed, new Date().toISOString()));
-    return stored;
+    return { failures, missing };
   } finally {
     await store.close();
   }

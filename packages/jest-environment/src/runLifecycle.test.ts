@@ -6,6 +6,7 @@ import {
   finishRun,
   mergeRequiredFailures,
   runFailureMessage,
+  storedMissingRequired,
   storedRequiredFailures,
 } from './runLifecycle';
 import type { RequiredFailureReport } from './RunStateDir';
@@ -124,5 +125,44 @@ describe('run lifecycle', () => {
     await store.saveEvaluation({ result: bad, labels });
     const found = await storedRequiredFailures(store, runId);
     expect(found.map((f) => [f.evaluator, f.status, f.fullName])).toEqual([['required.bad', 'error', 'case-1']]);
+  });
+
+  test('finds required evaluators a finished execution never produced', async () => {
+    const store = new InMemoryExecutionStore();
+    const runId = newId('run');
+    const execution = (outcome: 'completed' | null) => ({
+      executionId: newId('exec'),
+      runId,
+      suiteName: 's',
+      caseId: 'case-1',
+      attemptId: null,
+      kind: 'direct' as const,
+      spec: {},
+      servers: [],
+      labels: {
+        runId,
+        suiteName: 's',
+        caseId: 'case-1',
+        server: null,
+        transport: null,
+        harness: null,
+        model: null,
+        trial: null,
+        matrixId: null,
+        metadata: {},
+      },
+      requiredEvaluators: ['project.required.v1'],
+      createdAt: new Date().toISOString(),
+      finishedAt: outcome === null ? null : new Date().toISOString(),
+      outcome,
+      snapshot: {},
+    });
+    await store.createExecution(execution('completed'));
+    await store.createExecution(execution(null));
+    expect(await storedMissingRequired(store, runId)).toEqual([{ evaluator: 'project.required.v1', missingCount: 1 }]);
+    expect(runFailureMessage([], [], [{ evaluator: 'project.required.v1', missingCount: 1 }])).toBe(
+      'm3: 1 required evaluator(s) never ran on finished executions, so the run fails:\n' +
+        '  - project.required.v1 missing for 1 execution(s)',
+    );
   });
 });

@@ -55,6 +55,20 @@ export async function storedRequiredFailures(store: ExecutionStore, runId: strin
   return failures;
 }
 
+/** A required evaluator that finished executions of the run never produced. */
+export interface MissingRequired {
+  readonly evaluator: string;
+  readonly missingCount: number;
+}
+
+/** Required evaluators missing from terminal executions of the run (SPEC §8), from the store's aggregation. */
+export async function storedMissingRequired(store: ExecutionStore, runId: string): Promise<MissingRequired[]> {
+  const report = await store.aggregateEvaluations({ filters: { runId: [runId] }, groupBy: ['evaluator'] });
+  return report.groups
+    .filter((group) => group.values.missingRequiredCount > 0)
+    .map((group) => ({ evaluator: String(group.key.evaluator), missingCount: group.values.missingRequiredCount }));
+}
+
 /** Required failures from workers and from the store, once per evaluation id. */
 export function mergeRequiredFailures(
   reports: readonly RunReport[],
@@ -83,6 +97,7 @@ const MAX_RATIONALE_IN_SUMMARY = 300;
 export function runFailureMessage(
   required: readonly RequiredFailureReport[],
   problems: readonly RunReport[],
+  missing: readonly MissingRequired[] = [],
 ): string | null {
   const lines: string[] = [];
   if (required.length > 0) {
@@ -94,6 +109,10 @@ export function runFailureMessage(
         rationale.length > MAX_RATIONALE_IN_SUMMARY ? `${rationale.slice(0, MAX_RATIONALE_IN_SUMMARY)}…` : rationale;
       lines.push(`  - ${failure.evaluator} ${failure.status} in "${failure.fullName}"${where}: ${bounded}`);
     }
+  }
+  if (missing.length > 0) {
+    lines.push(`m3: ${missing.length} required evaluator(s) never ran on finished executions, so the run fails:`);
+    for (const entry of missing) lines.push(`  - ${entry.evaluator} missing for ${entry.missingCount} execution(s)`);
   }
   const lost = problems.filter((report): report is RunProblemReport => report.kind === 'persistence_error');
   if (lost.length > 0) {
