@@ -69,7 +69,7 @@ jest.setTimeout(120_000);
 describe('the sf-m3 preset and environment', () => {
   test('plain jest without persistence: optional suites, a fresh kit per test, matchers installed', async () => {
     const run = await runJest(environmentConfig, ['plain']);
-    expect(run.output).toContain('Tests:       6 passed, 6 total');
+    expect(run.output).toContain('Tests:       7 passed, 7 total');
     expect(run.code).toBe(0);
     expect(fs.existsSync(path.join(__dirname, 'fixtures', 'environment', '.m3'))).toBe(false);
   });
