@@ -185,10 +185,10 @@ async function fillForAggregate(dir) {
   const db = raw(dbPath);
   await db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
   await db.exec(`BEGIN; WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${AGGREGATE_ROWS - 1})
-    INSERT INTO evaluations (evaluation_id, evaluator, execution_key, turn_key, subject_digest, execution_id, turn_id, status,
+    INSERT INTO evaluations (evaluation_id, evaluator, lineage_id, subject_digest, execution_id, turn_id, status,
       score, required, created_at, execution_created_at, run_id, suite_name, case_id, server, tool, transport, trial,
       metadata_json, result_json)
-    SELECT printf('eval-%032x', i), '${EVALUATOR}', printf('exec-%032x', i / 10), '', printf('%064x', i),
+    SELECT printf('eval-%032x', i), '${EVALUATOR}', i, printf('%064x', i),
       printf('exec-%032x', i / 10), NULL, CASE WHEN i % 4 = 0 THEN 'failed' ELSE 'passed' END, (i % 10) / 10.0, 0,
       '2026-03-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z', 'run-bench', 'suite-' || ((i / 10) % ${SUITES}), 'case-' || ((i / 10) % 5000),
       'catalog', 'normalize', 'stdio', CAST(i % 3 AS TEXT), '{}', '{}' FROM n; COMMIT;`);
