@@ -14,7 +14,7 @@ describe.m3('llm judge', () => {
   afterAll(() => model.close());
 
   test('a judge scores an answer against a rubric', async () => {
-    model.reply({ content: JSON.stringify({ score: 0.9, rationale: 'quotes the local rate', abstain: false }) });
+    model.enqueue({ content: JSON.stringify({ score: 0.9, rationale: 'quotes the local rate', abstain: false }) });
     const client = await m3Kit.direct(exampleServer).connect();
     const quote = await client.callTool('shipping_quote', { weight_kg: 2, zone: 'local' });
 
@@ -22,16 +22,16 @@ describe.m3('llm judge', () => {
       name: 'example.quote.correctness.v1',
       input: 'Quote 2 kg local',
       expected: 'USD 9',
-      actual: quote.structuredContent,
+      actual: JSON.stringify(quote.structuredContent),
       judge,
       executionId: client.executionId,
     });
     expect(verdict).toMatchObject({ status: 'passed', score: 0.9 });
-    expect(model.requests[0]?.body.model).toBe('fixture-judge');
+    expect((model.requests[0]?.body as { model?: string }).model).toBe('fixture-judge');
   });
 
   test('a judge that abstains records an error verdict instead of throwing', async () => {
-    model.reply({ content: JSON.stringify({ score: null, rationale: 'cannot tell', abstain: true }) });
+    model.enqueue({ content: JSON.stringify({ score: null, rationale: 'cannot tell', abstain: true }) });
     const verdict = await m3Kit.judgeResponse({
       name: 'example.quote.correctness.v1',
       input: 'Quote 2 kg local',
@@ -40,11 +40,11 @@ describe.m3('llm judge', () => {
       judge,
     });
     expect(verdict.status).toBe('error');
-    expect(verdict.metrics.code).toBe('judge_abstained');
+    expect(verdict.metrics.errorCode).toBe('judge_abstained');
   });
 
   test('text can be asserted with a judge', async () => {
-    model.reply({ content: JSON.stringify({ score: 1, rationale: 'exact', abstain: false }) });
+    model.enqueue({ content: JSON.stringify({ score: 1, rationale: 'exact', abstain: false }) });
     await expect('USD 9').toSatisfyJudge(judge, { input: 'Quote 2 kg local', expected: 'USD 9' });
   });
 });
