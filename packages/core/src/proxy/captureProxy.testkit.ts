@@ -32,6 +32,27 @@ export interface RunningProxy {
 /** Options: the config fields tests vary; the fixture server is the default command. */
 export type StartProxyOptions = Partial<CreateProxyConfigOptions> & { fixtureEnv?: Record<string, string> };
 
+const running = new Set<ChildProcessWithoutNullStreams>();
+
+/** Stops every proxy a test left running (SIGTERM, then SIGKILL): call it in afterEach. */
+export async function stopAllProxies(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  running.clear();
+}
+
 /** Writes a config for the fixture server and spawns the proxy script on it. */
 export async function startProxy(options: StartProxyOptions = {}): Promise<RunningProxy> {
   const dir = mkdtempSync(join(tmpdir(), 'sf-m3-proxy-test-'));
@@ -48,11 +69,17 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   });
   const configPath = await writeProxyConfig(config);
   const { command, args } = buildProxyCommand(configPath);
+  // Lets a mutation check point the tests at a modified copy of the script.
+  if (process.env.SF_M3_TEST_PROXY_SCRIPT) args[0] = process.env.SF_M3_TEST_PROXY_SCRIPT;
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   const out: Buffer[] = [];
   let waiters: (() => void)[] = [];
+  let lineCount = 0;
   child.stdout.on('data', (chunk: Buffer) => {
     out.push(chunk);
+    for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, i + 1)) lineCount += 1;
     for (const w of waiters) w();
   });
   child.stderr.resume();
@@ -77,7 +104,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     waitForLines(count, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
-          if (lines().length >= count) {
+          if (lineCount >= count) {
             waiters = waiters.filter((w) => w !== check);
             clearTimeout(timer);
             resolve(lines());

@@ -1,11 +1,13 @@
 // The real proxy script relaying to a real child server: framing on bytes, bounds and redaction.
 import { readFileSync } from 'node:fs';
-import { rpc, startProxy, writeInChunks, type RunningProxy } from './captureProxy.testkit';
+import { rpc, startProxy, writeInChunks, type RunningProxy, stopAllProxies } from './captureProxy.testkit';
 
 async function closeAndWait(proxy: RunningProxy) {
   proxy.child.stdin.end();
   return proxy.exited;
 }
+
+afterEach(stopAllProxies);
 
 describe('capture proxy framing', () => {
   test('relays a CRLF-terminated frame unchanged and records it as CRLF', async () => {

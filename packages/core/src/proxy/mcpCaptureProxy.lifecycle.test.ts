@@ -5,7 +5,9 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildProxyCommand, captureProxyScriptPath } from './buildProxyCommand';
-import { rpc, startProxy } from './captureProxy.testkit';
+import { rpc, startProxy, stopAllProxies } from './captureProxy.testkit';
+
+afterEach(stopAllProxies);
 
 describe('capture proxy lifecycle', () => {
   test('deletes its 0600 config at start and creates the capture file 0600', async () => {

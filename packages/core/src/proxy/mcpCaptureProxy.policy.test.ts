@@ -1,7 +1,9 @@
 // Tool policy at the wire: denied calls are answered by the proxy and never reach the server.
-import { rpc, startProxy } from './captureProxy.testkit';
+import { rpc, startProxy, stopAllProxies } from './captureProxy.testkit';
 
 const call = (id: number, name: string) => rpc(id, 'tools/call', { name, arguments: { weight: 2 } });
+
+afterEach(stopAllProxies);
 
 describe('capture proxy tool policy', () => {
   test('omitted tools allows every call', async () => {

@@ -31,6 +31,21 @@ async function handle(m) {
         await sleep(30);
       }
       return undefined;
+    case 'flood': {
+      // Writes many frames as fast as the pipe takes them, then logs that it finished.
+      const frame = `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/flood', params: { data: 'f'.repeat(m.params.frameBytes) } })}\n`;
+      for (let i = 0; i < m.params.frames; i += 1) {
+        if (!process.stdout.write(frame)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+      }
+      log({ event: 'flood-done' });
+      return reply({ frames: m.params.frames });
+    }
+    case 'hold':
+      // Stops reading stdin for a while, so the proxy must hold back the client.
+      process.stdin.pause();
+      log({ event: 'holding' });
+      setTimeout(() => process.stdin.resume(), m.params.ms);
+      return reply({ held: m.params.ms });
     case 'die':
       process.stderr.write(`dying with secret ${process.env.FIXTURE_SECRET ?? ''}\n`);
       process.exit(3);
