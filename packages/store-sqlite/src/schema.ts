@@ -184,7 +184,6 @@ CREATE INDEX evaluations_by_run ON evaluations(run_id, evaluator) WHERE is_lates
 CREATE INDEX evaluations_by_suite ON evaluations(suite_name, evaluator) WHERE is_latest = 1;
 CREATE INDEX evaluations_by_case ON evaluations(case_id, evaluator) WHERE is_latest = 1;
 CREATE INDEX evaluations_by_execution ON evaluations(execution_id, evaluator, turn_id);
-CREATE INDEX evaluations_by_time ON evaluations(execution_created_at) WHERE is_latest = 1;
 `;
 
 /** Forward migrations; index + 1 is the schema version each produces. */
