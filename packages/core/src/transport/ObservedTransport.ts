@@ -61,14 +61,14 @@ const opposite = (d: EventDirection): EventDirection =>
   d === 'client_to_server' ? 'server_to_client' : 'client_to_server';
 
 /**
- * Wraps an SDK transport and records every JSON-RPC message both ways before passing it on, as one
- * decoded event that also carries the redacted, bounded serialized frame as raw evidence
- * (`event.rawEvidence`, preview fields merged into the payload) —
- * `mcp.request` (`tool.call_requested` for `tools/call`, `sampling.request` /
- * `elicitation.request` for those server requests), `mcp.response` (`tool.result_received` /
- * `sampling.response` / `elicitation.response` likewise, paired by JSON-RPC id and direction),
- * `mcp.error`, `mcp.notification`, `mcp.progress` or `mcp.cancellation_requested`. Errors become `diagnostic` events; the close becomes
- * `transport.disconnected`. Recording never breaks the transport.
+ * Wraps an SDK transport and records every JSON-RPC message in both directions as it passes: one
+ * decoded event per message, which also carries the redacted, bounded serialized frame as raw
+ * evidence (`event.rawEvidence`, preview fields merged into the payload). Kinds: `mcp.request`
+ * (`tool.call_requested` for `tools/call`; `sampling.request` / `elicitation.request` for those
+ * server requests), `mcp.response` (`tool.result_received`, `sampling.response`,
+ * `elicitation.response` likewise; paired by JSON-RPC id and direction), `mcp.error`,
+ * `mcp.notification`, `mcp.progress` and `mcp.cancellation_requested`. Transport errors become
+ * `diagnostic` events and the close `transport.disconnected`. Recording never breaks the transport.
  */
 export class ObservedTransport implements Transport {
   onclose?: () => void;
@@ -99,6 +99,7 @@ export class ObservedTransport implements Transport {
     };
   }
 
+  /** Starts the wrapped transport. */
   start(): Promise<void> {
     return this.inner.start();
   }
@@ -114,23 +115,23 @@ export class ObservedTransport implements Transport {
     return sent;
   }
 
+  /** Closes the wrapped transport; the close is recorded as `closed_by_client`. */
   close(): Promise<void> {
     this.closeRequested = true;
     return this.inner.close();
   }
 
+  /** The wrapped transport's session id (Streamable HTTP). */
   get sessionId(): string | undefined {
     return this.inner.sessionId;
   }
 
+  /** Passes the negotiated protocol version on. */
   setProtocolVersion(version: string): void {
     this.inner.setProtocolVersion?.(version);
   }
 
-  private record(
-    kind: EventKind,
-    fields: Omit<Parameters<TraceRecorder['record']>[1], 'server' | 'connectionId'>,
-  ): void {
+  private record(kind: EventKind, fields: MessageFields): void {
     const { recorder, server, connectionId } = this.options;
     if (recorder.finished) return;
     // Object.assign rather than spreads: this runs for every message.

@@ -41,6 +41,7 @@ export class StartedStdioTransport implements Transport {
     if (this.closedEarly) this.onclose?.();
   }
 
+  /** Writes the message to the child's stdin. */
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     return this.inner.send(message);
   }
