@@ -3,7 +3,7 @@ import type { JsonValue } from '../json';
 /** The text every secret is replaced with. */
 export const REDACTED = '[REDACTED]';
 
-/** Names whose values are secrets wherever they appear (env keys, headers, JSON keys). */
+/** Env and header names whose values become redaction canaries. */
 const SENSITIVE_NAME = /KEY|TOKEN|SECRET|PASSWORD|AUTHORIZATION|COOKIE|CREDENTIAL/i;
 /** Credential-like query parameters in URLs. */
 export const CREDENTIAL_QUERY_PARAMS = new Set([
@@ -28,14 +28,45 @@ export const CREDENTIAL_QUERY_PARAMS = new Set([
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi;
 
-/** True when a header, env or JSON key name marks its value as a secret. */
+/**
+ * JSON keys whose values are credentials wherever they appear in a payload, compared without case,
+ * `-` or `_`. Deliberately narrower than `isSensitiveName`: MCP traffic is full of keys such as
+ * `progressToken`, `maxTokens` or `key` that hold ordinary data a test must be able to assert on.
+ */
+const CREDENTIAL_KEYS = new Set([
+  'authorization',
+  'proxyauthorization',
+  'cookie',
+  'setcookie',
+  'password',
+  'passwd',
+  'secret',
+  'clientsecret',
+  'apikey',
+  'xapikey',
+  'token',
+  'accesstoken',
+  'refreshtoken',
+  'idtoken',
+  'authtoken',
+  'bearertoken',
+  'sessiontoken',
+  'privatekey',
+]);
+
+/** True when a header or env name marks its value as a secret (SPEC §2: KEY, TOKEN, SECRET, PASSWORD...). */
 export function isSensitiveName(name: string): boolean {
   return SENSITIVE_NAME.test(name);
 }
 
+/** True when a JSON key names a credential, so its string or number value is redacted structurally. */
+export function isCredentialKey(name: string): boolean {
+  return CREDENTIAL_KEYS.has(name.replace(/[-_]/g, '').toLowerCase());
+}
+
 /**
  * Replaces secrets with `[REDACTED]`: registered canary values (longest first), bearer/basic
- * tokens, URL credentials, and values under sensitive JSON keys. Redaction runs before bounding.
+ * tokens, URL credentials, and values under credential JSON keys. Redaction runs before bounding.
  */
 export class Redactor {
   private readonly canaries = new Set<string>();
@@ -80,7 +111,7 @@ export class Redactor {
     return this.sorted.some((c) => text.includes(c));
   }
 
-  /** Redacts a JSON-like value structurally: sensitive keys, then every string. */
+  /** Redacts a JSON-like value structurally: credential keys, then every string. */
   redactJson<T>(value: T): T {
     return this.walk(value as unknown, 0) as T;
   }
@@ -94,7 +125,7 @@ export class Redactor {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       out[k] =
-        isSensitiveName(k) && (typeof v === 'string' || typeof v === 'number') ? REDACTED : this.walk(v, depth + 1);
+        isCredentialKey(k) && (typeof v === 'string' || typeof v === 'number') ? REDACTED : this.walk(v, depth + 1);
     }
     return out;
   }

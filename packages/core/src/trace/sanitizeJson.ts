@@ -1,5 +1,5 @@
 import type { JsonValue } from '../json';
-import { isSensitiveName, REDACTED, type Redactor } from '../redaction/Redactor';
+import { isCredentialKey, REDACTED, type Redactor } from '../redaction/Redactor';
 
 const MAX_DEPTH = 64;
 
@@ -40,7 +40,7 @@ export function sanitizeJson(value: unknown, redactor: Redactor, depth = 0): Jso
   const out: { [key: string]: JsonValue } = {};
   for (const key of Object.keys(value as object)) {
     const v = (value as Record<string, unknown>)[key];
-    if (isSensitiveName(key) && (typeof v === 'string' || typeof v === 'number')) {
+    if (isCredentialKey(key) && (typeof v === 'string' || typeof v === 'number')) {
       out[key] = REDACTED;
       continue;
     }
