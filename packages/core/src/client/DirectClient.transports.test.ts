@@ -1,0 +1,167 @@
+// Every SPEC §4 operation against the example server, over each transport the kit supports: the
+// compiled server binary over stdio, the same binary with `--http 0` over Streamable HTTP, and the
+// server factory linked in process. One scenario, three transports, the same answers.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createExampleServer, EXAMPLE_SERVER_NAME, exampleServerBin, TESTING_GUIDE_TEXT } from '@sf-m3/example-servers';
+import { MCPTestKit } from '../kit/MCPTestKit';
+import { kitOf } from '../kit/kitLink';
+import { HTTPServer } from '../servers/HTTPServer';
+import { InProcessServer } from '../servers/InProcessServer';
+import type { ServerDefinition } from '../servers/ServerDefinition';
+import { StdioServer } from '../servers/StdioServer';
+import type { DirectClient } from './DirectClient';
+import { requests, waitForExit } from './directClient.testkit';
+
+const repoRoot = join(__dirname, '..', '..', '..', '..');
+
+/** Spawns the compiled example server with `--http 0` and resolves the URL it prints. */
+function spawnHttpExample(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [exampleServerBin, '--http', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('example server did not print its URL within 10 s')), 10_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]! });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`example server exited early with ${String(code)}`));
+    });
+  });
+}
+
+let httpChild: ChildProcess | undefined;
+let httpUrl = '';
+beforeAll(async () => {
+  if (!existsSync(exampleServerBin)) {
+    execFileSync('npx', ['tsc', '-b', 'examples/servers'], { cwd: repoRoot, stdio: 'inherit' });
+  }
+  ({ child: httpChild, url: httpUrl } = await spawnHttpExample());
+}, 120_000);
+afterAll(() => {
+  httpChild?.kill('SIGTERM');
+});
+
+let kit: MCPTestKit;
+beforeEach(() => {
+  kit = new MCPTestKit({ suiteName: 'transports', caseId: 'every-operation' });
+});
+afterEach(async () => {
+  await kit.close();
+});
+
+const transports: Array<[string, () => ServerDefinition]> = [
+  ['stdio', () => new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] })],
+  ['http', () => new HTTPServer({ name: 'example', url: httpUrl })],
+  ['in_process', () => new InProcessServer({ name: 'example', factory: createExampleServer })],
+];
+
+/** Runs every SPEC §4 operation once and checks each answer. */
+async function exerciseEveryOperation(client: DirectClient): Promise<void> {
+  expect(client.initialization?.serverInfo.name).toBe(EXAMPLE_SERVER_NAME);
+  expect(client.initialization?.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  expect(client.initialization?.capabilities).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+  expect(client.initialization?.instructions).toContain('Deterministic');
+  expect(await client.initialize()).toBe(client.initialization);
+
+  const first = await client.listTools();
+  expect(first.nextCursor).toBe('page-2');
+  expect(first.tools.map((t) => t.name)).toContain('shipping_quote');
+  const second = await client.listTools({ cursor: first.nextCursor });
+  expect(second.tools.map((t) => t.name)).toEqual(['catalog_marker']);
+  expect(second.nextCursor).toBeUndefined();
+  expect((await client.listAllTools()).map((t) => t.name)).toEqual(
+    [...first.tools, ...second.tools].map((t) => t.name),
+  );
+
+  expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['memory://testing-guide']);
+  expect((await client.listAllResources()).map((r) => r.uri)).toEqual(['memory://testing-guide']);
+  expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+    'memory://orders/{order_id}',
+  ]);
+  expect((await client.listAllResourceTemplates()).map((t) => t.uriTemplate)).toEqual(['memory://orders/{order_id}']);
+  expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['review_order']);
+  expect((await client.listAllPrompts()).map((p) => p.name)).toEqual(['review_order']);
+
+  const guide = await client.readResource('memory://testing-guide');
+  expect(guide.text).toBe(TESTING_GUIDE_TEXT);
+  expect(guide.contents).toHaveLength(1);
+  const prompt = await client.getPrompt('review_order', { order_id: 'order-042' });
+  expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Review order order-042 for correctness.' });
+  const completion = await client.complete(
+    { type: 'ref/prompt', name: 'review_order' },
+    { name: 'order_id', value: 'order-' },
+  );
+  expect(completion.values).toEqual(['order-001', 'order-002']);
+  expect(completion.hasMore).toBe(false);
+
+  await client.subscribeResource('memory://testing-guide');
+  expect((await client.callTool('session_observations')).structuredContent).toMatchObject({
+    subscriptions: ['memory://testing-guide'],
+  });
+  await client.unsubscribeResource('memory://testing-guide');
+  await client.ping();
+  await client.setLoggingLevel('warning');
+  await client.sendNotification({ method: 'notifications/progress', params: { progressToken: 'p', progress: 1 } });
+  await client.sendRootsListChanged();
+  expect((await client.callTool('session_observations')).structuredContent).toEqual({
+    logging_level: 'warning',
+    progress_notifications: 1,
+    roots_changed: 1,
+    subscriptions: [],
+  });
+
+  const quote = await client.callTool('shipping_quote', { weight_kg: 2, zone: 'local' });
+  expect(quote).toMatchObject({ isError: false, structuredContent: { amount: 9, currency: 'USD' } });
+  expect(quote.content).toEqual([{ type: 'text', text: JSON.stringify({ amount: 9, currency: 'USD' }) }]);
+  expect(quote.executionId).toBe(client.executionId);
+  expect(kitOf(quote)).toBe(kit);
+  const failed = await client.callTool('always_fails');
+  expect(failed.isError).toBe(true);
+}
+
+describe.each(transports)('every SPEC §4 operation against the example server over %s', (transport, server) => {
+  test('answers every operation and records a finalized trace of the wire', async () => {
+    const client = await kit.direct(server(), { onRoots: () => [{ uri: 'file:///work', name: 'work' }] }).connect();
+    const pid = (await client.callTool('process_id')).structuredContent as { pid: number };
+    await exerciseEveryOperation(client);
+    await client.close();
+
+    expect(client.result?.snapshot.outcome).toBe('completed');
+    const view = client.result!.traceView;
+    expect(view.runtime.kind).toBe('direct');
+    expect(view.toolCalls.map((c) => c.toolStatus)).toEqual(['success', 'success', 'success', 'success', 'tool_error']);
+    const events = client.finalTrace!.events;
+    expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i));
+    for (const method of [
+      'initialize',
+      'tools/list',
+      'resources/list',
+      'resources/templates/list',
+      'prompts/list',
+      'resources/read',
+      'prompts/get',
+      'completion/complete',
+      'resources/subscribe',
+      'resources/unsubscribe',
+      'ping',
+      'logging/setLevel',
+      'tools/call',
+    ]) {
+      expect(requests(events, method).length).toBeGreaterThan(0);
+    }
+    const record = await kit.store.getExecution(client.executionId);
+    expect(record.servers[0]).toMatchObject({ name: 'example', transport });
+    if (transport === 'stdio') {
+      expect(events.find((e) => e.kind === 'process.started')?.payload.pid).toBe(pid.pid);
+      expect(await waitForExit(pid.pid)).toBe(true);
+    }
+  });
+});
