@@ -13,3 +13,4 @@ export * from './evaluation';
 export * from './judge';
 export * from './store';
 export * from './kit';
+export * from './matrix';

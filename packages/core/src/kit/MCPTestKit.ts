@@ -41,6 +41,17 @@ export interface MCPTestKitOptions {
 }
 
 /**
+ * Execution options of `kit.direct` beside the client's: which case the connection's execution
+ * belongs to and the labels its evaluations inherit (matrix cells use them).
+ */
+export interface DirectExecutionOptions {
+  /** Logical case id of the execution (default: the kit's). */
+  caseId?: string;
+  /** Labels its evaluations inherit (trial, matrixId, metadata...), over the kit's. */
+  labels?: Partial<ExecutionRecord['labels']>;
+}
+
+/**
  * The entry point and cleanup boundary (SPEC §3): makes direct clients and one-shot executions,
  * saves their traces, runs evaluations, and on `close()` closes every client it made (even one a
  * test forgot), reaps every child process, awaits pending writes and closes a store it owns.
@@ -115,12 +126,14 @@ export class MCPTestKit {
   }
 
   /** A direct client for `server`, not yet connected: `await kit.direct(server).connect()`. */
-  direct(server: ServerDefinition, options: DirectClientOptions = {}): DirectClient {
+  direct(server: ServerDefinition, options: DirectClientOptions & DirectExecutionOptions = {}): DirectClient {
     this.assertOpen('direct');
     if (!isServerDefinition(server)) {
       throw new ModelValidationError('kit.direct needs a server: a StdioServer, HTTPServer or InProcessServer');
     }
-    const checked = validateDirectClientOptions(options);
+    const { caseId, labels, ...clientOptions } = options ?? {};
+    const checked = validateDirectClientOptions(clientOptions);
+    const execution = checkDirectExecutionOptions(caseId, labels);
     const spec = this.redactor.redactJson({
       kind: 'direct',
       operation: 'session',
@@ -129,7 +142,7 @@ export class MCPTestKit {
       validateSchemas: checked.validateSchemas === true,
       ...(checked.protocolVersion !== undefined && { protocolVersion: checked.protocolVersion }),
     });
-    return this.makeClient(server, checked, this.executionContext({ spec }));
+    return this.makeClient(server, checked, this.executionContext({ spec, ...execution }));
   }
 
   /** Runs a one-shot spec to its end; resolves with the result even when it failed or timed out. */
@@ -299,6 +312,22 @@ export class MCPTestKit {
       throw new KitClosed(`the kit is closed: ${method}() needs an open MCPTestKit; create a new one`, { method });
     }
   }
+}
+
+function checkDirectExecutionOptions(
+  caseId: unknown,
+  labels: unknown,
+): { caseId?: string; labels?: Partial<ExecutionRecord['labels']> } {
+  if (caseId !== undefined && (typeof caseId !== 'string' || caseId.trim() === '')) {
+    throw new ModelValidationError('kit.direct caseId must be a non-empty string', { option: 'caseId' });
+  }
+  if (labels !== undefined && (typeof labels !== 'object' || labels === null || Array.isArray(labels))) {
+    throw new ModelValidationError('kit.direct labels must be an object such as { trial: "1" }', { option: 'labels' });
+  }
+  return {
+    ...(caseId !== undefined && { caseId }),
+    ...(labels !== undefined && { labels: labels as Partial<ExecutionRecord['labels']> }),
+  };
 }
 
 function optionalString(value: unknown, name: string): string | undefined {

@@ -1,5 +1,5 @@
 export * from './kitLink';
-export { MCPTestKit, type MCPTestKitOptions } from './MCPTestKit';
+export { MCPTestKit, type MCPTestKitOptions, type DirectExecutionOptions } from './MCPTestKit';
 export {
   CallTool,
   DirectSpec,
