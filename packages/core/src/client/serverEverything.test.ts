@@ -1,0 +1,100 @@
+// The third-party `@modelcontextprotocol/server-everything` through the public API: over stdio
+// (the kit spawns and reaps it) and over Streamable HTTP (the test runs it with `streamableHttp`
+// on a free port given in PORT; the kit only connects).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { MCPTestKit } from '../kit/MCPTestKit';
+import { HTTPServer } from '../servers/HTTPServer';
+import type { ServerDefinition } from '../servers/ServerDefinition';
+import { StdioServer } from '../servers/StdioServer';
+import { requests, SERVER_EVERYTHING, waitForExit } from './directClient.testkit';
+
+/** A port that was free a moment ago. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** Starts server-everything's Streamable HTTP mode (it reads PORT) and waits until it listens. */
+async function startEverythingHttp(): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [SERVER_EVERYTHING, 'streamableHttp'], {
+    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`server-everything did not listen within 15 s: ${text}`)), 15_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (text.includes(`listening on port ${port}`)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server-everything exited with ${String(code)}: ${text}`));
+    });
+  });
+  return { child, url: `http://127.0.0.1:${port}/mcp` };
+}
+
+let httpChild: ChildProcess | undefined;
+let httpUrl = '';
+beforeAll(async () => {
+  ({ child: httpChild, url: httpUrl } = await startEverythingHttp());
+}, 30_000);
+afterAll(() => {
+  httpChild?.kill('SIGKILL');
+});
+
+let kit: MCPTestKit;
+beforeEach(() => {
+  kit = new MCPTestKit({ suiteName: 'server-everything' });
+});
+afterEach(async () => {
+  await kit.close();
+});
+
+const transports: Array<[string, () => ServerDefinition]> = [
+  [
+    'stdio',
+    () => new StdioServer({ name: 'everything', command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] }),
+  ],
+  ['http', () => new HTTPServer({ name: 'everything', url: httpUrl })],
+];
+
+describe.each(transports)('@modelcontextprotocol/server-everything over %s', (transport, server) => {
+  test('discovers its tools, resources and prompts and calls echo', async () => {
+    const client = await kit.direct(server(), { timeoutMs: 20_000 }).connect();
+    expect(client.initialization?.serverInfo.name).toMatch(/everything/i);
+    expect(client.initialization?.capabilities).toMatchObject({ tools: {} });
+    const tools = await client.listAllTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum']));
+    expect(tools.find((t) => t.name === 'echo')?.inputSchema).toMatchObject({ type: 'object' });
+    expect((await client.listAllResources()).length).toBeGreaterThan(0);
+    expect((await client.listAllPrompts()).length).toBeGreaterThan(0);
+
+    const echoed = await client.callTool('echo', { message: `hello over ${transport}` });
+    expect(echoed.isError).toBe(false);
+    expect(echoed.content).toEqual([{ type: 'text', text: `Echo: hello over ${transport}` }]);
+    await client.ping();
+    await client.close();
+
+    expect(client.result?.snapshot.outcome).toBe('completed');
+    const view = client.result!.traceView;
+    expect(view.toolCalls).toHaveLength(1);
+    expect(view.toolCalls[0]).toMatchObject({ server: 'everything', toolStatus: 'success' });
+    expect(requests(client.finalTrace!.events, 'tools/list').length).toBeGreaterThan(0);
+    expect((await kit.store.getExecution(client.executionId)).servers[0]).toMatchObject({ transport });
+    const started = client.finalTrace!.events.find((e) => e.kind === 'process.started');
+    if (transport === 'stdio') expect(await waitForExit(started!.payload.pid as number)).toBe(true);
+    else expect(started).toBeUndefined();
+  });
+});
