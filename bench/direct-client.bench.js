@@ -1,7 +1,8 @@
 // The cost of the direct client: N sequential `callTool` round trips through `kit.direct` (with
 // tracing, raw-frame evidence and the in-memory store) versus the raw SDK `Client` on the same
 // example server, over stdio and in-process, side by side in one process. Prints the median
-// latency per call of each, their ratio (target <= 1.10 over stdio), and trace bytes per event.
+// latency per call of each, their ratio (target <= 1.10 over stdio), the parent's CPU time per call
+// and trace bytes per event. Both clients stay connected and are timed in alternating batches.
 // Needs the built dist (`npm run bench` builds first). M3_BENCH_CALLS overrides N.
 'use strict';
 const path = require('node:path');
@@ -15,8 +16,10 @@ const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio
 const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js');
 
 const CALLS = Number(process.env.M3_BENCH_CALLS || 500);
-const ROUNDS = 3;
-/** Untimed calls before each timed series: the kit path has more code for the JIT to warm. */
+const ROUNDS = Number(process.env.M3_BENCH_ROUNDS || 5);
+/** Calls per side before switching to the other side; both stay connected, so drift hits both alike. */
+const BATCH = 50;
+/** Untimed calls of each side first: the kit path has more code for the JIT to warm. */
 const WARMUP = 300;
 const TOOL = { name: 'shipping_quote', arguments: { weight_kg: 2, zone: 'local' } };
 
@@ -26,76 +29,113 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-/** Times `CALLS` sequential calls of `call` after a warm-up; returns per-call latencies in ms. */
-async function timeCalls(call) {
-  for (let i = 0; i < WARMUP; i += 1) await call();
-  const latencies = [];
-  for (let i = 0; i < CALLS; i += 1) {
+/** Times `count` sequential calls of `call`; pushes per-call latencies (ms), returns CPU µs used. */
+async function timeBatch(call, count, latencies) {
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < count; i += 1) {
     const started = performance.now();
     await call();
     latencies.push(performance.now() - started);
   }
-  return latencies;
+  const used = process.cpuUsage(cpu);
+  return used.user + used.system;
 }
 
-async function rawStdio() {
-  const client = new Client({ name: 'bench-raw', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [examples.exampleServerBin] }));
+/**
+ * One round: a fresh raw client and a fresh kit connection, warmed up, then `CALLS` calls each in
+ * alternating batches of `BATCH`. Returns both sides' latencies and CPU per call, and the trace's
+ * bytes per event.
+ */
+async function round(openRaw, server) {
+  const raw = await openRaw();
+  const kit = new core.MCPTestKit();
   try {
-    return await timeCalls(() => client.callTool(TOOL));
-  } finally {
+    const client = await kit.direct(server).connect();
+    const rawCall = () => raw.client.callTool(TOOL);
+    const kitCall = () => client.callTool(TOOL.name, TOOL.arguments);
+    for (let i = 0; i < WARMUP; i += 1) {
+      await rawCall();
+      await kitCall();
+    }
+    const rawLatencies = [];
+    const kitLatencies = [];
+    let rawCpu = 0;
+    let kitCpu = 0;
+    for (let done = 0; done < CALLS; done += BATCH) {
+      const count = Math.min(BATCH, CALLS - done);
+      // Alternate which side goes first so neither always follows the other's garbage.
+      if ((done / BATCH) % 2 === 0) {
+        rawCpu += await timeBatch(rawCall, count, rawLatencies);
+        kitCpu += await timeBatch(kitCall, count, kitLatencies);
+      } else {
+        kitCpu += await timeBatch(kitCall, count, kitLatencies);
+        rawCpu += await timeBatch(rawCall, count, rawLatencies);
+      }
+    }
     await client.close();
+    const trace = client.finalTrace;
+    const traceBytes = Buffer.byteLength(JSON.stringify(trace));
+    return {
+      rawMedian: median(rawLatencies),
+      kitMedian: median(kitLatencies),
+      rawCpuUs: rawCpu / CALLS,
+      kitCpuUs: kitCpu / CALLS,
+      bytesPerEvent: traceBytes / trace.events.length,
+      events: trace.events.length,
+    };
+  } finally {
+    await kit.close();
+    await raw.close();
   }
 }
 
-async function rawInProcess() {
+async function openRawStdio() {
+  const client = new Client({ name: 'bench-raw', version: '1.0.0' });
+  // stderr piped like the kit's children, so both sides spawn the server the same way.
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [examples.exampleServerBin],
+    stderr: 'pipe',
+  });
+  await client.connect(transport);
+  transport.stderr?.resume();
+  return { client, close: () => client.close() };
+}
+
+async function openRawInProcess() {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const server = examples.createExampleServer();
   await server.connect(serverSide);
   const client = new Client({ name: 'bench-raw', version: '1.0.0' });
   await client.connect(clientSide);
-  try {
-    return await timeCalls(() => client.callTool(TOOL));
-  } finally {
-    await client.close();
-    await server.close();
-  }
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
 }
 
-/** The same calls through the kit; also returns the trace's bytes per event. */
-async function kitCalls(server) {
-  const kit = new core.MCPTestKit();
-  try {
-    const client = await kit.direct(server).connect();
-    const latencies = await timeCalls(() => client.callTool(TOOL.name, TOOL.arguments));
-    await client.close();
-    const trace = client.finalTrace;
-    const traceBytes = Buffer.byteLength(JSON.stringify(trace));
-    return { latencies, bytesPerEvent: traceBytes / trace.events.length, events: trace.events.length };
-  } finally {
-    await kit.close();
-  }
-}
-
-async function compare(label, raw, server) {
-  const rawLatencies = [];
-  const kitLatencies = [];
-  let bytesPerEvent = 0;
-  let events = 0;
-  // One untimed round of each first (steady state, not JIT warm-up, is what is compared); then
-  // alternate raw and kit rounds so drift (CPU frequency, GC) hits both sides alike.
-  await raw();
-  await kitCalls(server);
-  for (let round = 0; round < ROUNDS; round += 1) {
-    rawLatencies.push(...(await raw()));
-    const measured = await kitCalls(server);
-    kitLatencies.push(...measured.latencies);
-    bytesPerEvent = measured.bytesPerEvent;
-    events = measured.events;
-  }
-  const rawMedian = median(rawLatencies);
-  const kitMedian = median(kitLatencies);
-  return { label, rawMedian, kitMedian, ratio: kitMedian / rawMedian, bytesPerEvent, events };
+/**
+ * `ROUNDS` rounds of interleaved batches; the ratio is taken per round (kit median / raw median)
+ * and the median of those ratios is reported, which a noisy shared machine disturbs least.
+ */
+async function compare(label, openRaw, server) {
+  const rounds = [];
+  for (let r = 0; r < ROUNDS; r += 1) rounds.push(await round(openRaw, server));
+  const pick = (key) => median(rounds.map((row) => row[key]));
+  return {
+    label,
+    rawMedian: pick('rawMedian'),
+    kitMedian: pick('kitMedian'),
+    ratio: median(rounds.map((row) => row.kitMedian / row.rawMedian)),
+    ratios: rounds.map((row) => row.kitMedian / row.rawMedian),
+    rawCpuUs: pick('rawCpuUs'),
+    kitCpuUs: pick('kitCpuUs'),
+    bytesPerEvent: pick('bytesPerEvent'),
+    events: rounds[0].events,
+  };
 }
 
 async function run() {
@@ -106,15 +146,23 @@ async function run() {
   });
   const inProcessServer = new core.InProcessServer({ name: 'example', factory: examples.createExampleServer });
   const rows = [
-    await compare('stdio', rawStdio, stdioServer),
-    await compare('in-process', rawInProcess, inProcessServer),
+    await compare('stdio', openRawStdio, stdioServer),
+    await compare('in-process', openRawInProcess, inProcessServer),
   ];
-  process.stdout.write(`${CALLS} sequential callTool round trips x ${ROUNDS} rounds, median per call\n`);
-  process.stdout.write('transport    raw SDK ms   kit.direct ms   ratio   trace bytes/event (events)\n');
+  process.stdout.write(
+    `${CALLS} sequential callTool round trips a side per round, interleaved in batches of ${BATCH}, ` +
+      `${ROUNDS} rounds; medians over rounds\n`,
+  );
+  process.stdout.write(
+    'transport    raw SDK ms   kit.direct ms   ratio (per round)              raw CPU µs   kit CPU µs   trace bytes/event (events)\n',
+  );
   for (const row of rows) {
+    const perRound = row.ratios.map((r) => r.toFixed(2)).join(' ');
     process.stdout.write(
       `${row.label.padEnd(12)} ${row.rawMedian.toFixed(3).padStart(10)}   ${row.kitMedian.toFixed(3).padStart(13)}   ` +
-        `${row.ratio.toFixed(2).padStart(5)}   ${row.bytesPerEvent.toFixed(0).padStart(8)} (${row.events})\n`,
+        `${row.ratio.toFixed(2).padStart(5)} (${perRound})`.padEnd(38) +
+        `${row.rawCpuUs.toFixed(0).padStart(6)}       ${row.kitCpuUs.toFixed(0).padStart(6)}       ` +
+        `${row.bytesPerEvent.toFixed(0).padStart(8)} (${row.events})\n`,
     );
   }
   const stdio = rows[0];
