@@ -59,6 +59,8 @@ export class SQLiteExecutionStore implements ExecutionStore {
   readonly path: string;
   private readonly retry: RetryPolicy;
   private opening: Promise<OpenedDatabase> | null = null;
+  /** Set once open, so hot paths skip awaiting `opening`. */
+  private opened: OpenedDatabase | null = null;
   private readonly queue: WriteQueue;
   private closed = false;
 
@@ -77,7 +79,10 @@ export class SQLiteExecutionStore implements ExecutionStore {
       return Promise.reject(new StoreError('the execution store is closed: create a new store to read or write'));
     if (this.opening === null) {
       this.opening = openDatabase(this.path);
-      this.opening.catch(() => (this.opening = null));
+      this.opening.then(
+        (opened) => (this.opened = opened),
+        () => (this.opening = null),
+      );
     }
     return this.opening;
   }
@@ -90,9 +95,10 @@ export class SQLiteExecutionStore implements ExecutionStore {
    * Runs `work` with the writer connection inside the next write batch. `single` marks a work of
    * exactly one independent statement (see `WriteWork`).
    */
-  private async write<T>(work: (db: SqliteConnection) => Promise<T>, single = false): Promise<T> {
-    const { writer } = await this.database();
-    return this.queue.enqueue(() => work(writer), single);
+  private write<T>(work: (db: SqliteConnection) => Promise<T>, single = false): Promise<T> {
+    const opened = this.closed ? null : this.opened;
+    if (opened !== null) return this.queue.enqueue(() => work(opened.writer), single);
+    return this.database().then(({ writer }) => this.queue.enqueue(() => work(writer), single));
   }
 
   /** Opens the database now (it otherwise opens on first use); surfaces path and schema errors early. */
@@ -516,6 +522,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
     this.closed = true;
     const opening = this.opening;
     this.opening = null;
+    this.opened = null;
     if (opening === null) return;
     const opened = await opening.catch(() => null);
     if (opened === null) return;

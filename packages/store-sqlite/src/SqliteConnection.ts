@@ -19,6 +19,8 @@ export function sqliteErrorCode(error: unknown): string | null {
 export class SqliteConnection {
   /** Prepared statements by SQL text; the promise is cached so concurrent first uses share one. */
   private readonly statements = new Map<string, Promise<sqlite3.Statement>>();
+  /** The same statements once prepared, for the synchronous fast path of `run`. */
+  private readonly ready = new Map<string, sqlite3.Statement>();
   private closed = false;
 
   private constructor(private readonly db: sqlite3.Database) {}
@@ -43,7 +45,14 @@ export class SqliteConnection {
     const cached = this.statements.get(sql);
     if (cached !== undefined) return cached;
     const preparing = new Promise<sqlite3.Statement>((resolve, reject) => {
-      const statement = this.db.prepare(sql, (error) => (error ? reject(error) : resolve(statement)));
+      const statement = this.db.prepare(sql, (error) => {
+        if (error) {
+          reject(error);
+          return;
+        }
+        this.ready.set(sql, statement);
+        resolve(statement);
+      });
     });
     this.statements.set(sql, preparing);
     // A statement that failed to prepare is not kept: the next use reports the error again.
@@ -52,14 +61,17 @@ export class SqliteConnection {
   }
 
   /** Runs a prepared statement; resolves with the number of changed rows and the last rowid. */
-  async run(sql: string, params: SqlParams = []): Promise<{ changes: number; lastID: number }> {
-    const statement = await this.prepared(sql);
-    return new Promise((resolve, reject) => {
-      statement.run(params, function (this: sqlite3.RunResult, error: Error | null) {
-        if (error) reject(error);
-        else resolve({ changes: this.changes, lastID: this.lastID });
+  run(sql: string, params: SqlParams = []): Promise<{ changes: number; lastID: number }> {
+    const execute = (statement: sqlite3.Statement): Promise<{ changes: number; lastID: number }> =>
+      new Promise((resolve, reject) => {
+        statement.run(params, function (this: sqlite3.RunResult, error: Error | null) {
+          if (error) reject(error);
+          else resolve({ changes: this.changes, lastID: this.lastID });
+        });
       });
-    });
+    // Hot path (an evaluation insert per row): no extra await once the statement is prepared.
+    const ready = this.ready.get(sql);
+    return ready !== undefined ? execute(ready) : this.prepared(sql).then(execute);
   }
 
   /**
@@ -85,6 +97,7 @@ export class SqliteConnection {
     this.closed = true;
     const statements = await Promise.allSettled([...this.statements.values()]);
     this.statements.clear();
+    this.ready.clear();
     await Promise.all(
       statements.map((s) =>
         s.status === 'fulfilled' ? new Promise<void>((resolve) => s.value.finalize(() => resolve())) : undefined,
