@@ -407,10 +407,11 @@ export class SQLiteExecutionStore implements ExecutionStore {
     requireId(result.evaluationId, 'evaluationId');
     requireId(result.evaluator, 'evaluator');
     const row = { ...result, createdAt: canonicalInstant(result.createdAt, 'createdAt') };
+    const lineage = lineageId(row);
     const params: SqlValue[] = [
       row.evaluationId,
       row.evaluator,
-      lineageId(row),
+      lineage,
       row.subjectDigest,
       row.executionId,
       row.turnId,
@@ -434,16 +435,21 @@ export class SQLiteExecutionStore implements ExecutionStore {
       labels.matrixId,
       json(labels.metadata ?? {}),
       json(row),
+      lineage,
+      row.createdAt,
+      row.evaluationId,
     ];
     await this.write(async (db) => {
       try {
         await db.run(
           `INSERT INTO evaluations (evaluation_id, evaluator, lineage_id, subject_digest, execution_id, turn_id,
              status, score, required, created_at, execution_created_at, run_id, suite_name, case_id, server, tool,
-             transport, harness, model, trial, judge_model, rubric_id, matrix_id, metadata_json, result_json)
+             transport, harness, model, trial, judge_model, rubric_id, matrix_id, metadata_json, result_json, is_latest)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
              COALESCE((SELECT created_at FROM executions WHERE execution_id = ?), ?),
-             ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+             NOT EXISTS (SELECT 1 FROM evaluation_lineages l WHERE l.lineage_id = ?
+                           AND (l.latest_created_at, l.latest_evaluation_id) > (?, ?)))`,
           params,
         );
       } catch (error) {

@@ -153,16 +153,19 @@ CREATE TABLE evaluation_lineages (
   required INTEGER NOT NULL
 );
 
-CREATE TRIGGER evaluations_keep_latest AFTER INSERT ON evaluations BEGIN
-  -- the new row is older than the lineage's latest: it is not the latest
-  UPDATE evaluations SET is_latest = 0
-   WHERE row_id = NEW.row_id
-     AND EXISTS (SELECT 1 FROM evaluation_lineages l WHERE l.lineage_id = NEW.lineage_id
-                    AND (l.latest_created_at, l.latest_evaluation_id) > (NEW.created_at, NEW.evaluation_id));
-  -- the new row is newer: the previous latest steps down
+-- The writer inserts a row with is_latest already computed (0 when its lineage has a later row).
+-- Before a row that supersedes the lineage's latest goes in, that latest steps down; the WHEN
+-- clause skips the UPDATE (and its index cursors) for the common case of a new lineage.
+CREATE TRIGGER evaluations_demote_previous BEFORE INSERT ON evaluations
+WHEN NEW.is_latest = 1 AND EXISTS (SELECT 1 FROM evaluation_lineages l WHERE l.lineage_id = NEW.lineage_id)
+BEGIN
   UPDATE evaluations SET is_latest = 0
    WHERE row_id = (SELECT l.latest_row_id FROM evaluation_lineages l WHERE l.lineage_id = NEW.lineage_id
                       AND (l.latest_created_at, l.latest_evaluation_id) < (NEW.created_at, NEW.evaluation_id));
+END;
+
+-- After the row is in, the lineage points at its latest row and remembers "required" (sticky).
+CREATE TRIGGER evaluations_keep_lineage AFTER INSERT ON evaluations BEGIN
   INSERT INTO evaluation_lineages (lineage_id, latest_row_id, latest_created_at, latest_evaluation_id, required)
   VALUES (NEW.lineage_id, NEW.row_id, NEW.created_at, NEW.evaluation_id, NEW.required)
   ON CONFLICT (lineage_id) DO UPDATE SET
