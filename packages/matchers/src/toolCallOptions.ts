@@ -1,9 +1,12 @@
-import type { ToolCallStatus } from '@sf-m3/core';
+import type { ToolCallStatus, TurnSelector } from '@sf-m3/core';
 import { TOOL_CALL_EVIDENCE } from './toolCallCandidates';
 import type { ToolCallEvidence, ToolCallInfo } from './toolCallCandidates';
 
-/** A turn to narrow to: a `TurnResult`, anything with a `turnId`, or the id itself. */
-export type TurnSelector = string | { readonly turnId: string };
+/**
+ * A turn to narrow to: a `TurnResult`, anything with a `turnId`, or the id itself. Re-exported from
+ * `@sf-m3/core` (not redeclared) so `sf-m3`'s `export *` of both packages is not ambiguous.
+ */
+export type { TurnSelector };
 
 /** Options of `toHaveToolCall` (SPEC §7, upstream `to_have_tool_call`). */
 export interface ToolCallOptions {

@@ -1,0 +1,126 @@
+// End-to-end: a user's project that installed sf-m3 (node_modules/sf-m3 links to this repository,
+// as `npm install` does for a `file:` dependency) and follows the README: `preset: 'sf-m3'` by
+// name, `"types": ["jest", "sf-m3/globals"]`, a TypeScript test, `npx m3 test` (the linked bin).
+// Its jest.config.js keeps its own testMatch, setupFilesAfterEnv, transform and reporter.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExecutionStore } from '@sf-m3/core';
+import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
+import { copyFixture, ensureBuilt, printedRunId, readFeedback, removeFixture, repoRoot } from './cli.testkit';
+
+jest.setTimeout(180_000);
+
+const exampleServer = join(repoRoot, 'examples', 'servers', 'dist', 'bin', 'example-server.js');
+
+/** Links what `npm install --save-dev sf-m3 jest ts-jest typescript @types/jest` would install. */
+function installLinks(folder: string): void {
+  mkdirSync(join(folder, 'node_modules', '@types'), { recursive: true });
+  symlinkSync(repoRoot, join(folder, 'node_modules', 'sf-m3'), 'dir');
+  for (const name of ['jest', 'ts-jest', 'typescript', '@types/jest']) {
+    symlinkSync(join(repoRoot, 'node_modules', name), join(folder, 'node_modules', name), 'dir');
+  }
+}
+
+/** Runs the installed `m3` bin (what `npx m3` runs) in the project folder. */
+function npxM3(folder: string, args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, EXAMPLE_SERVER: exampleServer, CI: 'true', FORCE_COLOR: '0' };
+  for (const name of Object.keys(env)) if (name.startsWith('M3_') || name === 'SF_M3_ROOT') delete env[name];
+  delete env.JEST_WORKER_ID;
+  const bin = join(folder, 'node_modules', 'sf-m3', 'bin', 'm3.js');
+  return spawnSync(process.execPath, [bin, ...args], { cwd: folder, env, encoding: 'utf8', timeout: 150_000 });
+}
+
+async function withStore<T>(file: string, read: (store: ExecutionStore) => Promise<T>): Promise<T> {
+  const store = new SQLiteExecutionStore(file);
+  try {
+    return await read(store);
+  } finally {
+    await store.close();
+  }
+}
+
+let folder: string;
+
+beforeAll(() => {
+  ensureBuilt();
+  folder = copyFixture('user-project');
+  installLinks(folder);
+});
+
+afterAll(() => removeFixture(folder));
+
+describe('a user project with preset: sf-m3 installed from this repository', () => {
+  test('type-checks with "types": ["jest", "sf-m3/globals"] and without skipLibCheck', () => {
+    const tsc = join(folder, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = spawnSync(process.execPath, [tsc, '-p', join(folder, 'tsconfig.json'), '--noEmit'], {
+      cwd: folder,
+      encoding: 'utf8',
+    });
+    expect(`${result.stdout}${result.stderr}`).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  test('npx m3 test runs the README test; the project’s testMatch, setup file, transform and reporter keep working; describe.m3.only focuses', async () => {
+    const run = npxM3(folder, ['test']);
+    const output = `${run.stdout}\n${run.stderr}`;
+    expect(output).toContain('Tests:       1 skipped, 3 passed, 4 total');
+    expect(run.stdout).toContain('attempts    3 passed, 0 failed, 1 skipped, 0 todo\n');
+    expect(run.stdout).toMatch(/verdict {5}passed\n$/);
+    expect(run.status).toBe(0);
+
+    // The custom reporter ran next to the default one and saw every test.
+    const reported = JSON.parse(readFileSync(join(folder, 'reporter-output.json'), 'utf8'));
+    expect(reported.tests.map((t: { name: string; status: string }) => [t.name, t.status]).sort()).toEqual([
+      ['focused runs', 'passed'],
+      ['shipping quotes a local parcel', 'passed'],
+      ["shipping the project's own matcher and transform still work", 'passed'],
+      ['unfocused is skipped by the focused suite', 'pending'],
+    ]);
+
+    const runId = printedRunId(run.stdout);
+    const saved = await withStore(join(folder, '.m3', 'executions.sqlite'), async (store) => ({
+      suites: await store.listSuites(),
+      attempts: await store.listAttempts({ runId }),
+      executions: await store.listExecutions({ runId }),
+      evaluations: await store.listEvaluations({ runId }),
+    }));
+    expect(saved.suites.map((s) => s.name).sort()).toEqual(['focused', 'shipping', 'unfocused']);
+    expect(saved.attempts.map((a) => [a.fullName, a.outcome]).sort()).toEqual([
+      ['focused runs', 'passed'],
+      ['shipping quotes a local parcel', 'passed'],
+      ["shipping the project's own matcher and transform still work", 'passed'],
+      ['unfocused is skipped by the focused suite', 'skipped'],
+    ]);
+    expect(saved.executions).toHaveLength(1);
+    const trace = await withStore(join(folder, '.m3', 'executions.sqlite'), (store) =>
+      store.getTrace(saved.executions[0]!.executionId),
+    );
+    expect(trace.view().toolCalls.map((c) => c.tool.value)).toEqual(['shipping_quote']);
+    // Only subjects of an execution are recorded (SPEC §7): the string check in focus.check.ts is not.
+    expect(saved.evaluations.map((e) => e.evaluator).sort()).toEqual([
+      'm3.expect.toBeToolError',
+      'm3.expect.toHaveStructuredContent',
+      'm3.expect.toHaveToolCall',
+    ]);
+    expect(readFeedback(folder, runId).summary.verdict).toBe('passed');
+  });
+
+  test('--results-db and an explicit --baseline RUN_ID write to the named database and compare against that run', async () => {
+    const first = npxM3(folder, ['test', '--results-db', 'history/m3.sqlite', '--run-id', 'user-first']);
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain('m3 run user-first  (saved to history/m3.sqlite)');
+
+    const second = npxM3(folder, ['test', '--results-db', 'history/m3.sqlite', '--baseline', 'user-first', '--json']);
+    expect(second.status).toBe(0);
+    const summary = JSON.parse(second.stdout);
+    expect(summary).toMatchObject({
+      verdict: 'passed',
+      baseline: { baselineRunId: 'user-first', regressedTests: [], regressedEvaluators: [] },
+    });
+    const runs = await withStore(join(folder, 'history', 'm3.sqlite'), (store) => store.listRuns());
+    expect(runs.map((r) => r.runId)).toContain('user-first');
+    expect(runs).toHaveLength(2);
+    expect(existsSync(join(folder, '.m3', 'reports', 'user-first', 'feedback.json'))).toBe(true);
+  });
+});
