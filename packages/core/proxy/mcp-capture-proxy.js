@@ -58,7 +58,9 @@ function readConfig(configPath) {
   } catch (error) {
     fs.closeSync(fd);
     removeConfig(configPath);
-    fail(error instanceof Error && error.message.startsWith('the config') ? error.message : 'the config could not be read');
+    fail(
+      error instanceof Error && error.message.startsWith('the config') ? error.message : 'the config could not be read',
+    );
   }
   fs.closeSync(fd);
   removeConfig(configPath);
@@ -420,11 +422,25 @@ function main() {
     if (parsed.format === 'json') {
       const d = decide(parsed.value);
       if (d && d.decision === 'denied') {
-        writeRecord(frameRecord('client_to_server', 'client', frame, terminated, parsed, { policy: [{ id: parsed.value.id ?? null, ...d }], forwarded: false }));
+        writeRecord(
+          frameRecord('client_to_server', 'client', frame, terminated, parsed, {
+            policy: [{ id: parsed.value.id ?? null, ...d }],
+            forwarded: false,
+          }),
+        );
         if ('id' in parsed.value) respondDenied([denialError(parsed.value, d)], false);
         return;
       }
-      writeRecord(frameRecord('client_to_server', 'client', frame, terminated, parsed, d ? { policy: [{ id: parsed.value.id ?? null, ...d }], forwarded: true } : { forwarded: true }));
+      writeRecord(
+        frameRecord(
+          'client_to_server',
+          'client',
+          frame,
+          terminated,
+          parsed,
+          d ? { policy: [{ id: parsed.value.id ?? null, ...d }], forwarded: true } : { forwarded: true },
+        ),
+      );
       trackForwarded(parsed.value);
       writeServer(frame);
       return;
@@ -433,19 +449,41 @@ function main() {
       const decisions = parsed.value.map(decide);
       const policy = [];
       decisions.forEach((d, i) => {
-        if (d) policy.push({ index: i, id: parsed.value[i] && parsed.value[i].id !== undefined ? parsed.value[i].id : null, ...d });
+        if (d)
+          policy.push({
+            index: i,
+            id: parsed.value[i] && parsed.value[i].id !== undefined ? parsed.value[i].id : null,
+            ...d,
+          });
       });
       const deniedIdx = new Set(decisions.flatMap((d, i) => (d && d.decision === 'denied' ? [i] : [])));
       if (deniedIdx.size === 0) {
-        writeRecord(frameRecord('client_to_server', 'client', frame, terminated, parsed, policy.length ? { policy, forwarded: true } : { forwarded: true }));
+        writeRecord(
+          frameRecord(
+            'client_to_server',
+            'client',
+            frame,
+            terminated,
+            parsed,
+            policy.length ? { policy, forwarded: true } : { forwarded: true },
+          ),
+        );
         parsed.value.forEach(trackForwarded);
         writeServer(frame);
         return;
       }
       // Per element: denied calls are answered here; the rest go on as a smaller batch.
       const kept = parsed.value.filter((_m, i) => !deniedIdx.has(i));
-      writeRecord(frameRecord('client_to_server', 'client', frame, terminated, parsed, { policy, forwarded: kept.length > 0, partiallyForwarded: kept.length > 0 }));
-      const errors = parsed.value.flatMap((m, i) => (deniedIdx.has(i) && m && 'id' in m ? [denialError(m, decisions[i])] : []));
+      writeRecord(
+        frameRecord('client_to_server', 'client', frame, terminated, parsed, {
+          policy,
+          forwarded: kept.length > 0,
+          partiallyForwarded: kept.length > 0,
+        }),
+      );
+      const errors = parsed.value.flatMap((m, i) =>
+        deniedIdx.has(i) && m && 'id' in m ? [denialError(m, decisions[i])] : [],
+      );
       if (kept.length > 0) {
         kept.forEach(trackForwarded);
         writeServer(Buffer.from(`${JSON.stringify(kept)}\n`, 'utf8'));
@@ -470,7 +508,11 @@ function main() {
     pid: child.pid === undefined ? null : child.pid,
     proxyPid: process.pid,
     toolPolicy: allowlist === null ? { mode: 'allow_all' } : { mode: 'allowlist', tools: [...allowlist] },
-    bounds: { previewBytes: bounds.previewBytes, frameBytes: bounds.frameBytes, stderrTailBytes: bounds.stderrTailBytes },
+    bounds: {
+      previewBytes: bounds.previewBytes,
+      frameBytes: bounds.frameBytes,
+      stderrTailBytes: bounds.stderrTailBytes,
+    },
   });
 
   process.stdin.on('data', (chunk) => clientSplitter.push(chunk));
@@ -536,7 +578,16 @@ function main() {
     else if (code !== 0) exitCode = code === null ? 1 : code;
     else exitCode = !clientEnded && pending.length > 0 ? 1 : 0;
     if (forcedExit === null) {
-      writeRecord({ type: 'exit', reason, code, signal, stopSignal: stopping, inFlight: pending, stderrTail: tail, stderrTruncated: stderrTail.length > bounds.stderrTailBytes });
+      writeRecord({
+        type: 'exit',
+        reason,
+        code,
+        signal,
+        stopSignal: stopping,
+        inFlight: pending,
+        stderrTail: tail,
+        stderrTruncated: stderrTail.length > bounds.stderrTailBytes,
+      });
     }
     writeRecord({ type: 'end', exitCode });
     const done = () => {

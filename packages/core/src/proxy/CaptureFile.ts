@@ -104,11 +104,7 @@ export interface CaptureEndRecord extends RecordBase {
 
 /** Any record of a capture file. */
 export type CaptureRecord =
-  | CaptureStartRecord
-  | CaptureFrameRecord
-  | CaptureExitRecord
-  | CaptureSpawnErrorRecord
-  | CaptureEndRecord;
+  CaptureStartRecord | CaptureFrameRecord | CaptureExitRecord | CaptureSpawnErrorRecord | CaptureEndRecord;
 
 /** A frame record with its preview and an integrity check. */
 export interface CaptureFrame extends CaptureFrameRecord {

@@ -17,7 +17,10 @@ describe('capture proxy framing', () => {
     const [line] = await proxy.waitForLines(1);
     expect(JSON.parse(line)).toEqual({ jsonrpc: '2.0', id: 1, result: { params: { a: 1 } } });
     expect(await closeAndWait(proxy)).toEqual({ code: 0, signal: null });
-    expect(proxy.serverLog()[0]).toEqual({ event: 'line', text: '{"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":1}}' });
+    expect(proxy.serverLog()[0]).toEqual({
+      event: 'line',
+      text: '{"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":1}}',
+    });
     const capture = await proxy.capture();
     const [sent] = capture.frames.filter((f) => f.direction === 'client_to_server');
     expect(sent).toMatchObject({ crlf: true, terminated: true, format: 'json', originalSizeBytes: request.length - 2 });
@@ -30,14 +33,22 @@ describe('capture proxy framing', () => {
     const request = Buffer.from(rpc(1, 'echo', { text: 'héllo €uro 😀' }));
     const euro = request.indexOf(Buffer.from('€'));
     const emoji = request.indexOf(Buffer.from('😀'));
-    await writeInChunks(proxy, [request.subarray(0, euro + 1), request.subarray(euro + 1, emoji + 2), request.subarray(emoji + 2)]);
+    await writeInChunks(proxy, [
+      request.subarray(0, euro + 1),
+      request.subarray(euro + 1, emoji + 2),
+      request.subarray(emoji + 2),
+    ]);
     const [first] = await proxy.waitForLines(1);
     expect(JSON.parse(first).result.params.text).toBe('héllo €uro 😀');
 
     // The server splits its own output inside a 4-byte character and before a CRLF terminator.
     const notification = Buffer.from('{"jsonrpc":"2.0","method":"n","params":{"t":"😀 ü"}}\r\n');
     const cut = notification.indexOf(Buffer.from('😀')) + 1;
-    const chunks = [notification.subarray(0, cut), notification.subarray(cut, notification.length - 1), notification.subarray(notification.length - 1)];
+    const chunks = [
+      notification.subarray(0, cut),
+      notification.subarray(cut, notification.length - 1),
+      notification.subarray(notification.length - 1),
+    ];
     proxy.child.stdin.write(rpc(2, 'emit', { chunks: chunks.map((c) => c.toString('base64')) }));
     await proxy.waitForLines(2);
     await closeAndWait(proxy);
@@ -80,7 +91,11 @@ describe('capture proxy framing', () => {
     await closeAndWait(proxy);
     expect(proxy.serverLog()[0]).toEqual({ event: 'line', text: 'this is not json' });
     const capture = await proxy.capture();
-    expect(capture.frames[0]).toMatchObject({ direction: 'client_to_server', format: 'non_json', raw: 'this is not json' });
+    expect(capture.frames[0]).toMatchObject({
+      direction: 'client_to_server',
+      format: 'non_json',
+      raw: 'this is not json',
+    });
     expect(capture.frames[0].messages).toBeUndefined();
   });
 
@@ -109,7 +124,11 @@ describe('capture proxy framing', () => {
 
   test('redacts secrets (plain and JSON-escaped) in frames and the stderr tail, but the server still gets them', async () => {
     const secret = 'sk-live-"quoted"-4242';
-    const proxy = await startProxy({ env: { API_TOKEN: secret }, fixtureEnv: { FIXTURE_SECRET: secret }, canaries: ['hunter2-canary'] });
+    const proxy = await startProxy({
+      env: { API_TOKEN: secret },
+      fixtureEnv: { FIXTURE_SECRET: secret },
+      canaries: ['hunter2-canary'],
+    });
     proxy.child.stdin.write(rpc(1, 'secret'));
     proxy.child.stdin.write(rpc(2, 'echo', { password: 'hunter2-canary', auth: 'Bearer abc.def' }));
     proxy.child.stdin.write(rpc(3, 'stderr', { text: `oops ${secret}\n` }));

@@ -74,7 +74,10 @@ describe('capture proxy lifecycle', () => {
   });
 
   test('a server dying mid-call: exit recorded with the unanswered call and redacted stderr, stdout closed, non-zero exit', async () => {
-    const proxy = await startProxy({ fixtureEnv: { FIXTURE_SECRET: 'do-not-leak-1234' }, canaries: ['do-not-leak-1234'] });
+    const proxy = await startProxy({
+      fixtureEnv: { FIXTURE_SECRET: 'do-not-leak-1234' },
+      canaries: ['do-not-leak-1234'],
+    });
     proxy.child.stdin.write(rpc(1, 'echo'));
     await proxy.waitForLines(1);
     const stdoutClosed = new Promise((resolve) => proxy.child.stdout.on('end', resolve));

@@ -35,7 +35,12 @@ describe('capture proxy tool policy', () => {
     proxy.child.stdin.end();
     expect((await proxy.exited).code).toBe(0);
     // The server's own log: only the echo arrived.
-    expect(proxy.serverLog().filter((e) => e.event === 'line').map((e) => JSON.parse(e.text!).method)).toEqual(['echo']);
+    expect(
+      proxy
+        .serverLog()
+        .filter((e) => e.event === 'line')
+        .map((e) => JSON.parse(e.text!).method),
+    ).toEqual(['echo']);
     const capture = await proxy.capture();
     const request = capture.frames.find((f) => f.messages?.[0].method === 'tools/call');
     expect(request).toMatchObject({ forwarded: false, policy: [{ id: 7, tool: 'quote', decision: 'denied' }] });
@@ -49,10 +54,16 @@ describe('capture proxy tool policy', () => {
     proxy.child.stdin.write(call(2, 'track'));
     const lines = (await proxy.waitForLines(2)).map((l) => JSON.parse(l));
     expect(lines.find((l) => l.id === 1).result.content[0].text).toBe('called quote');
-    expect(lines.find((l) => l.id === 2).error).toMatchObject({ code: -32001, data: { tool: 'track', reason: 'not in the allowlist' } });
+    expect(lines.find((l) => l.id === 2).error).toMatchObject({
+      code: -32001,
+      data: { tool: 'track', reason: 'not in the allowlist' },
+    });
     proxy.child.stdin.end();
     await proxy.exited;
-    const forwarded = proxy.serverLog().filter((e) => e.event === 'line').map((e) => JSON.parse(e.text!).params.name);
+    const forwarded = proxy
+      .serverLog()
+      .filter((e) => e.event === 'line')
+      .map((e) => JSON.parse(e.text!).params.name);
     expect(forwarded).toEqual(['quote']);
   });
 
