@@ -1,49 +1,19 @@
 // Every SPEC §4 operation against the example server, over each transport the kit supports: the
 // compiled server binary over stdio, the same binary with `--http 0` over Streamable HTTP, and the
 // server factory linked in process. One scenario, three transports, the same answers.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { createExampleServer, EXAMPLE_SERVER_NAME, exampleServerBin, TESTING_GUIDE_TEXT } from '@sf-m3/example-servers';
+import { EXAMPLE_SERVER_NAME, TESTING_GUIDE_TEXT } from '@sf-m3/example-servers';
+import type { ChildProcess } from 'node:child_process';
 import { MCPTestKit } from '../kit/MCPTestKit';
 import { kitOf } from '../kit/kitLink';
-import { HTTPServer } from '../servers/HTTPServer';
-import { InProcessServer } from '../servers/InProcessServer';
-import type { ServerDefinition } from '../servers/ServerDefinition';
-import { StdioServer } from '../servers/StdioServer';
 import type { DirectClient } from './DirectClient';
 import { requests, waitForExit } from './directClient.testkit';
-
-const repoRoot = join(__dirname, '..', '..', '..', '..');
-
-/** Spawns the compiled example server with `--http 0` and resolves the URL it prints. */
-function spawnHttpExample(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [exampleServerBin, '--http', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('example server did not print its URL within 10 s')), 10_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1]! });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`example server exited early with ${String(code)}`));
-    });
-  });
-}
+import { ensureExampleServerBuilt, exampleServerRows, spawnExampleHttp } from './exampleTransports.testkit';
 
 let httpChild: ChildProcess | undefined;
 let httpUrl = '';
 beforeAll(async () => {
-  if (!existsSync(exampleServerBin)) {
-    execFileSync('npx', ['tsc', '-b', 'examples/servers'], { cwd: repoRoot, stdio: 'inherit' });
-  }
-  ({ child: httpChild, url: httpUrl } = await spawnHttpExample());
+  ensureExampleServerBuilt();
+  ({ child: httpChild, url: httpUrl } = await spawnExampleHttp());
 }, 120_000);
 afterAll(() => {
   httpChild?.kill('SIGTERM');
@@ -57,11 +27,7 @@ afterEach(async () => {
   await kit.close();
 });
 
-const transports: Array<[string, () => ServerDefinition]> = [
-  ['stdio', () => new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] })],
-  ['http', () => new HTTPServer({ name: 'example', url: httpUrl })],
-  ['in_process', () => new InProcessServer({ name: 'example', factory: createExampleServer })],
-];
+const transports = exampleServerRows('example', () => httpUrl);
 
 /** Runs every SPEC §4 operation once and checks each answer. */
 async function exerciseEveryOperation(client: DirectClient): Promise<void> {

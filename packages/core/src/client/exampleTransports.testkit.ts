@@ -1,0 +1,59 @@
+// The example server over each transport the kit supports, for tests that run one scenario three
+// ways: the compiled binary over stdio, the same binary with `--http 0` over Streamable HTTP, and
+// the server factory linked in process.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createExampleServer, exampleServerBin } from '@sf-m3/example-servers';
+import { HTTPServer } from '../servers/HTTPServer';
+import { InProcessServer } from '../servers/InProcessServer';
+import type { ServerDefinition } from '../servers/ServerDefinition';
+import { StdioServer } from '../servers/StdioServer';
+
+const repoRoot = join(__dirname, '..', '..', '..', '..');
+
+/** Builds the example server binaries when `dist` is missing (a fresh clone before `npm run build`). */
+export function ensureExampleServerBuilt(): void {
+  if (!existsSync(exampleServerBin)) {
+    execFileSync('npx', ['tsc', '-b', 'examples/servers'], { cwd: repoRoot, stdio: 'inherit' });
+  }
+}
+
+/** Spawns the compiled example server with `--http 0` and resolves the URL it prints. */
+export function spawnExampleHttp(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [exampleServerBin, '--http', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('example server did not print its URL within 10 s')), 10_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]! });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`example server exited early with ${String(code)}`));
+    });
+  });
+}
+
+/** The transport kinds, as the store labels them. */
+export type ExampleTransport = 'stdio' | 'http' | 'in_process';
+
+/**
+ * `[transport, makeServer]` rows for `describe.each`. `httpUrl()` is read when a test makes its
+ * server, so a `beforeAll` may start the HTTP server first.
+ */
+export function exampleServerRows(
+  name: string,
+  httpUrl: () => string,
+): Array<[ExampleTransport, () => ServerDefinition]> {
+  return [
+    ['stdio', () => new StdioServer({ name, command: process.execPath, args: [exampleServerBin] })],
+    ['http', () => new HTTPServer({ name, url: httpUrl() })],
+    ['in_process', () => new InProcessServer({ name, factory: createExampleServer })],
+  ];
+}
