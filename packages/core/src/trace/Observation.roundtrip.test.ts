@@ -5,7 +5,8 @@ import { MCPTestKit } from '../kit/MCPTestKit';
 import { InProcessServer } from '../servers/InProcessServer';
 import { observation, parseObservation, type Observation, type ObservationReason } from './Observation';
 import { TraceResult } from './TraceResult';
-import { TraceView, type TraceViewData } from './TraceView';
+import type { TraceViewData } from './TraceEntry';
+import { TraceView } from './TraceView';
 
 const PAIRS: Array<[Observation<unknown>['state'], unknown, ObservationReason | undefined]> = [
   ['observed', { nested: [1, 'two', null, { deep: true }] }, undefined],
