@@ -293,7 +293,7 @@ export class MCPTestKit {
       attemptId: this.attemptId,
       requiredEvaluators: [],
       ...overrides,
-      labels: { ...this.labels, ...(overrides.labels ?? {}) },
+      labels: mergeLabels(this.labels, overrides.labels),
     };
   }
 
@@ -312,6 +312,18 @@ export class MCPTestKit {
       throw new KitClosed(`the kit is closed: ${method}() needs an open MCPTestKit; create a new one`, { method });
     }
   }
+}
+
+/** Execution labels over the kit's; `metadata` keys merge instead of replacing the kit's map. */
+function mergeLabels(
+  kit: Partial<ExecutionRecord['labels']>,
+  execution: Partial<ExecutionRecord['labels']> | undefined,
+): Partial<ExecutionRecord['labels']> {
+  const merged = { ...kit, ...(execution ?? {}) };
+  if (kit.metadata !== undefined && execution?.metadata !== undefined) {
+    merged.metadata = { ...kit.metadata, ...execution.metadata };
+  }
+  return merged;
 }
 
 function checkDirectExecutionOptions(

@@ -8,6 +8,7 @@ import { InMemoryExecutionStore } from '../store/InMemoryExecutionStore';
 import { ServerCase } from './ServerCase';
 import { ToolCase } from './ToolCase';
 import { ToolMatrix } from './ToolMatrix';
+import { ToolMatrixCase } from './ToolMatrixCase';
 
 const example = new InProcessServer({ name: 'example', factory: createExampleServer });
 
@@ -227,5 +228,37 @@ describe('matrix labels in aggregation', () => {
         ['2', 3, 2],
       ]),
     );
+  });
+});
+
+describe('ToolMatrixCase construction', () => {
+  test('checks its fields', () => {
+    const serverCase = matrix().servers[0]!;
+    const tool = serverCase.tools[0]!;
+    const build = (fields: Record<string, unknown>) => () =>
+      new ToolMatrixCase({ server: serverCase, tool, matrixId: 'm', trial: 1, trialCount: 1, ...fields } as never);
+    expect(build({})).not.toThrow();
+    expect(build({ tool: new ToolCase({ name: 'other' }) })).toThrow(/is not one of server case 'catalog' tools/);
+    expect(build({ server: {} })).toThrow(/needs a ServerCase and one of its ToolCases/);
+    expect(build({ matrixId: '' })).toThrow(/matrixId must be a non-empty string/);
+    expect(build({ trial: 0 })).toThrow(/trial must be an integer >= 1/);
+    expect(build({ trial: 3, trialCount: 2 })).toThrow(/trial must not exceed trialCount/);
+  });
+});
+
+describe('kit labels', () => {
+  test("a cell's metadata labels merge with the kit's own", async () => {
+    const labelled = new MCPTestKit({ store, labels: { harness: 'direct', metadata: { env: 'ci' } } });
+    try {
+      const result = await matrix().cases()[0]!.run({ kit: labelled });
+      const record = await store.getExecution(result.executionId);
+      expect(record.labels).toMatchObject({
+        harness: 'direct',
+        matrixId: 'contract',
+        metadata: { env: 'ci', 'm3.matrix.tool': 'normalize_customer' },
+      });
+    } finally {
+      await labelled.close();
+    }
   });
 });

@@ -7,8 +7,8 @@ import type { MCPTestKit } from '../kit/MCPTestKit';
 import type { ExecutionRecord } from '../store/records';
 import { caseIdOf, cellIdOf, executionCaseIdOf } from './caseIds';
 import { matrixExecutionLabels, mergeMatrixMetadata, type MatrixMetadata } from './matrixMetadata';
-import type { ServerCase } from './ServerCase';
-import type { ToolCase } from './ToolCase';
+import { ServerCase } from './ServerCase';
+import { ToolCase } from './ToolCase';
 
 /** What a cell needs from a kit: `run` for one-shot calls, `direct` for sessions. */
 export type MatrixKit = Pick<MCPTestKit, 'run' | 'direct'>;
@@ -66,6 +66,20 @@ export class ToolMatrixCase {
   readonly metadata: MatrixMetadata;
 
   constructor(fields: ToolMatrixCaseFields) {
+    if (typeof fields !== 'object' || fields === null) {
+      throw new ModelValidationError('ToolMatrixCase needs { server, tool, matrixId, trial, trialCount }');
+    }
+    if (!(fields.server instanceof ServerCase) || !(fields.tool instanceof ToolCase)) {
+      throw new ModelValidationError('ToolMatrixCase needs a ServerCase and one of its ToolCases');
+    }
+    if (!fields.server.tools.includes(fields.tool)) {
+      throw new ModelValidationError(
+        `ToolMatrixCase tool '${fields.tool.id}' is not one of server case '${fields.server.name}' tools`,
+      );
+    }
+    if (typeof fields.matrixId !== 'string' || fields.matrixId.trim() === '') {
+      throw new ModelValidationError('ToolMatrixCase matrixId must be a non-empty string');
+    }
     for (const name of ['trial', 'trialCount'] as const) {
       if (!Number.isInteger(fields[name]) || fields[name] < 1) {
         throw new ModelValidationError(`ToolMatrixCase ${name} must be an integer >= 1`);
