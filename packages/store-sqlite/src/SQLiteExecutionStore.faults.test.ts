@@ -30,6 +30,16 @@ function rawSql(path: string, sql: string, params: unknown[] = []): Promise<void
   });
 }
 
+/** Holds the write lock of `path` from another connection for `ms`. */
+async function lockFor(path: string, ms: number): Promise<{ released: Promise<void> }> {
+  const db = new sqlite3.Database(path);
+  await new Promise<void>((resolve, reject) => db.exec('BEGIN IMMEDIATE', (e) => (e ? reject(e) : resolve())));
+  const released = new Promise<void>((resolve) =>
+    setTimeout(() => db.exec('COMMIT', () => db.close(() => resolve())), ms),
+  );
+  return { released };
+}
+
 describe('SQLiteExecutionStore faults', () => {
   it('opens lazily: constructing touches nothing, first use creates parent folders', async () => {
     const path = join(root, 'lazy', 'a', 'b', 'executions.sqlite');
@@ -167,6 +177,33 @@ describe('SQLiteExecutionStore faults', () => {
     expect(reopened.events).toHaveLength(152);
     expect(reopened.toJSON()).toEqual(trace.toJSON());
     await store.close();
+  });
+
+  it('retries a batch while another process holds the write lock, then gives up with StoreError', async () => {
+    const path = freshPath();
+    const store = new SQLiteExecutionStore(path, {
+      busyTimeoutMs: 20,
+      retry: { attempts: 50, baseDelayMs: 5, maxDelayMs: 40 },
+    });
+    await store.registerSuite('first');
+    const locker = await lockFor(path, 400);
+    const started = Date.now();
+    await store.registerSuite('second'); // waits out the lock through retries
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    await locker.released;
+    expect((await store.listSuites()).map((s) => s.name)).toEqual(['first', 'second']);
+    await store.close();
+
+    const impatient = new SQLiteExecutionStore(path, {
+      busyTimeoutMs: 10,
+      retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
+    });
+    await impatient.open();
+    const second = await lockFor(path, 500);
+    await expect(impatient.registerSuite('third')).rejects.toThrow(/stayed locked by other writers through 2 attempts/);
+    await second.released;
+    await impatient.registerSuite('third');
+    await impatient.close();
   });
 
   it('reopens saved data from a new store on the same file', async () => {

@@ -45,6 +45,8 @@ import { runWorks, WriteQueue } from './WriteQueue';
 export interface SQLiteExecutionStoreOptions {
   /** How write batches retry when other processes hold the lock. */
   readonly retry?: RetryPolicy;
+  /** How long one statement waits for another writer's lock before a retry (default 5 000). */
+  readonly busyTimeoutMs?: number;
 }
 
 const json = (value: unknown): string => JSON.stringify(value);
@@ -58,6 +60,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
   /** The path given to the constructor. */
   readonly path: string;
   private readonly retry: RetryPolicy;
+  private readonly busyTimeoutMs: number | undefined;
   private opening: Promise<OpenedDatabase> | null = null;
   /** Set once open, so hot paths skip awaiting `opening`. */
   private opened: OpenedDatabase | null = null;
@@ -67,6 +70,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
   constructor(path: string, options: SQLiteExecutionStoreOptions = {}) {
     this.path = path;
     this.retry = options.retry ?? DEFAULT_RETRY;
+    this.busyTimeoutMs = options.busyTimeoutMs;
     this.queue = new WriteQueue(async (works) => {
       const { writer } = await this.database();
       await immediateTransaction(writer, () => runWorks(works), this.retry);
@@ -78,7 +82,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
     if (this.closed)
       return Promise.reject(new StoreError('the execution store is closed: create a new store to read or write'));
     if (this.opening === null) {
-      this.opening = openDatabase(this.path);
+      this.opening = openDatabase(this.path, { busyTimeoutMs: this.busyTimeoutMs });
       this.opening.then(
         (opened) => (this.opened = opened),
         () => (this.opening = null),

@@ -80,8 +80,8 @@ function openFailure(path: string, error: unknown): Error {
   return new StoreError(`cannot open results database ${path} (${code})`, { path, code }, { cause: error });
 }
 
-async function configure(connection: SqliteConnection, writer: boolean): Promise<void> {
-  await connection.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+async function configure(connection: SqliteConnection, writer: boolean, busyTimeoutMs: number): Promise<void> {
+  await connection.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   await connection.exec('PRAGMA foreign_keys = ON');
   if (writer) {
     const mode = await connection.get<{ journal_mode: string }>('PRAGMA journal_mode = WAL');
@@ -127,16 +127,17 @@ async function migrate(path: string, connection: SqliteConnection): Promise<void
  * timeout, migrations) and a reader connection. Reads use their own connection so they never see
  * a write transaction in flight.
  */
-export async function openDatabase(path: string): Promise<OpenedDatabase> {
+export async function openDatabase(path: string, options: { busyTimeoutMs?: number } = {}): Promise<OpenedDatabase> {
+  const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
   const absolute = preparePath(path);
   let writer: SqliteConnection | null = null;
   let reader: SqliteConnection | null = null;
   try {
     writer = await SqliteConnection.open(absolute);
-    await configure(writer, true);
+    await configure(writer, true, busyTimeoutMs);
     await migrate(absolute, writer);
     reader = await SqliteConnection.open(absolute);
-    await configure(reader, false);
+    await configure(reader, false, busyTimeoutMs);
     return { writer, reader, path: absolute };
   } catch (error) {
     await writer?.close().catch(() => undefined);
