@@ -105,6 +105,8 @@ function validateConfig(c) {
   if (!b || !(b.previewBytes > 0) || !(b.frameBytes > 0) || !(b.stderrTailBytes > 0)) return 'bounds are missing';
   const p = c.toolPolicy;
   if (!p || (p.mode !== 'allow_all' && p.mode !== 'allowlist')) return 'toolPolicy.mode must be allow_all or allowlist';
+  if (c.eofGraceMs !== undefined && !(Number.isInteger(c.eofGraceMs) && c.eofGraceMs >= 0))
+    return 'eofGraceMs must be a whole number';
   if (p.mode === 'allowlist' && (!Array.isArray(p.tools) || p.tools.some((t) => typeof t !== 'string'))) {
     return 'toolPolicy.tools must be tool names';
   }
@@ -232,6 +234,8 @@ function main() {
   }
   let captureBroken = false;
   capture.on('error', () => {
+    if (!captureBroken)
+      process.stderr.write('sf-m3 capture proxy: the capture file could not be written; wire evidence is incomplete\n');
     captureBroken = true;
   });
   let seq = 0;
@@ -517,15 +521,26 @@ function main() {
 
   process.stdin.on('data', (chunk) => clientSplitter.push(chunk));
   let clientEnded = false;
+  // A server that outlives its stdin by the grace period is stopped like on SIGTERM.
+  let forcedStop = null;
+  function afterClientEnd() {
+    clientEnded = true;
+    endServerInput();
+    const grace = config.eofGraceMs;
+    if (typeof grace === 'number' && grace > 0) {
+      setTimeout(() => {
+        if (finished || stopping) return;
+        forcedStop = 'SIGTERM';
+        signalGroup('SIGTERM');
+        setTimeout(() => signalGroup('SIGKILL'), TERM_GRACE_MS).unref();
+      }, grace).unref();
+    }
+  }
   process.stdin.on('end', () => {
-    clientEnded = true;
     clientSplitter.end();
-    endServerInput();
+    afterClientEnd();
   });
-  process.stdin.on('error', () => {
-    clientEnded = true;
-    endServerInput();
-  });
+  process.stdin.on('error', afterClientEnd);
 
   let stopping = null;
   function signalGroup(signal) {
@@ -583,7 +598,7 @@ function main() {
         reason,
         code,
         signal,
-        stopSignal: stopping,
+        stopSignal: stopping || forcedStop,
         inFlight: pending,
         stderrTail: tail,
         stderrTruncated: stderrTail.length > bounds.stderrTailBytes,

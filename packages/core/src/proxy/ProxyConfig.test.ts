@@ -16,6 +16,7 @@ describe('createProxyConfig', () => {
       canaries: [],
       bounds: DEFAULT_PROXY_BOUNDS,
       toolPolicy: { mode: 'allowlist', tools: ['quote'] },
+      eofGraceMs: 5000,
     });
   });
 
@@ -33,6 +34,7 @@ describe('createProxyConfig', () => {
     expect(() => createProxyConfig({ ...base, command: '' })).toThrow('needs a command');
     expect(() => createProxyConfig({ ...base, capturePath: '' })).toThrow('capturePath');
     expect(() => createProxyConfig({ ...base, bounds: { frameBytes: 0 } })).toThrow('frameBytes');
+    expect(() => createProxyConfig({ ...base, eofGraceMs: -1 })).toThrow('eofGraceMs');
   });
 });
 

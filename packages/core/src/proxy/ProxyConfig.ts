@@ -45,7 +45,12 @@ export interface ProxyConfig {
   readonly canaries: string[];
   readonly bounds: ProxyBounds;
   readonly toolPolicy: ProxyToolPolicy;
+  /** After the client closes stdin, how long the server may keep running before SIGTERM (0: wait forever). */
+  readonly eofGraceMs: number;
 }
+
+/** Default time a server may outlive its stdin before the proxy stops its process group. */
+export const DEFAULT_EOF_GRACE_MS = 5000;
 
 /** Options of `createProxyConfig`. */
 export interface CreateProxyConfigOptions {
@@ -63,6 +68,8 @@ export interface CreateProxyConfigOptions {
   /** All server names of the test, to catch policy entries naming a missing server. */
   knownServers?: readonly string[];
   bounds?: Partial<ProxyBounds>;
+  /** See `ProxyConfig.eofGraceMs` (default 5 s). */
+  eofGraceMs?: number;
 }
 
 /** Builds a validated proxy config, normalizing the tool policy for this one server. */
@@ -82,6 +89,10 @@ export function createProxyConfig(options: CreateProxyConfigOptions): ProxyConfi
       throw new ModelValidationError(`proxy bound ${key} must be a positive integer number of bytes`, { key });
     }
   }
+  const eofGraceMs = options.eofGraceMs ?? DEFAULT_EOF_GRACE_MS;
+  if (!Number.isInteger(eofGraceMs) || eofGraceMs < 0) {
+    throw new ModelValidationError('eofGraceMs must be a whole number of milliseconds (0 waits forever)');
+  }
   return {
     version: PROXY_CONFIG_VERSION,
     server: {
@@ -96,6 +107,7 @@ export function createProxyConfig(options: CreateProxyConfigOptions): ProxyConfi
     canaries: [...canaries],
     bounds,
     toolPolicy: normalizeToolPolicy(options.serverName, options.tools, options.knownServers),
+    eofGraceMs,
   };
 }
 

@@ -56,6 +56,15 @@ describe('capture proxy lifecycle', () => {
     expect(capture.records.map((r) => r.seq)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
+  test('EOF: a server that keeps running after its stdin closed is stopped after the grace period', async () => {
+    const proxy = await startProxy({ eofGraceMs: 300, fixtureEnv: { FIXTURE_IGNORE_EOF: '1' } });
+    proxy.child.stdin.end();
+    expect(await proxy.exited).toEqual({ code: 0, signal: null });
+    expect(proxy.serverLog().map((e) => e.event)).toEqual(['eof-ignored', 'sigterm']);
+    const capture = await proxy.capture();
+    expect(capture.exit).toMatchObject({ reason: 'client_eof', stopSignal: 'SIGTERM', code: 0 });
+  });
+
   test('SIGTERM: forwarded to the server group, its last frame recorded, records flushed before exit', async () => {
     const proxy = await startProxy();
     proxy.child.stdin.write(rpc(1, 'echo'));

@@ -92,6 +92,11 @@ process.stdin.on('data', (chunk) => {
   }
 });
 process.stdin.on('end', () => {
+  if (process.env.FIXTURE_IGNORE_EOF) {
+    log({ event: 'eof-ignored' });
+    setInterval(() => {}, 1000);
+    return;
+  }
   queue.then(async () => {
     log({ event: 'eof' });
     await sleep(50);
