@@ -97,4 +97,71 @@ describe.each(transports)('@modelcontextprotocol/server-everything over %s', (tr
     if (transport === 'stdio') expect(await waitForExit(started!.payload.pid as number)).toBe(true);
     else expect(started).toBeUndefined();
   });
+  test('progress and the elicitation, sampling, roots and log callbacks against a third-party server', async () => {
+    const logs: Array<{ level: string; data: unknown }> = [];
+    let gotLog!: () => void;
+    const logged = new Promise<void>((resolve) => (gotLog = resolve));
+    const client = await kit
+      .direct(server(), {
+        timeoutMs: 20_000,
+        onElicitation: (params) => {
+          expect(params.message).toBeTruthy();
+          return { action: 'accept', content: { name: 'Ada' } };
+        },
+        onSampling: (params) => {
+          expect(params.messages[0]!.content).toMatchObject({
+            type: 'text',
+            text: expect.stringContaining('hi there'),
+          });
+          return { role: 'assistant', model: 'qa-fixture-model', content: { type: 'text', text: 'sampled reply' } };
+        },
+        onRoots: () => [{ uri: 'file:///qa-root', name: 'qa' }],
+        onLogMessage: (params) => {
+          logs.push({ level: params.level, data: params.data });
+          if (/-level message|level-message/.test(String(params.data))) gotLog();
+        },
+      })
+      .connect();
+    // server-everything registers these tools only for clients that declared the capability.
+    const names = (await client.listAllTools()).map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['trigger-elicitation-request', 'trigger-sampling-request', 'get-roots-list']),
+    );
+
+    const progress: Array<[number, number | undefined]> = [];
+    const long = await client.callTool(
+      'trigger-long-running-operation',
+      { duration: 0.3, steps: 3 },
+      { onProgress: (p) => progress.push([p.progress, p.total]) },
+    );
+    expect(long.isError).toBe(false);
+    // Over stdio the raw SDK Client, like ours, reports only the first two of the three steps from
+    // this server (the last one races the result), so only those are asserted.
+    expect(progress.slice(0, 2)).toEqual([
+      [1, 3],
+      [2, 3],
+    ]);
+
+    const elicited = await client.callTool('trigger-elicitation-request');
+    expect(JSON.stringify(elicited.content)).toContain('- Name: Ada');
+    const sampled = await client.callTool('trigger-sampling-request', { prompt: 'hi there' });
+    expect(JSON.stringify(sampled.content)).toContain('sampled reply');
+    const roots = await client.callTool('get-roots-list');
+    expect(JSON.stringify(roots.content)).toContain('file:///qa-root');
+
+    await client.setLoggingLevel('debug');
+    await client.callTool('toggle-simulated-logging');
+    await logged;
+    expect(logs.map((l) => String(l.data))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/-level message|level-message/)]),
+    );
+    await client.close();
+
+    const kinds = client.finalTrace!.events.map((e) => e.kind);
+    expect(kinds.filter((k) => k === 'mcp.progress').length).toBeGreaterThanOrEqual(progress.length);
+    expect(kinds).toEqual(
+      expect.arrayContaining(['mcp.progress', 'elicitation.request', 'elicitation.response', 'sampling.request']),
+    );
+    expect(client.result?.snapshot.outcome).toBe('completed');
+  });
 });
