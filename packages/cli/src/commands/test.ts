@@ -130,7 +130,14 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
           `Check that your Jest config uses preset 'sf-m3' and that Jest found tests.\n`,
       );
       if (exit.code === 0) return 2;
-      io.stdout(`verdict     failed: Jest ${how} before the run was recorded\n`);
+      const reason = `Jest ${how} before the run was recorded`;
+      // With --json, stdout stays one JSON document even when there is no saved run to summarize.
+      if (options.json) {
+        const jestExit = { code: exit.code, signal: exit.signal };
+        io.stdout(`${JSON.stringify({ runId, verdict: 'failed', reasons: [reason], jestExit }, null, 2)}\n`);
+      } else {
+        io.stdout(`verdict     failed: ${reason}\n`);
+      }
       return 1;
     }
     await finishAbandonedRun(store, run, exit);
