@@ -107,10 +107,13 @@ describe.m3('tool matrix', () => {
           ?.structuredContent;
         return JSON.stringify(actual) === JSON.stringify(expected[tool]) ? 'passed' : 'failed';
       });
-      for (const cell of contract.cases()) {
-        const result = await cell.run({ kit });
-        await kit.evaluate(result, 'example.matrix.contract.v1', { metadata: { tool: cell.tool.id } });
-      }
+      // Cells are independent executions (a fresh server process each), so they can run at once.
+      await Promise.all(
+        contract.cases().map(async (cell) => {
+          const result = await cell.run({ kit });
+          await kit.evaluate(result, 'example.matrix.contract.v1', { metadata: { tool: cell.tool.id } });
+        }),
+      );
       const report = await store.aggregateEvaluations({
         filters: { evaluator: ['example.matrix.contract.v1'], matrixId: ['example-contract'] },
         groupBy: ['metadata.m3.matrix.tool'],
