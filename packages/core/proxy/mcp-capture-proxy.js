@@ -435,6 +435,9 @@ function main() {
         if ('id' in parsed.value) respondDenied([denialError(parsed.value, d)], false);
         return;
       }
+      // Forward first: the record is built off the relay's critical path.
+      trackForwarded(parsed.value);
+      writeServer(frame);
       writeRecord(
         frameRecord(
           'client_to_server',
@@ -445,8 +448,6 @@ function main() {
           d ? { policy: [{ id: parsed.value.id ?? null, ...d }], forwarded: true } : { forwarded: true },
         ),
       );
-      trackForwarded(parsed.value);
-      writeServer(frame);
       return;
     }
     if (parsed.format === 'batch') {
@@ -462,6 +463,8 @@ function main() {
       });
       const deniedIdx = new Set(decisions.flatMap((d, i) => (d && d.decision === 'denied' ? [i] : [])));
       if (deniedIdx.size === 0) {
+        parsed.value.forEach(trackForwarded);
+        writeServer(frame);
         writeRecord(
           frameRecord(
             'client_to_server',
@@ -472,8 +475,6 @@ function main() {
             policy.length ? { policy, forwarded: true } : { forwarded: true },
           ),
         );
-        parsed.value.forEach(trackForwarded);
-        writeServer(frame);
         return;
       }
       // Per element: denied calls are answered here; the rest go on as a smaller batch.
@@ -495,8 +496,8 @@ function main() {
       if (errors.length > 0) respondDenied(errors, true);
       return;
     }
-    writeRecord(frameRecord('client_to_server', 'client', frame, terminated, parsed, { forwarded: true }));
     writeServer(frame);
+    writeRecord(frameRecord('client_to_server', 'client', frame, terminated, parsed, { forwarded: true }));
   });
 
   function respondDenied(errors, asBatch) {
