@@ -21,6 +21,9 @@ import { HTTPServer } from '../servers/HTTPServer';
 import { StdioServer } from '../servers/StdioServer';
 import type { DirectClient } from './DirectClient';
 import { pidAlive, rejection, STDIO_FIXTURE, waitForExit } from './directClient.testkit';
+import { ensureExampleServerBuilt, spawnExampleHttp } from './exampleTransports.testkit';
+
+beforeAll(() => ensureExampleServerBuilt(), 120_000);
 
 const MALFORMED_FIXTURE = join(__dirname, '__fixtures__', 'malformed-stdio-server.js');
 const fixture = (): StdioServer =>
@@ -243,6 +246,39 @@ describe('failures during operations (stdio fixture)', () => {
     await client.close();
     expect(client.result?.snapshot.outcome).toBe('failed');
     expect(client.result!.traceView.toolCalls.map((c) => c.toolStatus)).toEqual(['success', 'transport_error']);
+  });
+});
+
+describe('the cleanup boundary during startup and server loss', () => {
+  test('kit.close while a stdio client is still connecting cancels the connect and reaps the child', async () => {
+    const client = kit.direct(fixture());
+    const connecting = rejection(client.connect());
+    while (!client.trace.events.some((e) => e.kind === 'process.started')) await new Promise((r) => setTimeout(r, 2));
+    const pid = client.trace.events.find((e) => e.kind === 'process.started')!.payload.pid as number;
+    await kit.close();
+    const error = await connecting;
+    expect(error).toBeInstanceOf(OperationCancelled);
+    expect(error.message).toMatch(/cancelled/);
+    expect(pidAlive(pid)).toBe(false);
+    expect(client.result?.snapshot.outcome).toBe('cancelled');
+  });
+
+  test('an HTTP server that goes away between calls gives a TransportError naming the endpoint', async () => {
+    const { child, url } = await spawnExampleHttp();
+    try {
+      const client = await kit.direct(new HTTPServer({ name: 'vanishing', url }), { timeoutMs: 5_000 }).connect();
+      await client.ping();
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      const error = await rejection(client.callTool('process_id'));
+      expect(error).toBeInstanceOf(TransportError);
+      expect(error.message).toMatch(/^HTTP MCP endpoint http:\/\/127\.0\.0\.1:\d+\/mcp stopped answering/);
+      await client.close();
+      expect(client.result?.snapshot.outcome).toBe('failed');
+      expect(client.result?.error?.code).toBe('transport_error');
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
 
