@@ -99,6 +99,14 @@ describe('capture proxy lifecycle', () => {
     expect(capture.end?.exitCode).toBe(3);
   });
 
+  test('a server exiting 0 with a call unanswered still makes the proxy exit non-zero', async () => {
+    const proxy = await startProxy({ fixtureEnv: { FIXTURE_DIE_CODE: '0' } });
+    proxy.child.stdin.write(rpc('call-1', 'die'));
+    expect((await proxy.exited).code).toBe(1);
+    const capture = await proxy.capture();
+    expect(capture.exit).toMatchObject({ reason: 'server_exit', code: 0, inFlight: [{ id: 'call-1', method: 'die' }] });
+  });
+
   test('a server command that cannot start is recorded and the proxy exits 127', async () => {
     const proxy = await startProxy({ command: '/nonexistent/sf-m3-server', args: [] });
     expect((await proxy.exited).code).toBe(127);

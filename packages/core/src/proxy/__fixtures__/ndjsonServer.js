@@ -48,7 +48,7 @@ async function handle(m) {
       return reply({ held: m.params.ms });
     case 'die':
       process.stderr.write(`dying with secret ${process.env.FIXTURE_SECRET ?? ''}\n`);
-      process.exit(3);
+      process.exit(Number(process.env.FIXTURE_DIE_CODE ?? 3));
       return undefined;
     default:
       return 'id' in m ? { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'method not found' } } : undefined;
