@@ -59,9 +59,23 @@ export function isSensitiveName(name: string): boolean {
   return SENSITIVE_NAME.test(name);
 }
 
+/** Verdicts of `isCredentialKey` by key: payload keys repeat on every message of a connection. */
+const credentialKeyCache = new Map<string, boolean>();
+/** Keys remembered at most; the cache starts over past this (keys chosen by a server are unbounded). */
+const CREDENTIAL_KEY_CACHE_SIZE = 4096;
+/** Longer keys are checked without the cache, so it never holds large strings. */
+const CREDENTIAL_KEY_CACHED_LENGTH = 64;
+
 /** True when a JSON key names a credential, so its string or number value is redacted structurally. */
 export function isCredentialKey(name: string): boolean {
-  return CREDENTIAL_KEYS.has(name.replace(/[-_]/g, '').toLowerCase());
+  if (name.length > CREDENTIAL_KEY_CACHED_LENGTH) return CREDENTIAL_KEYS.has(name.replace(/[-_]/g, '').toLowerCase());
+  let verdict = credentialKeyCache.get(name);
+  if (verdict === undefined) {
+    verdict = CREDENTIAL_KEYS.has(name.replace(/[-_]/g, '').toLowerCase());
+    if (credentialKeyCache.size >= CREDENTIAL_KEY_CACHE_SIZE) credentialKeyCache.clear();
+    credentialKeyCache.set(name, verdict);
+  }
+  return verdict;
 }
 
 /**

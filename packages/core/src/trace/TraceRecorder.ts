@@ -8,13 +8,7 @@ import type { Redactor } from '../redaction/Redactor';
 import type { EventDirection, EventKind, EventOrigin, LifecyclePhase, TraceEvent } from './Event';
 import type { EvidenceRef, RawEvidenceBlob } from './EvidenceRef';
 import type { ExecutionFinishedPayload } from './payloads';
-import {
-  boundRaw,
-  DEFAULT_RAW_LIMITS,
-  type RawEvidenceLimits,
-  type RawEvidenceSource,
-  type RawFrameFields,
-} from './rawCapture';
+import { boundRaw, DEFAULT_RAW_LIMITS, type RawEvidenceLimits, type RawEvidenceSource } from './rawCapture';
 import type { StderrCapture } from './TraceEntry';
 import { sanitizeJson } from './sanitizeJson';
 import { TraceResult } from './TraceResult';
@@ -198,10 +192,10 @@ export class TraceRecorder {
     }
     let rawEvidence: EvidenceRef | undefined;
     if (fields.raw !== undefined) {
-      const attached = this.attachRaw(fields);
-      rawEvidence = attached.reference;
-      // Object.assign, not `{ ...a, ...b }`: V8 makes a spread of two objects with many fields very slow.
-      payload = Object.assign({}, payload, attached.fields);
+      // One copy that the raw fields are then written into (same keys and order as merging them).
+      // Object.assign, not a spread: V8 makes a spread of an object with many fields very slow.
+      payload = Object.assign({}, payload);
+      rawEvidence = this.attachRaw(fields, payload);
     } else if (fields.preRedacted === true) {
       payload = Object.assign({}, payload);
     }
@@ -240,8 +234,11 @@ export class TraceRecorder {
     return event;
   }
 
-  /** Keeps `fields.raw` as evidence; returns its reference and the fields to add to the payload. */
-  private attachRaw(fields: RecordFields): { reference: EvidenceRef | undefined; fields: JsonObject } {
+  /**
+   * Keeps `fields.raw` as evidence and writes its preview fields into `payload` (a fresh copy the
+   * caller owns); returns the evidence reference, if any was kept.
+   */
+  private attachRaw(fields: RecordFields, payload: JsonObject): EvidenceRef | undefined {
     const raw = fields.raw as string | Buffer;
     const mediaType = fields.rawMediaType ?? 'application/json';
     const source: RawEvidenceSource = fields.rawSource ?? 'mcp';
@@ -255,9 +252,9 @@ export class TraceRecorder {
       budget,
       fields.rawOriginalSizeBytes,
       fields.rawRedacted === true,
+      inputBytes,
     );
     if (bounded === null || bounded.cutByBudget) this.extraLimitations.add(RAW_EVIDENCE_BUDGET_EXCEEDED);
-    let added: JsonObject;
     if (source === 'process_stderr') {
       const stderr: StderrCapture =
         bounded === null
@@ -269,38 +266,33 @@ export class TraceRecorder {
               redacted: bounded.reference.redacted,
               evidenceRef: bounded.reference,
             };
-      added = { stderr: stderr as unknown as JsonObject };
+      payload.stderr = stderr as unknown as JsonObject;
+    } else if (bounded === null) {
+      // The fields of `RawFrameFields`, in its order, written in place (no intermediate object).
+      payload.source = source;
+      payload.mediaType = mediaType;
+      payload.preview = '';
+      payload.previewTruncated = true;
+      payload.sizeBytes = fields.rawOriginalSizeBytes ?? inputBytes;
+      payload.truncated = true;
+      payload.redacted = false;
+      payload.dropped = true;
     } else {
-      const frame: RawFrameFields =
-        bounded === null
-          ? {
-              source,
-              mediaType,
-              preview: '',
-              previewTruncated: true,
-              sizeBytes: fields.rawOriginalSizeBytes ?? inputBytes,
-              truncated: true,
-              redacted: false,
-              dropped: true,
-            }
-          : {
-              source,
-              mediaType,
-              preview: bounded.preview,
-              previewTruncated: bounded.previewTruncated,
-              sizeBytes: bounded.reference.originalSizeBytes,
-              truncated: bounded.reference.truncated,
-              redacted: bounded.reference.redacted,
-            };
-      added = frame as unknown as JsonObject;
+      payload.source = source;
+      payload.mediaType = mediaType;
+      payload.preview = bounded.preview;
+      payload.previewTruncated = bounded.previewTruncated;
+      payload.sizeBytes = bounded.reference.originalSizeBytes;
+      payload.truncated = bounded.reference.truncated;
+      payload.redacted = bounded.reference.redacted;
     }
-    if (bounded === null) return { reference: undefined, fields: added };
+    if (bounded === null) return undefined;
     if (!this.blobDigests.has(bounded.reference.sha256)) {
       this.blobDigests.add(bounded.reference.sha256);
       this.blobs.push({ reference: bounded.reference, bytes: bounded.bytes });
       this.rawBytesStored += bounded.reference.sizeBytes;
     }
-    return { reference: bounded.reference, fields: added };
+    return bounded.reference;
   }
 
   /** The trace so far: partial and not finalized (or the final trace once finished). */

@@ -117,6 +117,7 @@ function boundWholeText(
 /**
  * Redacts raw text or bytes with the redactor, then bounds it: `min(frameBytes, budget)` bytes are
  * kept, addressed by sha256 (`re:<sha256>`). Returns null when the budget is already spent.
+ * `knownInputBytes` is the UTF-8 size of `raw` when the caller already counted it.
  */
 export function boundRaw(
   raw: string | Buffer,
@@ -126,8 +127,9 @@ export function boundRaw(
   budgetBytes: number,
   originalSizeBytes?: number,
   alreadyRedacted = false,
+  knownInputBytes?: number,
 ): BoundedRaw | null {
-  const inputBytes = typeof raw === 'string' ? Buffer.byteLength(raw, 'utf8') : raw.length;
+  const inputBytes = knownInputBytes ?? (typeof raw === 'string' ? Buffer.byteLength(raw, 'utf8') : raw.length);
   const originalSize = Math.max(originalSizeBytes ?? inputBytes, inputBytes);
   if (budgetBytes <= 0) return null;
   if (typeof raw === 'string') {

@@ -168,7 +168,12 @@ export class ObservedTransport implements Transport {
     const id = safe.id;
     const jsonrpcId = typeof id === 'string' || typeof id === 'number' ? id : undefined;
     const method = typeof safe.method === 'string' ? safe.method : undefined;
-    const fieldsFor = (phase: LifecyclePhase, payload: object): MessageFields => ({
+    const { server, connectionId } = this.options;
+    // Complete fields handed straight to the recorder (no merge with server and connection).
+    const fieldsFor = (phase: LifecyclePhase, payload: object): RecordFields => ({
+      origin: 'normalized',
+      server,
+      connectionId,
       direction,
       jsonrpcId,
       phase,
@@ -184,9 +189,9 @@ export class ObservedTransport implements Transport {
       const payload = { method, params: safe.params ?? null };
       if (jsonrpcId !== undefined) {
         this.pending.set(`${direction}|${typeof jsonrpcId}|${jsonrpcId}`, method);
-        this.record(REQUEST_KINDS[method] ?? 'mcp.request', fieldsFor(phase, payload));
+        recorder.record(REQUEST_KINDS[method] ?? 'mcp.request', fieldsFor(phase, payload));
       } else {
-        this.record(notificationKind(method), fieldsFor(phase, payload));
+        recorder.record(notificationKind(method), fieldsFor(phase, payload));
       }
       return;
     }
@@ -208,11 +213,11 @@ export class ObservedTransport implements Transport {
             data: error.data ?? null,
           },
         };
-        this.record('mcp.error', fieldsFor(phase, payload));
+        recorder.record('mcp.error', fieldsFor(phase, payload));
         return;
       }
       const payload: ResponsePayload = { method: requestMethod, result: safe.result ?? null };
-      this.record(RESPONSE_KINDS[requestMethod] ?? 'mcp.response', fieldsFor(phase, payload));
+      recorder.record(RESPONSE_KINDS[requestMethod] ?? 'mcp.response', fieldsFor(phase, payload));
       return;
     }
     this.recordMalformed(frame, direction, jsonrpcId);
