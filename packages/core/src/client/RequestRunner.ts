@@ -6,12 +6,14 @@ import type { DiagnosticPayload } from '../trace/payloads';
 import type { TraceRecorder } from '../trace/TraceRecorder';
 import type { ProgressCallback } from './DirectClientOptions';
 import { mapSdkError } from './mapSdkError';
+import { RequestCancellation } from './RequestCancellation';
 import type { RequestTap } from './RequestTap';
 
 /** One SDK request waiting for its answer. */
 interface InFlightRequest {
   readonly method: string;
-  readonly controller: AbortController;
+  /** Aborted by `cancelAll` (a light stand-in for an `AbortController`, see `RequestCancellation`). */
+  readonly cancellation: RequestCancellation;
   readonly startedAt: number;
   readonly jsonrpcIds: Array<string | number>;
   cancelled: boolean;
@@ -65,18 +67,15 @@ export class RequestRunner {
     const timeoutMs = perCall.timeoutMs ?? this.context.defaultTimeoutMs;
     const request: InFlightRequest = {
       method,
-      controller: new AbortController(),
+      cancellation: new RequestCancellation(),
       startedAt: performance.now(),
       jsonrpcIds: [],
       cancelled: false,
     };
     this.inFlight.add(request);
     try {
-      const options: RequestOptions = {
-        timeout: timeoutMs,
-        signal: request.controller.signal,
-        ...(perCall.onProgress !== undefined && { onprogress: perCall.onProgress }),
-      };
+      const options: RequestOptions = { timeout: timeoutMs, signal: request.cancellation.asSignal() };
+      if (perCall.onProgress !== undefined) options.onprogress = perCall.onProgress;
       return await tap.captureIds(
         (id) => request.jsonrpcIds.push(id),
         () => invoke(options),
@@ -126,7 +125,7 @@ export class RequestRunner {
       for (const jsonrpcId of request.jsonrpcIds.length > 0 ? request.jsonrpcIds : [undefined]) {
         this.record('cleanup', payload, jsonrpcId);
       }
-      request.controller.abort(new M3Error('cancelled', 'client closed'));
+      request.cancellation.abort(new M3Error('cancelled', 'client closed'));
     }
     return cancelled.length;
   }
