@@ -13,4 +13,5 @@ export * from './evaluation';
 export * from './judge';
 export * from './store';
 export * from './kit';
+export * from './proxy';
 export * from './matrix';
