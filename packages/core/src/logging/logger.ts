@@ -28,11 +28,13 @@ export function getRootLogger(): pino.Logger {
 
 /** A logger bound to `bindings` that redacts with `redactor` before anything is written. */
 export function createLogger(redactor: Redactor, bindings: Record<string, string> = {}): M3Logger {
-  const write = (level: LogLevel) => (message: string, fields: Record<string, unknown> = {}) => {
-    const logger = getRootLogger();
-    if (!logger.isLevelEnabled(level)) return;
-    logger[level]({ ...redactor.redactJson(bindings), ...redactor.redactJson(fields) }, redactor.redactText(message));
-  };
+  const write =
+    (level: LogLevel) =>
+    (message: string, fields: Record<string, unknown> = {}) => {
+      const logger = getRootLogger();
+      if (!logger.isLevelEnabled(level)) return;
+      logger[level]({ ...redactor.redactJson(bindings), ...redactor.redactJson(fields) }, redactor.redactText(message));
+    };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 
