@@ -1,14 +1,13 @@
-import { createHash } from 'node:crypto';
 import {
   buildAggregateValues,
   canonicalInstant,
   caseIdOfEvaluation,
   compareGroupKeys,
+  checkedEvidenceDigest,
   evidenceDigestOf,
   ExecutionNotFound,
   ModelValidationError,
   normalizeSuiteName,
-  RawEvidenceIntegrityError,
   requireId,
   StoreError,
   TraceResult,
@@ -257,7 +256,10 @@ export class SQLiteExecutionStore implements ExecutionStore {
       });
     }
     const finishedAt = canonicalInstant(finished.finishedAt, 'finishedAt');
-    const blobs = finished.evidence.map((blob) => ({ sha256: checkedDigest(blob.reference, blob.bytes), blob }));
+    const blobs = finished.evidence.map((blob) => ({
+      sha256: checkedEvidenceDigest(blob.reference, blob.bytes),
+      blob,
+    }));
     // One transaction: a crash leaves either the whole finished execution or the unfinished one.
     await this.write(async (db) => {
       const row = await db.get<{ record_json: string }>('SELECT record_json FROM executions WHERE execution_id = ?', [
@@ -600,15 +602,4 @@ function countsOf(row: CountsRow): AggregateCounts {
 function keyValue(value: SqlValue | undefined): string | null {
   if (value === null || value === undefined) return null;
   return typeof value === 'string' ? value : String(value);
-}
-
-/** The blob's sha256, after checking the bytes really have that size and digest. */
-function checkedDigest(ref: EvidenceRef, bytes: Buffer): string {
-  const sha256 = evidenceDigestOf(ref);
-  if (bytes.length !== ref.sizeBytes || createHash('sha256').update(bytes).digest('hex') !== sha256) {
-    throw new RawEvidenceIntegrityError('raw evidence bytes do not match their reference: refusing to store them', {
-      sha256,
-    });
-  }
-  return sha256;
 }

@@ -1,11 +1,4 @@
-import { createHash } from 'node:crypto';
-import {
-  ExecutionNotFound,
-  ModelValidationError,
-  RawEvidenceIntegrityError,
-  StoreError,
-  TraceUnavailable,
-} from '../errors/M3Error';
+import { ExecutionNotFound, ModelValidationError, StoreError, TraceUnavailable } from '../errors/M3Error';
 import type { EvaluationResult } from '../evaluation/EvaluationResult';
 import type { EvidenceRef, RawEvidence } from '../trace/EvidenceRef';
 import { TraceResult, type TraceResultData } from '../trace/TraceResult';
@@ -19,7 +12,7 @@ import { evaluationItem, requirementItem } from './aggregation/buildAggregationI
 import { isLaterRow, lineageKey, type EvaluationLineage } from './aggregation/lineage';
 import { validateAggregationQuery } from './aggregation/validateAggregationQuery';
 import { canonicalInstant, normalizeSuiteName, requireId } from './storeInputs';
-import { evidenceDigestOf, verifyRawEvidence } from './verifyRawEvidence';
+import { checkedEvidenceDigest, evidenceDigestOf, verifyRawEvidence } from './verifyRawEvidence';
 
 /** Deep copy of JSON-shaped data, so callers never share mutable state with the store. */
 function copy<T>(value: T): T {
@@ -127,7 +120,7 @@ export class InMemoryExecutionStore implements ExecutionStore {
       });
     }
     const blobs = finished.evidence.map(
-      (blob) => [checkedDigest(blob.reference, blob.bytes), Buffer.from(blob.bytes)] as const,
+      (blob) => [checkedEvidenceDigest(blob.reference, blob.bytes), Buffer.from(blob.bytes)] as const,
     );
     // Everything is validated before anything is written, so a bad input leaves no half execution.
     for (const [sha256, bytes] of blobs) this.blobs.set(sha256, bytes);
@@ -283,15 +276,4 @@ export class InMemoryExecutionStore implements ExecutionStore {
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** The blob's sha256, after checking the bytes really have that size and digest. */
-function checkedDigest(ref: EvidenceRef, bytes: Buffer): string {
-  const sha256 = evidenceDigestOf(ref);
-  if (bytes.length !== ref.sizeBytes || createHash('sha256').update(bytes).digest('hex') !== sha256) {
-    throw new RawEvidenceIntegrityError('raw evidence bytes do not match their reference: refusing to store them', {
-      sha256,
-    });
-  }
-  return sha256;
 }

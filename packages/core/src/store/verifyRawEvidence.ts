@@ -17,6 +17,17 @@ export function evidenceDigestOf(ref: EvidenceRef): string {
   return ref.sha256;
 }
 
+/** A blob's sha256 before it is stored, after checking the bytes really have that size and digest. */
+export function checkedEvidenceDigest(ref: EvidenceRef, bytes: Buffer): string {
+  const sha256 = evidenceDigestOf(ref);
+  if (bytes.length !== ref.sizeBytes || createHash('sha256').update(bytes).digest('hex') !== sha256) {
+    throw new RawEvidenceIntegrityError('raw evidence bytes do not match their reference: refusing to store them', {
+      sha256,
+    });
+  }
+  return sha256;
+}
+
 /**
  * Verifies stored evidence bytes against their reference (size, then sha256) and returns them,
  * cut to `maxBytes`. Text is returned as UTF-8, anything else as `base64:<...>`.
