@@ -23,6 +23,10 @@ const BATCH = 50;
 const WARMUP = 300;
 const TOOL = { name: 'shipping_quote', arguments: { weight_kg: 2, zone: 'local' } };
 
+function mean(values) {
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -78,6 +82,8 @@ async function round(openRaw, server) {
     return {
       rawMedian: median(rawLatencies),
       kitMedian: median(kitLatencies),
+      rawMean: mean(rawLatencies),
+      kitMean: mean(kitLatencies),
       rawCpuUs: rawCpu / CALLS,
       kitCpuUs: kitCpu / CALLS,
       bytesPerEvent: traceBytes / trace.events.length,
@@ -131,6 +137,7 @@ async function compare(label, openRaw, server) {
     kitMedian: pick('kitMedian'),
     ratio: median(rounds.map((row) => row.kitMedian / row.rawMedian)),
     ratios: rounds.map((row) => row.kitMedian / row.rawMedian),
+    meanRatio: median(rounds.map((row) => row.kitMean / row.rawMean)),
     rawCpuUs: pick('rawCpuUs'),
     kitCpuUs: pick('kitCpuUs'),
     bytesPerEvent: pick('bytesPerEvent'),
@@ -154,13 +161,14 @@ async function run() {
       `${ROUNDS} rounds; medians over rounds\n`,
   );
   process.stdout.write(
-    'transport    raw SDK ms   kit.direct ms   ratio (per round)              raw CPU µs   kit CPU µs   trace bytes/event (events)\n',
+    'transport    raw SDK ms   kit.direct ms   ratio (per round)              mean ratio   raw CPU µs   kit CPU µs   trace bytes/event (events)\n',
   );
   for (const row of rows) {
     const perRound = row.ratios.map((r) => r.toFixed(2)).join(' ');
     process.stdout.write(
       `${row.label.padEnd(12)} ${row.rawMedian.toFixed(3).padStart(10)}   ${row.kitMedian.toFixed(3).padStart(13)}   ` +
         `${row.ratio.toFixed(2).padStart(5)} (${perRound})`.padEnd(38) +
+        `${row.meanRatio.toFixed(2).padStart(10)}   ` +
         `${row.rawCpuUs.toFixed(0).padStart(6)}       ${row.kitCpuUs.toFixed(0).padStart(6)}       ` +
         `${row.bytesPerEvent.toFixed(0).padStart(8)} (${row.events})\n`,
     );

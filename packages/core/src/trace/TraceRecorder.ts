@@ -71,6 +71,23 @@ export interface FinishExtras {
   limitations?: string[];
 }
 
+/** An event accepted by `recordLater`: its inputs and the time it was accepted. */
+interface PendingRecord {
+  kind: EventKind;
+  fields: RecordFields;
+  offsetMs: number;
+  fallback: DeferredFallback | undefined;
+}
+
+/** What `recordLater` records instead when building the event throws. */
+export interface DeferredFallback {
+  kind: EventKind;
+  fields: RecordFields;
+}
+
+/** Events `recordLater` holds at most before it builds them at once. */
+const MAX_PENDING = 256;
+
 /**
  * Records the events of one execution: numbers them 0..n-1, stamps ISO wall-clock time and a
  * monotonic offset, redacts every payload with the kit's redactor, and keeps raw frames and stderr
@@ -99,6 +116,9 @@ export class TraceRecorder {
   private lastIsoMs = Number.NaN;
   private lastIso = '';
   private final: TraceResult | null = null;
+  /** Events accepted by `recordLater` and not built yet, in order (see `recordLater`). */
+  private pending: PendingRecord[] = [];
+  private flushScheduled = false;
 
   constructor(options: TraceRecorderOptions) {
     this.executionId = options.executionId;
@@ -118,11 +138,13 @@ export class TraceRecorder {
 
   /** Events recorded so far, in order. */
   get events(): readonly TraceEvent[] {
+    this.flushPending();
     return this.eventList;
   }
 
   /** Raw evidence blobs kept so far (deduplicated by sha256). */
   get evidence(): readonly RawEvidenceBlob[] {
+    this.flushPending();
     for (let i = this.materialized.length; i < this.blobs.length; i += 1) {
       const blob = this.blobs[i] as { reference: EvidenceRef; bytes: Buffer | string };
       const bytes = typeof blob.bytes === 'string' ? Buffer.from(blob.bytes, 'utf8') : blob.bytes;
@@ -163,11 +185,13 @@ export class TraceRecorder {
 
   /** Current limitations, base first. */
   get limitations(): string[] {
+    this.flushPending();
     return [...new Set([...this.baseLimitations, ...this.extraLimitations])];
   }
 
   /** Calls `listener` with every event recorded from now on; returns the unsubscribe function. */
   subscribe(listener: (e: TraceEvent) => void): () => void {
+    this.flushPending();
     this.listeners.add(listener);
     return () => {
       this.listeners.delete(listener);
@@ -184,6 +208,66 @@ export class TraceRecorder {
     if (this.final !== null) {
       throw new M3Error('trace_finalized', `cannot record ${kind}: the trace of ${this.executionId} is finished`);
     }
+    this.flushPending();
+    return this.build(kind, fields, undefined);
+  }
+
+  /**
+   * Records an event whose inputs are final (a `preRedacted` payload the caller owns and will not
+   * change, an immutable `raw` string), building it later: the event gets its place in the order
+   * and its time now, but the evidence work (redaction of the frame, sha256, bounding) and the
+   * event object are done when the event loop is next idle, or as soon as anything reads or
+   * records (`events`, `evidence`, `limitations`, `snapshot`, `subscribe`, `record`, `finish`).
+   * The trace is therefore the same as if `record` had been called, while a client waiting for a
+   * response does not wait for its recording. With subscribers the event is built at once (they
+   * see it as it happens). If building throws, `fallback` is recorded in its place.
+   */
+  recordLater(kind: EventKind, fields: RecordFields, fallback?: DeferredFallback): void {
+    if (this.final !== null) {
+      throw new M3Error('trace_finalized', `cannot record ${kind}: the trace of ${this.executionId} is finished`);
+    }
+    if (this.listeners.size > 0) {
+      this.flushPending();
+      this.buildOrFallback({ kind, fields, offsetMs: this.now(), fallback });
+      return;
+    }
+    const offsetMs = this.now();
+    this.lastOffset = offsetMs;
+    this.pending.push({ kind, fields, offsetMs, fallback });
+    if (this.pending.length >= MAX_PENDING) {
+      this.flushPending();
+    } else if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => {
+        this.flushScheduled = false;
+        this.flushPending();
+      }).unref();
+    }
+  }
+
+  /** Builds every pending event, in order. */
+  private flushPending(): void {
+    if (this.pending.length === 0) return;
+    const pending = this.pending;
+    this.pending = [];
+    for (const entry of pending) this.buildOrFallback(entry);
+  }
+
+  private buildOrFallback(entry: PendingRecord): void {
+    try {
+      this.build(entry.kind, entry.fields, entry.offsetMs);
+    } catch {
+      if (entry.fallback === undefined) return;
+      try {
+        this.build(entry.fallback.kind, entry.fallback.fields, entry.offsetMs);
+      } catch {
+        // Recording is best effort for deferred events, as for the transports that defer them.
+      }
+    }
+  }
+
+  /** Builds, stores and announces one event; `offsetMs` when it was accepted earlier. */
+  private build(kind: EventKind, fields: RecordFields, acceptedAtMs: number | undefined): TraceEvent {
     const plain = fields.preRedacted === true ? (fields.payload as JsonObject) : this.sanitize(fields.payload);
     let payload: JsonObject = plain !== null && typeof plain === 'object' && !Array.isArray(plain) ? plain : {};
     if (kind === 'execution.created' && this.eventList.length === 0) {
@@ -200,8 +284,8 @@ export class TraceRecorder {
       payload = Object.assign({}, payload);
     }
     const sequence = this.eventList.length;
-    const offsetMs = this.now();
-    this.lastOffset = offsetMs;
+    const offsetMs = acceptedAtMs ?? this.now();
+    this.lastOffset = Math.max(this.lastOffset, offsetMs);
     // Built by assignment, not conditional spreads: this runs for every message of a connection.
     const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = {
       schemaVersion: 1,
@@ -298,6 +382,7 @@ export class TraceRecorder {
   /** The trace so far: partial and not finalized (or the final trace once finished). */
   snapshot(): TraceResult {
     if (this.final !== null) return this.final;
+    this.flushPending();
     return new TraceResult({
       traceId: this.traceIdValue,
       executionId: this.executionId,
@@ -313,6 +398,7 @@ export class TraceRecorder {
    */
   finish(outcome: ExecutionOutcome, error?: ErrorInfo, extras: FinishExtras = {}): TraceResult {
     if (this.final !== null) return this.final;
+    this.flushPending();
     for (const limitation of extras.limitations ?? []) this.extraLimitations.add(limitation);
     const limitations = this.limitations;
     const payload: ExecutionFinishedPayload = {

@@ -3,7 +3,7 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk
 import type { JsonValue } from '../json';
 import { REDACTED } from '../redaction/Redactor';
 import type { EventDirection, EventKind, LifecyclePhase } from '../trace/Event';
-import type { RecordFields, TraceRecorder } from '../trace/TraceRecorder';
+import type { DeferredFallback, RecordFields, TraceRecorder } from '../trace/TraceRecorder';
 import type { DiagnosticPayload, ErrorResponsePayload, ResponsePayload, TransportPayload } from '../trace/payloads';
 import { transportKindOf } from './transportKinds';
 
@@ -69,6 +69,9 @@ const opposite = (d: EventDirection): EventDirection =>
  * `elicitation.response` likewise; paired by JSON-RPC id and direction), `mcp.error`,
  * `mcp.notification`, `mcp.progress` and `mcp.cancellation_requested`. Transport errors become
  * `diagnostic` events and the close `transport.disconnected`. Recording never breaks the transport.
+ * A message is redacted and serialized as it passes, which fixes its event's content, place and
+ * time; the recorder builds the event (frame evidence, sha256) when the loop is idle or anything
+ * reads the trace (`TraceRecorder.recordLater`), so a caller awaiting a response does not wait.
  */
 export class ObservedTransport implements Transport {
   onclose?: () => void;
@@ -81,10 +84,24 @@ export class ObservedTransport implements Transport {
   private closeRequested = false;
   private lastErrorName: string | undefined;
   private disconnected = false;
+  /** What the recorder stores instead when building a deferred message event fails, by direction. */
+  private readonly fallbacks: readonly [DeferredFallback, DeferredFallback];
 
   constructor(inner: Transport, options: ObservedTransportOptions) {
     this.inner = inner;
     this.options = options;
+    const fallback = (direction: EventDirection): DeferredFallback => ({
+      kind: 'diagnostic',
+      fields: {
+        origin: 'normalized',
+        server: options.server,
+        connectionId: options.connectionId,
+        phase: 'unknown',
+        direction,
+        payload: { code: 'capture_failed', message: 'a JSON-RPC message could not be recorded' },
+      },
+    });
+    this.fallbacks = [fallback('client_to_server'), fallback('server_to_client')];
     inner.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
       this.observe(message, 'server_to_client');
       this.onmessage?.(message, extra);
@@ -169,7 +186,10 @@ export class ObservedTransport implements Transport {
     const jsonrpcId = typeof id === 'string' || typeof id === 'number' ? id : undefined;
     const method = typeof safe.method === 'string' ? safe.method : undefined;
     const { server, connectionId } = this.options;
-    // Complete fields handed straight to the recorder (no merge with server and connection).
+    const fallback = this.fallbacks[direction === 'client_to_server' ? 0 : 1];
+    // Complete fields handed straight to the recorder (no merge with server and connection). The
+    // payload is built from `safe`, a copy owned here, and the frame is a string, so the recorder
+    // may build the event after the message went on (`recordLater`).
     const fieldsFor = (phase: LifecyclePhase, payload: object): RecordFields => ({
       origin: 'normalized',
       server,
@@ -189,9 +209,9 @@ export class ObservedTransport implements Transport {
       const payload = { method, params: safe.params ?? null };
       if (jsonrpcId !== undefined) {
         this.pending.set(`${direction}|${typeof jsonrpcId}|${jsonrpcId}`, method);
-        recorder.record(REQUEST_KINDS[method] ?? 'mcp.request', fieldsFor(phase, payload));
+        recorder.recordLater(REQUEST_KINDS[method] ?? 'mcp.request', fieldsFor(phase, payload), fallback);
       } else {
-        recorder.record(notificationKind(method), fieldsFor(phase, payload));
+        recorder.recordLater(notificationKind(method), fieldsFor(phase, payload), fallback);
       }
       return;
     }
@@ -213,11 +233,11 @@ export class ObservedTransport implements Transport {
             data: error.data ?? null,
           },
         };
-        recorder.record('mcp.error', fieldsFor(phase, payload));
+        recorder.recordLater('mcp.error', fieldsFor(phase, payload), fallback);
         return;
       }
       const payload: ResponsePayload = { method: requestMethod, result: safe.result ?? null };
-      recorder.record(RESPONSE_KINDS[requestMethod] ?? 'mcp.response', fieldsFor(phase, payload));
+      recorder.recordLater(RESPONSE_KINDS[requestMethod] ?? 'mcp.response', fieldsFor(phase, payload), fallback);
       return;
     }
     this.recordMalformed(frame, direction, jsonrpcId);
