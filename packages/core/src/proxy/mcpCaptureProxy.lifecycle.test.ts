@@ -58,9 +58,13 @@ describe('capture proxy lifecycle', () => {
 
   test('EOF: a server that keeps running after its stdin closed is stopped after the grace period', async () => {
     const proxy = await startProxy({ eofGraceMs: 300, fixtureEnv: { FIXTURE_IGNORE_EOF: '1' } });
+    // One round trip first, so the server has installed its handlers before the grace period runs
+    // (on a loaded machine a slow start would otherwise meet SIGTERM's default action).
+    proxy.child.stdin.write(rpc(1, 'echo'));
+    await proxy.waitForLines(1);
     proxy.child.stdin.end();
     expect(await proxy.exited).toEqual({ code: 0, signal: null });
-    expect(proxy.serverLog().map((e) => e.event)).toEqual(['eof-ignored', 'sigterm']);
+    expect(proxy.serverLog().map((e) => e.event)).toEqual(['line', 'eof-ignored', 'sigterm']);
     const capture = await proxy.capture();
     expect(capture.exit).toMatchObject({ reason: 'client_eof', stopSignal: 'SIGTERM', code: 0 });
   });
