@@ -64,14 +64,16 @@ describe('a user project with preset: sf-m3 installed from this repository', () 
   test('npx m3 test runs the README test; the project’s testMatch, setup file, transform and reporter keep working; describe.m3.only focuses', async () => {
     const run = npxM3(folder, ['test']);
     const output = `${run.stdout}\n${run.stderr}`;
-    expect(output).toContain('Tests:       1 skipped, 3 passed, 4 total');
-    expect(run.stdout).toContain('attempts    3 passed, 0 failed, 1 skipped, 0 todo\n');
+    expect(output).toContain('Tests:       1 skipped, 5 passed, 6 total');
+    expect(run.stdout).toContain('attempts    5 passed, 0 failed, 1 skipped, 0 todo\n');
     expect(run.stdout).toMatch(/verdict {5}passed\n$/);
     expect(run.status).toBe(0);
 
     // The custom reporter ran next to the default one and saw every test.
     const reported = JSON.parse(readFileSync(join(folder, 'reporter-output.json'), 'utf8'));
     expect(reported.tests.map((t: { name: string; status: string }) => [t.name, t.status]).sort()).toEqual([
+      ['cleanup leaves a stdio client open', 'passed'],
+      ['cleanup the server child was reaped when that test ended', 'passed'],
       ['focused runs', 'passed'],
       ['shipping quotes a local parcel', 'passed'],
       ["shipping the project's own matcher and transform still work", 'passed'],
@@ -85,18 +87,23 @@ describe('a user project with preset: sf-m3 installed from this repository', () 
       executions: await store.listExecutions({ runId }),
       evaluations: await store.listEvaluations({ runId }),
     }));
-    expect(saved.suites.map((s) => s.name).sort()).toEqual(['focused', 'shipping', 'unfocused']);
+    expect(saved.suites.map((s) => s.name).sort()).toEqual(['cleanup', 'focused', 'shipping', 'unfocused']);
     expect(saved.attempts.map((a) => [a.fullName, a.outcome]).sort()).toEqual([
+      ['cleanup leaves a stdio client open', 'passed'],
+      ['cleanup the server child was reaped when that test ended', 'passed'],
       ['focused runs', 'passed'],
       ['shipping quotes a local parcel', 'passed'],
       ["shipping the project's own matcher and transform still work", 'passed'],
       ['unfocused is skipped by the focused suite', 'skipped'],
     ]);
-    expect(saved.executions).toHaveLength(1);
-    const trace = await withStore(join(folder, '.m3', 'executions.sqlite'), (store) =>
-      store.getTrace(saved.executions[0]!.executionId),
-    );
-    expect(trace.view().toolCalls.map((c) => c.tool.value)).toEqual(['shipping_quote']);
+    // One execution per client, the one left open included, each with its finalized trace.
+    expect(saved.executions).toHaveLength(2);
+    for (const execution of saved.executions) {
+      const trace = await withStore(join(folder, '.m3', 'executions.sqlite'), (store) =>
+        store.getTrace(execution.executionId),
+      );
+      expect(trace.view().toolCalls.map((c) => c.tool.value)).toEqual(['shipping_quote']);
+    }
     // Only subjects of an execution are recorded (SPEC §7): the string check in focus.check.ts is not.
     expect(saved.evaluations.map((e) => e.evaluator).sort()).toEqual([
       'm3.expect.toBeToolError',

@@ -16,7 +16,12 @@ export function openResultsStore(path: string, options: { mustExist: boolean }):
         `no results database at ${path}; run \`m3 test\` first or pass --results-db`,
       );
     }
-    mkdirSync(dirname(path), { recursive: true });
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      throw new UsageError('--results-db', `cannot create the folder for ${path} (${code}); choose a writable path`);
+    }
   }
   // Loaded on demand: `m3 --help` and usage errors never load the native sqlite3 module.
   const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as typeof import('@sf-m3/store-sqlite');
