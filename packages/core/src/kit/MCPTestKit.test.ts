@@ -83,6 +83,31 @@ describe('MCPTestKit.run with direct specs', () => {
     expect(result.traceView.outcome).toBe('timed_out');
   });
 
+  test('the kit deadline (option, else M3_EXECUTION_TIMEOUT_MS) applies to specs that set none', async () => {
+    const previous = process.env.M3_EXECUTION_TIMEOUT_MS;
+    process.env.M3_EXECUTION_TIMEOUT_MS = '120';
+    const fromEnv = new MCPTestKit();
+    const fromOption = new MCPTestKit({ executionTimeoutMs: 5_000 });
+    if (previous === undefined) delete process.env.M3_EXECUTION_TIMEOUT_MS;
+    else process.env.M3_EXECUTION_TIMEOUT_MS = previous;
+    try {
+      expect(fromEnv.executionTimeoutMs).toBe(120);
+      expect(fromOption.executionTimeoutMs).toBe(5_000);
+      const timedOut = await fromEnv.run(new CallTool({ server: feature, tool: 'slow', arguments: { ms: 10_000 } }));
+      expect(timedOut.snapshot.outcome).toBe('timed_out');
+      const diagnostic = timedOut.trace.events.find((e) => e.payload.code === 'deadline_exceeded');
+      expect(diagnostic?.payload).toMatchObject({ timeoutMs: 120 });
+      const ownDeadline = await fromEnv.run(
+        new CallTool({ server: feature, tool: 'slow', arguments: { ms: 300 }, timeoutMs: 10_000 }),
+      );
+      expect(ownDeadline.snapshot.outcome).toBe('completed');
+    } finally {
+      await fromEnv.close();
+      await fromOption.close();
+    }
+    expect(() => new MCPTestKit({ executionTimeoutMs: 0 })).toThrow(ModelValidationError);
+  });
+
   test('spec options are validated on construction', () => {
     expect(() => new CallTool({ server: example } as never)).toThrow(/needs the tool name/);
     expect(() => new CallTool({ server: {} as never, tool: 'x' })).toThrow(/needs a server/);

@@ -38,6 +38,30 @@ export interface MCPTestKitOptions {
   labels?: Partial<ExecutionRecord['labels']>;
   /** The redactor shared by everything the kit makes (default: a new one). */
   redactor?: Redactor;
+  /**
+   * Deadline in ms of every `run`/`submit` execution whose spec sets no `timeoutMs` (default:
+   * `M3_EXECUTION_TIMEOUT_MS`, which `m3 test --execution-timeout` sets; else none).
+   */
+  executionTimeoutMs?: number;
+}
+
+/** `executionTimeoutMs` from the option, else from `M3_EXECUTION_TIMEOUT_MS`, else undefined. */
+function defaultExecutionTimeout(option: number | undefined, env: NodeJS.ProcessEnv): number | undefined {
+  if (option !== undefined) {
+    if (!Number.isInteger(option) || option <= 0) {
+      throw new ModelValidationError(`executionTimeoutMs must be a positive whole number of ms, got ${String(option)}`);
+    }
+    return option;
+  }
+  const raw = env.M3_EXECUTION_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new ModelValidationError(
+      `M3_EXECUTION_TIMEOUT_MS must be a positive whole number of ms, got ${JSON.stringify(raw)}: fix or unset it`,
+    );
+  }
+  return value;
 }
 
 /**
@@ -63,6 +87,8 @@ export class MCPTestKit {
   readonly attemptId: string | null;
   readonly store: ExecutionStore;
   readonly redactor: Redactor;
+  /** Deadline of `run`/`submit` executions whose spec sets none (see `MCPTestKitOptions`). */
+  readonly executionTimeoutMs: number | undefined;
   /** When true, matchers save their verdicts through `recordCheck`. */
   recordChecks: boolean;
 
@@ -87,6 +113,7 @@ export class MCPTestKit {
     this.recordChecks = options.recordChecks === true;
     this.labels = { ...(options.labels ?? {}) };
     this.redactor = options.redactor ?? new Redactor();
+    this.executionTimeoutMs = defaultExecutionTimeout(options.executionTimeoutMs, process.env);
     this.ownsStore = options.store === undefined;
     this.store = options.store ?? new InMemoryExecutionStore();
     this.logger = createLogger(this.redactor, { component: 'kit', runId: this.runId });
@@ -171,7 +198,7 @@ export class MCPTestKit {
         requiredEvaluators: spec.evaluations.filter((e) => e.required === true).map((e) => e.name),
       }),
     );
-    const done = this.track(runDirectSpec(spec, client));
+    const done = this.track(runDirectSpec(spec, client, this.executionTimeoutMs));
     return new ExecutionHandle({
       executionId: client.executionId,
       feed: client,

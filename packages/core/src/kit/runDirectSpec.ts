@@ -3,13 +3,21 @@ import type { DirectClient } from '../client/DirectClient';
 import type { ExecutionResult } from '../execution/ExecutionResult';
 import type { DirectSpec } from './DirectSpec';
 
-/** connect → operation → close, with the spec's deadline; never rejects for operation failures. */
-export async function runDirectSpec(spec: DirectSpec, client: DirectClient): Promise<ExecutionResult> {
+/**
+ * connect → operation → close, with the spec's deadline (else `defaultTimeoutMs`, the run's
+ * `--execution-timeout`); never rejects for operation failures.
+ */
+export async function runDirectSpec(
+  spec: DirectSpec,
+  client: DirectClient,
+  defaultTimeoutMs?: number,
+): Promise<ExecutionResult> {
   const started = performance.now();
   let stage = 'execution_startup';
   let timer: NodeJS.Timeout | undefined;
-  if (spec.timeoutMs !== undefined) {
-    const timeoutMs = spec.timeoutMs;
+  const deadlineMs = spec.timeoutMs ?? defaultTimeoutMs;
+  if (deadlineMs !== undefined) {
+    const timeoutMs = deadlineMs;
     timer = setTimeout(() => {
       const elapsedMs = Math.round(performance.now() - started);
       void client
