@@ -15,3 +15,4 @@ export * from './store';
 export * from './kit';
 export * from './proxy';
 export * from './matrix';
+export * from './agents';

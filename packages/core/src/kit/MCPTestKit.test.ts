@@ -162,7 +162,7 @@ describe('kit lifecycle and delegation', () => {
     await expect(kit.evaluate({}, 'x.v1')).rejects.toThrow(KitClosed);
     await expect(kit.recordCheck({} as never)).rejects.toThrow(KitClosed);
     await expect(kit.readRawEvidence({} as never)).rejects.toThrow(KitClosed);
-    expect(() => kit.agents()).toThrow(KitClosed);
+    expect(() => kit.agents([{ harness: 'openai', model: 'm' }])).toThrow(KitClosed);
     await expect(kit.getTraceView('exec-0')).rejects.toThrow(KitClosed);
     // Read-only accessors keep answering: the Jest environment reads them after closing the kit.
     expect(kit.executionIds()).toEqual([]);
@@ -217,8 +217,9 @@ describe('kit lifecycle and delegation', () => {
     expect((await saving)?.evaluator).toBe('m3.expect.toHaveText');
   });
 
-  test('agents() is not available yet', () => {
-    expect(() => kit.agents()).toThrow(UnsupportedFeature);
+  test('agents() supports the openai harness only so far', () => {
+    expect(() => kit.agents([{ harness: 'acp' }])).toThrow(UnsupportedFeature);
+    expect(kit.agents([{ harness: 'openai', model: 'm' }])).toHaveLength(1);
   });
 
   test('constructor options are validated', () => {

@@ -1,4 +1,7 @@
 /// <reference lib="esnext.disposable" />
+import type { AgentHost } from '../agents/AgentHost';
+import type { AgentSelectionSpec } from '../agents/agentOptions';
+import { createAgentSelections, type AgentSelection, type AgentSelectionOptions } from '../agents/AgentSelection';
 import { DirectClient } from '../client/DirectClient';
 import type { DirectClientHost, ExecutionContext } from '../client/DirectClientHost';
 import { validateDirectClientOptions, type DirectClientOptions } from '../client/DirectClientOptions';
@@ -98,6 +101,8 @@ export class MCPTestKit {
   private readonly logger: M3Logger;
   private readonly host: DirectClientHost;
   private readonly clients = new Set<DirectClient>();
+  private readonly sessions = new Set<{ close(): Promise<unknown> }>();
+  private readonly agentHost: AgentHost;
   private readonly executions: string[] = [];
   private readonly pending = new Set<Promise<unknown>>();
   private closing: Promise<void> | undefined;
@@ -144,6 +149,26 @@ export class MCPTestKit {
         this.clients.delete(client as DirectClient);
       },
       evaluationsFor: (executionId) => this.engine.results().filter((r) => r.executionId === executionId),
+    };
+    const host = this.host;
+    this.agentHost = {
+      redactor: this.redactor,
+      store,
+      linkTarget: this,
+      runId: this.runId,
+      suiteName: this.suiteName,
+      caseId: this.caseId,
+      attemptId: this.attemptId,
+      labels: this.labels,
+      executionTimeoutMs: this.executionTimeoutMs,
+      assertOpen: (method) => this.assertOpen(method),
+      executionCreated: (executionId) => host.executionCreated(executionId),
+      trackWrite: (write) => host.trackWrite(write),
+      sessionOpened: (session) => {
+        this.sessions.add(session);
+        return () => this.sessions.delete(session);
+      },
+      evaluationsFor: (executionId) => host.evaluationsFor(executionId),
     };
   }
 
@@ -207,10 +232,13 @@ export class MCPTestKit {
     });
   }
 
-  /** Agent selections arrive with the agents issue. */
-  agents(): never {
+  /**
+   * Agents to test (SPEC §14): one `AgentSelection` per model × trial, with no I/O. This release
+   * has the `openai` harness; other kinds throw `UnsupportedFeature` naming the kind.
+   */
+  agents(selections: readonly AgentSelectionSpec[], options?: AgentSelectionOptions): AgentSelection[] {
     this.assertOpen('agents');
-    throw new UnsupportedFeature('kit.agents() is not available yet: agents and harnesses arrive in a later release');
+    return createAgentSelections(this.agentHost, selections, options);
   }
 
   /** Names an evaluator callback (or an `LLMJudge`); it does not make it required. */
@@ -295,6 +323,8 @@ export class MCPTestKit {
 
   private async shutdown(): Promise<void> {
     const failures: unknown[] = [];
+    const sessions = [...this.sessions];
+    await Promise.all(sessions.map((s) => s.close().catch((e: unknown) => failures.push(e))));
     const clients = [...this.clients];
     await Promise.all(clients.map((c) => c.closeWith({ reason: 'kit' }).catch((e: unknown) => failures.push(e))));
     while (this.pending.size > 0) {

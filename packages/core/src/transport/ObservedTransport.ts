@@ -13,6 +13,11 @@ export interface ObservedTransportOptions {
   /** Server binding name put on every event. */
   server: string;
   connectionId: string;
+  /**
+   * The session and turn a message belongs to, read as it passes (agent harnesses set it, so wire
+   * events carry the turn their reported call has and the projector can correlate them).
+   */
+  scope?: () => { sessionId?: string; turnId?: string };
 }
 
 /** What this transport passes to `TraceRecorder.record` (server and connection are added). */
@@ -187,6 +192,7 @@ export class ObservedTransport implements Transport {
     const method = typeof safe.method === 'string' ? safe.method : undefined;
     const { server, connectionId } = this.options;
     const fallback = this.fallbacks[direction === 'client_to_server' ? 0 : 1];
+    const scope = this.options.scope?.();
     // Complete fields handed straight to the recorder (no merge with server and connection). The
     // payload is built from `safe`, a copy owned here, and the frame is a string, so the recorder
     // may build the event after the message went on (`recordLater`).
@@ -202,6 +208,8 @@ export class ObservedTransport implements Transport {
       raw: frame,
       rawSource: 'mcp',
       rawRedacted,
+      ...(scope?.sessionId !== undefined && { sessionId: scope.sessionId }),
+      ...(scope?.turnId !== undefined && { turnId: scope.turnId }),
     });
 
     if (method !== undefined) {

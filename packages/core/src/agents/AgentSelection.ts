@@ -1,0 +1,90 @@
+import { ModelValidationError } from '../errors';
+import type { ExecutionResult } from '../execution/ExecutionResult';
+import type { AgentHost } from './AgentHost';
+import {
+  resolveOpenAISelection,
+  resolveRunOptions,
+  type AgentRunOptions,
+  type AgentSelectionSpec,
+  type OpenAIEndpoint,
+} from './agentOptions';
+import { AgentSession } from './AgentSession';
+
+/** Options of `kit.agents(selections, options)`. */
+export interface AgentSelectionOptions {
+  /** Independent executions per selection and model (default 1); never retries. */
+  readonly trials?: number;
+}
+
+/** Options of `agent.session(...)`: like `run`'s. */
+export type AgentSessionOptions = AgentRunOptions;
+
+/**
+ * One agent to test: a harness, a model and a trial number (SPEC §14). Made by `kit.agents`
+ * without I/O; `run` and `session` each make one execution labelled with harness, model and trial.
+ */
+export class AgentSelection {
+  readonly harness: 'openai';
+  readonly model: string;
+  /** 1-based trial number. */
+  readonly trial: number;
+  /** Aggregation labels of its executions. */
+  readonly labels: Readonly<{ harness: string; model: string; trial: string }>;
+
+  constructor(
+    private readonly host: AgentHost,
+    model: string,
+    trial: number,
+    private readonly endpoint: OpenAIEndpoint,
+  ) {
+    this.harness = 'openai';
+    this.model = model;
+    this.trial = trial;
+    this.labels = Object.freeze({ harness: this.harness, model, trial: String(trial) });
+  }
+
+  /** One prompt in a fresh session; resolves with the execution even when it failed or timed out. */
+  async run(prompt: string, options: AgentRunOptions): Promise<ExecutionResult> {
+    if (typeof prompt !== 'string' || prompt.trim() === '') {
+      throw new ModelValidationError('agent.run needs a non-empty prompt string');
+    }
+    const session = await this.session(options);
+    await session.send(prompt);
+    return session.close();
+  }
+
+  /** A connected multi-turn session; `send` turns, then `close()` and read `session.result`. */
+  async session(options: AgentSessionOptions): Promise<AgentSession> {
+    this.host.assertOpen('agent.session');
+    const resolved = resolveRunOptions(options, this.host.executionTimeoutMs);
+    const session = new AgentSession(
+      this.host,
+      { harness: this.harness, model: this.model, trial: this.trial, endpoint: this.endpoint },
+      resolved,
+    );
+    return session.open();
+  }
+}
+
+/** `kit.agents`: one selection per model × trial, validated, with no I/O. */
+export function createAgentSelections(
+  host: AgentHost,
+  specs: readonly AgentSelectionSpec[],
+  options: AgentSelectionOptions = {},
+): AgentSelection[] {
+  if (!Array.isArray(specs) || specs.length === 0) {
+    throw new ModelValidationError("kit.agents needs a list of selections such as [{ harness: 'openai', model: 'm' }]");
+  }
+  const trials = options?.trials ?? 1;
+  if (!Number.isInteger(trials) || trials < 1 || trials > 1000) {
+    throw new ModelValidationError('kit.agents trials must be a whole number from 1 to 1000');
+  }
+  const selections: AgentSelection[] = [];
+  for (const spec of specs) {
+    const { models, endpoint } = resolveOpenAISelection(spec);
+    for (const model of models) {
+      for (let trial = 1; trial <= trials; trial++) selections.push(new AgentSelection(host, model, trial, endpoint));
+    }
+  }
+  return selections;
+}

@@ -1,0 +1,160 @@
+import { ModelValidationError, UnsupportedFeature } from '../errors';
+import { isLoopbackHost } from '../judge/judgeConfig';
+import { normalizeToolPolicy, type ProxyToolPolicy } from '../proxy/toolPolicy';
+import { isServerDefinition, type ServerDefinition } from '../servers/ServerDefinition';
+
+/** One entry of `kit.agents([...])` for the `openai` harness (the only kind in this release). */
+export interface OpenAIAgentSelectionSpec {
+  readonly harness: 'openai';
+  /** One model, or several with `models` (one selection per model). */
+  readonly model?: string;
+  readonly models?: readonly string[];
+  /** Chat Completions base URL (default `https://api.openai.com/v1`). */
+  readonly baseUrl?: string;
+  /** Environment variable holding the key (default `OPENAI_API_KEY`). */
+  readonly apiKeyEnv?: string;
+  /** `'none'` sends no key; loopback endpoints only. */
+  readonly auth?: 'env' | 'none';
+  /** Model rounds per turn before the turn fails (default 8). */
+  readonly maxRounds?: number;
+}
+
+/** What `kit.agents` accepts; other harness kinds are named so the error can say which. */
+export type AgentSelectionSpec =
+  OpenAIAgentSelectionSpec | { readonly harness: string; readonly [key: string]: unknown };
+
+/** Options of `agent.run` and `agent.session`. */
+export interface AgentRunOptions {
+  /** The MCP servers the agent may use (at least one). */
+  readonly servers: readonly ServerDefinition[];
+  /** Omitted allows every tool, `[]` denies all, `server:tool` names allow only those. */
+  readonly tools?: readonly string[];
+  /** Deadline of the whole execution in ms (default 180 000). */
+  readonly timeoutMs?: number;
+  /** Logical case id (default: the kit's). */
+  readonly caseId?: string;
+}
+
+/** A validated `openai` endpoint configuration (never holds the key itself). */
+export interface OpenAIEndpoint {
+  readonly baseUrl: string;
+  readonly host: string;
+  readonly auth: 'env' | 'none';
+  readonly apiKeyEnv: string | null;
+  readonly maxRounds: number;
+}
+
+/** Default Chat Completions endpoint of the `openai` harness. */
+export const DEFAULT_AGENT_BASE_URL = 'https://api.openai.com/v1';
+/** Default key variable of the `openai` harness. */
+export const DEFAULT_AGENT_API_KEY_ENV = 'OPENAI_API_KEY';
+/** Default agent execution deadline (SPEC §6). */
+export const DEFAULT_AGENT_TIMEOUT_MS = 180_000;
+/** Default model rounds per turn. */
+export const DEFAULT_MAX_ROUNDS = 8;
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+/** Validates one `openai` selection: its models and its endpoint. */
+export function resolveOpenAISelection(spec: AgentSelectionSpec): { models: string[]; endpoint: OpenAIEndpoint } {
+  if (typeof spec !== 'object' || spec === null) {
+    throw new ModelValidationError("kit.agents needs selections such as { harness: 'openai', model: 'gpt-4o-mini' }");
+  }
+  if (spec.harness !== 'openai') {
+    throw new UnsupportedFeature(
+      `agent harness '${String(spec.harness)}' is not available in this release: use harness 'openai'`,
+      { harness: String(spec.harness) },
+    );
+  }
+  const s = spec as OpenAIAgentSelectionSpec;
+  const models = s.models !== undefined ? [...s.models] : s.model !== undefined ? [s.model] : [];
+  if (s.model !== undefined && s.models !== undefined) {
+    throw new ModelValidationError("an agent selection takes 'model' or 'models', not both");
+  }
+  if (models.length === 0 || models.some((m) => typeof m !== 'string' || m.trim() === '')) {
+    throw new ModelValidationError("an openai agent selection needs model: '<name>' or models: ['<name>', ...]");
+  }
+  const auth = s.auth ?? 'env';
+  if (auth !== 'env' && auth !== 'none') throw new ModelValidationError("agent auth must be 'env' or 'none'");
+  const custom = s.baseUrl !== undefined;
+  let url: URL;
+  try {
+    url = new URL(s.baseUrl ?? DEFAULT_AGENT_BASE_URL);
+  } catch {
+    throw new ModelValidationError('agent baseUrl must be an absolute http(s) URL such as https://host/v1');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ModelValidationError('agent baseUrl must use http or https', { protocol: url.protocol });
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new ModelValidationError(
+      'agent baseUrl must not carry credentials, a query or a fragment: put the key in the variable named by apiKeyEnv',
+      { host: url.host },
+    );
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new ModelValidationError('agent baseUrl may use plain http only for loopback hosts; use https', {
+      host: url.host,
+    });
+  }
+  if (auth === 'none') {
+    if (!custom || !isLoopbackHost(url.hostname)) {
+      throw new ModelValidationError(
+        "agent auth: 'none' is allowed only for loopback endpoints (localhost, 127.0.0.1, ::1); use apiKeyEnv for other hosts",
+        { host: url.host },
+      );
+    }
+    if (s.apiKeyEnv !== undefined) {
+      throw new ModelValidationError("agent auth: 'none' reads no key: remove apiKeyEnv or use auth: 'env'");
+    }
+  } else if (custom && s.apiKeyEnv === undefined) {
+    throw new ModelValidationError(
+      "a custom agent baseUrl must declare its credential: apiKeyEnv: '<ENV VAR NAME>' or, for a loopback endpoint, auth: 'none'",
+      { host: url.host },
+    );
+  }
+  const apiKeyEnv = auth === 'none' ? null : (s.apiKeyEnv ?? DEFAULT_AGENT_API_KEY_ENV);
+  if (apiKeyEnv !== null && !ENV_NAME.test(apiKeyEnv)) {
+    throw new ModelValidationError('agent apiKeyEnv must be an environment variable name such as OPENAI_API_KEY');
+  }
+  const maxRounds = s.maxRounds ?? DEFAULT_MAX_ROUNDS;
+  if (!Number.isInteger(maxRounds) || maxRounds < 1 || maxRounds > 100) {
+    throw new ModelValidationError('agent maxRounds must be a whole number from 1 to 100');
+  }
+  return {
+    models,
+    endpoint: { baseUrl: url.toString().replace(/\/+$/, ''), host: url.host, auth, apiKeyEnv, maxRounds },
+  };
+}
+
+/** Validated run/session options: servers, per-server tool policies, deadline, case id. */
+export interface ResolvedRunOptions {
+  readonly servers: ServerDefinition[];
+  readonly policies: Map<string, ProxyToolPolicy>;
+  readonly timeoutMs: number;
+  readonly caseId: string | undefined;
+}
+
+/** Checks `agent.run`/`agent.session` options; throws `ModelValidationError` naming the fix. */
+export function resolveRunOptions(options: AgentRunOptions, defaultTimeoutMs?: number): ResolvedRunOptions {
+  if (typeof options !== 'object' || options === null || !Array.isArray(options.servers)) {
+    throw new ModelValidationError('agent.run/session needs options { servers: [server, ...] }');
+  }
+  const servers = [...options.servers];
+  if (servers.length === 0 || !servers.every(isServerDefinition)) {
+    throw new ModelValidationError('agent servers must be StdioServer, HTTPServer or InProcessServer definitions');
+  }
+  const names = servers.map((s) => s.name);
+  if (new Set(names).size !== names.length) {
+    throw new ModelValidationError('agent servers must have distinct names: rename one of them');
+  }
+  const policies = new Map(servers.map((s) => [s.name, normalizeToolPolicy(s.name, options.tools, names)]));
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+    throw new ModelValidationError('agent timeoutMs must be a positive whole number of milliseconds');
+  }
+  if (options.caseId !== undefined && (typeof options.caseId !== 'string' || options.caseId.trim() === '')) {
+    throw new ModelValidationError('agent caseId must be a non-empty string');
+  }
+  return { servers, policies, timeoutMs, caseId: options.caseId };
+}
