@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ExecutionOutcome } from '../enums';
-import { M3Error } from '../errors';
+import { M3Error, ModelValidationError } from '../errors';
 import type { ErrorInfo, ExecutionResult, TurnResult } from '../execution/ExecutionResult';
 import { buildExecutionResult, toErrorInfo } from '../execution/buildExecutionResult';
 import { newId } from '../ids';
@@ -91,7 +91,7 @@ export class AgentSession {
 
   /** @internal Records the start, saves the execution record, connects the servers and lists tools. */
   async open(): Promise<this> {
-    this.unregister = this.host.sessionOpened(this);
+    this.unregister = this.host.sessionOpened({ close: () => this.closeForKit() });
     const servers = this.options.servers.map((s) => this.host.redactor.redactJson(s.describe()));
     this.recorder.record('execution.created', {
       phase: 'startup',
@@ -135,7 +135,7 @@ export class AgentSession {
   /** Runs one turn; resolves with its result even when it failed or the deadline passed. */
   send(prompt: string): Promise<TurnResult> {
     if (typeof prompt !== 'string' || prompt.trim() === '') {
-      return Promise.reject(new M3Error('invalid_prompt', 'session.send needs a non-empty prompt string'));
+      return Promise.reject(new ModelValidationError('session.send needs a non-empty prompt string'));
     }
     const turn = this.queue.then(() => this.runTurn(prompt));
     this.queue = turn.catch(() => undefined);
@@ -147,6 +147,23 @@ export class AgentSession {
     await this.queue;
     const failed = this.turns.some((t) => t.outcome === 'failed');
     return this.finish(failed ? 'failed' : 'completed', failed ? this.turns.find((t) => t.error)?.error : undefined);
+  }
+
+  /** `kit.close()`: a turn in flight is cancelled (the execution finishes `cancelled`), else a normal close. */
+  private closeForKit(): Promise<ExecutionResult> {
+    if (this.currentTurn === undefined || this.finishing !== undefined) return this.close();
+    this.recorder.record('turn.state_changed', {
+      sessionId: this.sessionId,
+      turnId: this.currentTurn,
+      phase: 'turn',
+      origin: 'normalized',
+      payload: { turnId: this.currentTurn, outcome: 'cancelled', stopReason: null },
+    });
+    return this.finish('cancelled', {
+      code: 'cancelled',
+      message: 'the kit was closed while a turn was running',
+      details: {},
+    });
   }
 
   private get caseId(): string | null {
@@ -201,8 +218,9 @@ export class AgentSession {
         this.messages.push({ role: 'assistant', content: text });
       }
     } catch (caught) {
-      outcome = this.timedOut ? 'timed_out' : 'failed';
-      error = this.timedOut ? await this.finalError() : toErrorInfo(providerError(caught), this.host.redactor);
+      const interrupted = this.closed;
+      outcome = this.timedOut ? 'timed_out' : interrupted ? 'cancelled' : 'failed';
+      error = interrupted ? await this.finalError() : toErrorInfo(providerError(caught), this.host.redactor);
     }
     if (!this.recorder.finished) {
       this.recorder.record('turn.state_changed', {
@@ -229,8 +247,9 @@ export class AgentSession {
     keep: boolean,
   ): TurnResult {
     const view = (): TraceView | undefined => this.resultValue?.traceView;
-    const response =
-      t.text !== null ? { text: t.text, content: [{ type: 'text', text: t.text }] as ContentBlock[] } : null;
+    // The same redacted text the trace holds: a key the model echoes must not reach test output.
+    const text = t.text !== null ? this.host.redactor.redactText(t.text) : null;
+    const response = text !== null ? { text, content: [{ type: 'text', text }] as ContentBlock[] } : null;
     const turn: TurnResult = linkToKit(
       Object.freeze({
         turnId: t.turnId,
