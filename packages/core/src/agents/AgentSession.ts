@@ -51,6 +51,7 @@ export class AgentSession {
   private queue: Promise<unknown> = Promise.resolve();
   private deadline: NodeJS.Timeout | undefined;
   private timedOut = false;
+  private ready = false;
   private creating: Promise<void> | undefined;
   private finishing: Promise<ExecutionResult> | undefined;
   private client: OpenAI | undefined;
@@ -126,6 +127,7 @@ export class AgentSession {
         this.catalog.add(connection, tools, this.options.policies.get(connection.server.name) ?? { mode: 'allow_all' });
       }
       this.stage = { stage: 'idle', operation: 'waiting for a prompt' };
+      this.ready = true;
     } catch (error) {
       if (!this.timedOut) await this.finish('failed', error);
     }
@@ -151,7 +153,15 @@ export class AgentSession {
 
   /** `kit.close()`: a turn in flight is cancelled (the execution finishes `cancelled`), else a normal close. */
   private closeForKit(): Promise<ExecutionResult> {
-    if (this.currentTurn === undefined || this.finishing !== undefined) return this.close();
+    if (this.finishing !== undefined) return this.finishing;
+    if (!this.ready) {
+      return this.finish('cancelled', {
+        code: 'cancelled',
+        message: 'the kit was closed while the session was opening',
+        details: {},
+      });
+    }
+    if (this.currentTurn === undefined) return this.close();
     this.recorder.record('turn.state_changed', {
       sessionId: this.sessionId,
       turnId: this.currentTurn,

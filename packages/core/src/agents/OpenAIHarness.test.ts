@@ -1,10 +1,22 @@
-import { createExampleServer } from '@sf-m3/example-servers';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createExampleServer, exampleServerBin } from '@sf-m3/example-servers';
+import { waitForExit } from '../client/directClient.testkit';
 import { UnsupportedFeature } from '../errors';
 import { MCPTestKit } from '../kit/MCPTestKit';
 import { InProcessServer } from '../servers/InProcessServer';
+import { StdioServer } from '../servers/StdioServer';
 import { FakeChatCompletionsServer, type RecordedChatRequest } from '../testing/FakeChatCompletionsServer';
 
 const example = new InProcessServer({ name: 'example', factory: createExampleServer });
+const stdioExample = new StdioServer({ name: 'shipping', command: process.execPath, args: [exampleServerBin] });
+
+beforeAll(() => {
+  if (!existsSync(exampleServerBin)) {
+    execFileSync('npx', ['tsc', '-b', 'examples/servers'], { cwd: join(__dirname, '..', '..', '..', '..') });
+  }
+}, 120_000);
 
 /** The tool messages the model was sent in a request. */
 function toolMessages(request: RecordedChatRequest): { content: string }[] {
@@ -227,6 +239,30 @@ describe('the openai harness', () => {
     } finally {
       delete process.env.M3_TEST_AGENT_KEY;
     }
+  });
+
+  it('uses several servers in one execution, a stdio one included, and reaps its process', async () => {
+    fake.enqueue(
+      {
+        toolCalls: [
+          { id: 'q', name: 'shipping__shipping_quote', arguments: { weight_kg: 2, zone: 'local' } },
+          { id: 'n', name: 'example__normalize_customer', arguments: { name: 'Ada' } },
+        ],
+      },
+      { content: 'done' },
+    );
+    const result = await agent().run('Quote and normalize', { servers: [stdioExample, example] });
+
+    expect(result.snapshot.outcome).toBe('completed');
+    const calls = result.traceView.toolCalls;
+    expect(calls.map((c) => [c.server, c.tool.value, c.correlation])).toEqual([
+      ['shipping', 'shipping_quote', 'correlated'],
+      ['example', 'normalize_customer', 'correlated'],
+    ]);
+    const record = await kit.store.getExecution(result.executionId);
+    expect(record.labels.server).toBeNull();
+    const started = result.trace.events.find((e) => e.kind === 'process.started');
+    expect(await waitForExit(started!.payload.pid as number)).toBe(true);
   });
 
   it('rejects other harness kinds and bad endpoints without I/O', () => {
