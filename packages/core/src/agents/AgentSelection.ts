@@ -1,4 +1,5 @@
 import { ModelValidationError } from '../errors';
+import { ExecutionHandle } from '../execution/ExecutionHandle';
 import type { ExecutionResult } from '../execution/ExecutionResult';
 import type { AgentHost } from './AgentHost';
 import {
@@ -53,16 +54,44 @@ export class AgentSelection {
     return session.close();
   }
 
+  /**
+   * Starts `run(prompt, options)` in the background: `handle.events()` streams the trace,
+   * `handle.result({ timeoutMs })` waits (never cancels), `handle.cancel()` stops it (`cancelled`).
+   */
+  submit(prompt: string, options: AgentRunOptions): ExecutionHandle {
+    this.host.assertOpen('agent.submit');
+    if (typeof prompt !== 'string' || prompt.trim() === '') {
+      throw new ModelValidationError('agent.submit needs a non-empty prompt string');
+    }
+    const session = this.newSession(options);
+    const done = session.open().then(async (s) => {
+      await s.send(prompt);
+      return s.close();
+    });
+    this.host.trackWrite(done);
+    return new ExecutionHandle({
+      executionId: session.executionId,
+      feed: session,
+      done,
+      cancel: async () => {
+        await session.cancel('the execution was cancelled through its handle');
+      },
+    });
+  }
+
   /** A connected multi-turn session; `send` turns, then `close()` and read `session.result`. */
   async session(options: AgentSessionOptions): Promise<AgentSession> {
     this.host.assertOpen('agent.session');
+    return this.newSession(options).open();
+  }
+
+  private newSession(options: AgentRunOptions): AgentSession {
     const resolved = resolveRunOptions(options, this.host.executionTimeoutMs);
-    const session = new AgentSession(
+    return new AgentSession(
       this.host,
       { harness: this.harness, model: this.model, trial: this.trial, endpoint: this.endpoint },
       resolved,
     );
-    return session.open();
   }
 }
 

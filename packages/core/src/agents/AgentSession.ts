@@ -11,6 +11,7 @@ import { createLogger, type M3Logger } from '../logging/logger';
 import type { ExecutionRecord } from '../store/records';
 import type { ContentBlock } from '../trace/TraceEntry';
 import { TraceRecorder } from '../trace/TraceRecorder';
+import type { TraceEvent } from '../trace/Event';
 import type { TraceView } from '../trace/TraceView';
 import type { DiagnosticPayload } from '../trace/payloads';
 import type { AgentHost } from './AgentHost';
@@ -151,29 +152,38 @@ export class AgentSession {
     return this.finish(failed ? 'failed' : 'completed', failed ? this.turns.find((t) => t.error)?.error : undefined);
   }
 
-  /** `kit.close()`: a turn in flight is cancelled (the execution finishes `cancelled`), else a normal close. */
-  private closeForKit(): Promise<ExecutionResult> {
+  /**
+   * @internal Stops the execution now: a turn in flight is aborted and ends `cancelled`, and the
+   * execution finishes `cancelled` (a handle's `cancel()`, or `kit.close()` mid-turn).
+   */
+  cancel(message = 'the execution was cancelled'): Promise<ExecutionResult> {
     if (this.finishing !== undefined) return this.finishing;
-    if (!this.ready) {
-      return this.finish('cancelled', {
-        code: 'cancelled',
-        message: 'the kit was closed while the session was opening',
-        details: {},
+    if (this.currentTurn !== undefined) {
+      this.recorder.record('turn.state_changed', {
+        sessionId: this.sessionId,
+        turnId: this.currentTurn,
+        phase: 'turn',
+        origin: 'normalized',
+        payload: { turnId: this.currentTurn, outcome: 'cancelled', stopReason: null },
       });
     }
-    if (this.currentTurn === undefined) return this.close();
-    this.recorder.record('turn.state_changed', {
-      sessionId: this.sessionId,
-      turnId: this.currentTurn,
-      phase: 'turn',
-      origin: 'normalized',
-      payload: { turnId: this.currentTurn, outcome: 'cancelled', stopReason: null },
-    });
-    return this.finish('cancelled', {
-      code: 'cancelled',
-      message: 'the kit was closed while a turn was running',
-      details: {},
-    });
+    return this.finish('cancelled', { code: 'cancelled', message, details: {} });
+  }
+
+  /** @internal Events recorded so far, and `listener` for every later one (for `ExecutionHandle`). */
+  follow(listener: (event: TraceEvent) => void): { past: readonly TraceEvent[]; stop: () => void } {
+    const past = [...this.recorder.events];
+    const stop = this.recorder.finished ? () => undefined : this.recorder.subscribe(listener);
+    return { past, stop };
+  }
+
+  /** `kit.close()`: an idle session closes normally; one opening or mid-turn is cancelled. */
+  private closeForKit(): Promise<ExecutionResult> {
+    if (this.finishing !== undefined) return this.finishing;
+    if (this.ready && this.currentTurn === undefined) return this.close();
+    return this.cancel(
+      this.ready ? 'the kit was closed while a turn was running' : 'the kit was closed while the session was opening',
+    );
   }
 
   private get caseId(): string | null {

@@ -265,6 +265,27 @@ describe('the openai harness', () => {
     expect(await waitForExit(started!.payload.pid as number)).toBe(true);
   });
 
+  it('submit streams events to execution.finished; cancel finishes the execution cancelled', async () => {
+    fake.enqueue({ content: 'hello' });
+    const handle = agent().submit('Hi', { servers: [example] });
+    const kinds: string[] = [];
+    for await (const event of handle.events()) kinds.push(event.kind);
+    expect(kinds[0]).toBe('execution.created');
+    expect(kinds.at(-1)).toBe('execution.finished');
+    expect(kinds).toEqual(expect.arrayContaining(['turn.created', 'assistant.content', 'turn.state_changed']));
+    const result = await handle.result({ timeoutMs: 5_000 });
+    expect(result.executionId).toBe(handle.executionId);
+    expect(result.turns[0]!.response?.text).toBe('hello');
+
+    fake.enqueue({ content: 'late', delayMs: 20_000 });
+    const slow = agent().submit('Slow', { servers: [example] });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await slow.cancel();
+    const cancelled = await slow.result({ timeoutMs: 5_000 });
+    expect(cancelled.snapshot.outcome).toBe('cancelled');
+    expect((await kit.store.getExecution(slow.executionId)).outcome).toBe('cancelled');
+  });
+
   it('rejects other harness kinds and bad endpoints without I/O', () => {
     expect(() => kit.agents([{ harness: 'acp', manifest: { command: 'x' } }])).toThrow(UnsupportedFeature);
     expect(() => kit.agents([{ harness: 'acp' }])).toThrow(/'acp'/);
