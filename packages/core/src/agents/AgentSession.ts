@@ -8,13 +8,14 @@ import { newId } from '../ids';
 import type { JsonObject } from '../json';
 import { linkToKit } from '../kit/kitLink';
 import { createLogger, type M3Logger } from '../logging/logger';
-import type { ExecutionRecord } from '../store/records';
 import type { ContentBlock } from '../trace/TraceEntry';
 import { TraceRecorder } from '../trace/TraceRecorder';
 import type { TraceEvent } from '../trace/Event';
 import type { TraceView } from '../trace/TraceView';
 import type { DiagnosticPayload } from '../trace/payloads';
 import type { AgentHost } from './AgentHost';
+import { isErrorInfo, providerError } from './agentErrors';
+import { agentExecutionRecord } from './agentExecutionRecord';
 import { AgentMcpConnection } from './AgentMcpConnection';
 import type { OpenAIEndpoint, ResolvedRunOptions } from './agentOptions';
 import { createOpenAIClient, runOpenAITurn, type TurnStage } from './OpenAIHarness';
@@ -109,7 +110,17 @@ export class AgentSession {
       },
     });
     this.host.executionCreated(this.executionId);
-    this.creating = this.host.store.createExecution(this.executionRecord(servers));
+    this.creating = this.host.store.createExecution(
+      agentExecutionRecord({
+        host: this.host,
+        identity: this.identity,
+        executionId: this.executionId,
+        caseId: this.caseId,
+        timeoutMs: this.options.timeoutMs,
+        createdAt: this.createdAt,
+        servers,
+      }),
+    );
     this.deadline = setTimeout(() => void this.expire(), this.options.timeoutMs);
     try {
       await this.creating;
@@ -194,7 +205,8 @@ export class AgentSession {
     const turnId = newId('turn');
     const index = this.turns.length + 1;
     if (this.finishing !== undefined) {
-      const outcome = this.timedOut ? 'timed_out' : 'failed';
+      const finished = this.resultValue?.snapshot.outcome;
+      const outcome = finished === 'timed_out' || finished === 'cancelled' ? finished : 'failed';
       const error: ErrorInfo = this.resultValue?.error ?? {
         code: 'session_closed',
         message: 'the session has finished: open a new one with agent.session(...)',
@@ -377,70 +389,4 @@ export class AgentSession {
     }
     return result;
   }
-
-  private executionRecord(servers: JsonObject[]): ExecutionRecord {
-    const single = servers.length === 1 ? servers[0] : undefined;
-    const labels = {
-      runId: this.host.runId,
-      suiteName: this.host.suiteName,
-      caseId: this.caseId,
-      server: single !== undefined ? String(single.name) : null,
-      transport: single !== undefined ? String(single.transport) : null,
-      harness: null,
-      model: null,
-      trial: null,
-      matrixId: null,
-      metadata: {},
-      ...this.host.labels,
-    };
-    return {
-      executionId: this.executionId,
-      runId: this.host.runId,
-      suiteName: this.host.suiteName,
-      caseId: this.caseId,
-      attemptId: this.host.attemptId,
-      kind: 'agent',
-      spec: this.host.redactor.redactJson({
-        kind: 'agent',
-        harness: this.identity.harness,
-        model: this.identity.model,
-        trial: this.identity.trial,
-        endpointHost: this.identity.endpoint.host,
-        timeoutMs: this.options.timeoutMs,
-        servers,
-      }) as JsonObject,
-      servers: servers as unknown as ExecutionRecord['servers'],
-      labels: {
-        ...labels,
-        harness: this.identity.harness,
-        model: this.identity.model,
-        trial: String(this.identity.trial),
-      },
-      requiredEvaluators: [],
-      createdAt: this.createdAt,
-      finishedAt: null,
-      outcome: null,
-      snapshot: { lifecycle: 'starting' },
-    };
-  }
-}
-
-function isErrorInfo(value: unknown): value is ErrorInfo {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !(value instanceof Error) &&
-    typeof (value as ErrorInfo).code === 'string' &&
-    typeof (value as ErrorInfo).message === 'string'
-  );
-}
-
-/** A model/provider failure as an `M3Error` with a safe code (status only, never the body's secrets). */
-function providerError(error: unknown): M3Error {
-  if (error instanceof M3Error) return error;
-  const status = (error as { status?: unknown }).status;
-  const message = error instanceof Error ? error.message : String(error);
-  return new M3Error('provider_error', `the model endpoint failed: ${message}`, {
-    ...(typeof status === 'number' && { status }),
-  });
 }
