@@ -131,17 +131,7 @@ export class AttemptRecorder {
     } else if (this.persistent && suite !== null) {
       suiteId = await this.guard(test, () => this.registerSuite(suite.name));
     }
-    const attempt: OpenAttempt = {
-      attemptId: newId('attempt'),
-      suite,
-      suiteId,
-      caseId: this.caseIdOf(test, suite),
-      fullName,
-      retryIndex: Math.max(0, test.invocations - 1),
-      startedAt: this.now(),
-      labels: this.cases.get(test)?.labels ?? {},
-      kit: null,
-    };
+    const attempt = this.newAttempt(test, fullName, suite, suiteId);
     this.open.set(test, attempt);
     this.current = attempt;
   }
@@ -177,18 +167,7 @@ export class AttemptRecorder {
     const suite = this.suiteOf(test);
     try {
       const suiteId = suite === null ? null : await this.registerSuite(suite.name);
-      const attempt: OpenAttempt = {
-        attemptId: newId('attempt'),
-        suite,
-        suiteId,
-        caseId: this.caseIdOf(test, suite),
-        fullName,
-        retryIndex: Math.max(0, test.invocations - 1),
-        startedAt: this.now(),
-        labels: {},
-        kit: null,
-      };
-      this.saveLater(attempt, outcome, null, null, []);
+      this.saveLater(this.newAttempt(test, fullName, suite, suiteId), outcome, null, null, []);
     } catch (error) {
       this.reportProblem('persistence_error', error);
     }
@@ -223,6 +202,26 @@ export class AttemptRecorder {
   }
 
   /** `<suite>::<full name>`; `test.m3` expansions use their base title, so they share one case. */
+  /** A new attempt for one try of `test` (its labels are only read when a kit is created). */
+  private newAttempt(
+    test: TestEntryLike,
+    fullName: string,
+    suite: DeclaredSuite | null,
+    suiteId: number | null,
+  ): OpenAttempt {
+    return {
+      attemptId: newId('attempt'),
+      suite,
+      suiteId,
+      caseId: this.caseIdOf(test, suite),
+      fullName,
+      retryIndex: Math.max(0, test.invocations - 1),
+      startedAt: this.now(),
+      labels: this.cases.get(test)?.labels ?? {},
+      kit: null,
+    };
+  }
+
   private caseIdOf(test: TestEntryLike, suite: DeclaredSuite | null): string {
     const declared = this.cases.get(test);
     const fullName = fullNameOf(declared === undefined ? test : { ...test, name: declared.baseTitle });
