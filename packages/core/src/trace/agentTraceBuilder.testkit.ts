@@ -5,7 +5,7 @@
  */
 import type { ExecutionOutcome } from '../enums';
 import type { JsonObject, JsonValue } from '../json';
-import { TraceEventListBuilder } from './traceBuilder.testkit';
+import { toolCallResult, TraceEventListBuilder } from './traceBuilder.testkit';
 import type { TraceResult } from './TraceResult';
 
 /** One tool call inside a turn. */
@@ -91,13 +91,7 @@ export function buildAgentTrace(spec: AgentTraceSpec): TraceResult {
       const server = call.server ?? defaultServer;
       const evidence = call.evidence ?? 'both';
       const providerCallId = `provider-call-${++callNumber}`;
-      const base = call.result ?? { content: [{ type: 'text', text: 'ok' }] };
-      const isError = call.isError ?? base.isError;
-      const result: JsonObject = {
-        content: base.content,
-        ...(base.structuredContent !== undefined ? { structuredContent: base.structuredContent } : {}),
-        ...(isError !== undefined ? { isError } : {}),
-      };
+      const result = toolCallResult(call);
       const reported = { ...t, server, origin: 'harness_reported' as const };
       if (evidence !== 'wire') {
         builder.add('tool.call_requested', {
@@ -141,7 +135,7 @@ export function buildAgentTrace(spec: AgentTraceSpec): TraceResult {
             method: 'tools/call',
             result,
             providerCallId,
-            status: call.reportedStatus ?? (isError === true ? 'failed' : 'completed'),
+            status: call.reportedStatus ?? (result.isError === true ? 'failed' : 'completed'),
           },
         });
       }

@@ -45,6 +45,17 @@ export interface DirectTraceSpec {
   listedTools?: Record<string, string[]>;
 }
 
+/** The `CallToolResult` of a call spec: its `result` (default one text block `ok`), `isError` applied. */
+export function toolCallResult(call: Pick<DirectCallSpec, 'result' | 'isError'>): JsonObject {
+  const base = call.result ?? { content: [{ type: 'text', text: 'ok' }] };
+  const isError = call.isError ?? base.isError;
+  return {
+    content: base.content,
+    ...(base.structuredContent !== undefined ? { structuredContent: base.structuredContent } : {}),
+    ...(isError !== undefined ? { isError } : {}),
+  };
+}
+
 const UNANSWERED_DIAGNOSTIC = {
   timed_out: 'operation_timeout',
   cancelled: 'operation_cancelled',
@@ -177,18 +188,11 @@ export function buildDirectTrace(spec: DirectTraceSpec = {}): TraceResult {
         },
       });
     } else {
-      const base = call.result ?? { content: [{ type: 'text', text: 'ok' }] };
-      const isError = call.isError ?? base.isError;
-      const result: JsonObject = {
-        content: base.content,
-        ...(base.structuredContent !== undefined ? { structuredContent: base.structuredContent } : {}),
-        ...(isError !== undefined ? { isError } : {}),
-      };
       builder.add('tool.result_received', {
         ...on,
         afterMs,
         direction: 'server_to_client',
-        payload: { method: 'tools/call', result },
+        payload: { method: 'tools/call', result: toolCallResult(call) },
       });
     }
   }
