@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { chatEndpointFetch } from '../endpoint/chatEndpoint';
 import { M3Error } from '../errors';
 import type { JsonObject } from '../json';
 import type { Redactor } from '../redaction/Redactor';
@@ -60,20 +61,14 @@ export function createOpenAIClient(endpoint: OpenAIEndpoint, redactor: Redactor)
     }
     redactor.addCanary(apiKey);
   }
-  const anonymous = endpoint.auth === 'none';
-  // Never follow redirects (a key must not travel to another host); auth 'none' sends no header.
-  const guardedFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const headers = new Headers(init?.headers);
-    if (anonymous) headers.delete('authorization');
-    return fetch(input, { ...init, headers, redirect: 'manual' });
-  };
   return new OpenAI({
     apiKey: apiKey ?? 'anonymous-loopback',
     baseURL: endpoint.baseUrl,
     organization: null,
     project: null,
     maxRetries: 0,
-    fetch: guardedFetch,
+    // Never follows redirects (a key must not travel to another host); auth 'none' sends no header.
+    fetch: chatEndpointFetch(endpoint.auth === 'none'),
   });
 }
 

@@ -1,5 +1,5 @@
 import { ModelValidationError, UnsupportedFeature } from '../errors';
-import { isLoopbackHost } from '../judge/judgeConfig';
+import { parseChatEndpointUrl, resolveChatEndpointCredential } from '../endpoint/chatEndpoint';
 import { normalizeToolPolicy, type ProxyToolPolicy } from '../proxy/toolPolicy';
 import { isServerDefinition, type ServerDefinition } from '../servers/ServerDefinition';
 
@@ -53,8 +53,6 @@ export const DEFAULT_AGENT_TIMEOUT_MS = 180_000;
 /** Default model rounds per turn. */
 export const DEFAULT_MAX_ROUNDS = 8;
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-
 /** Validates one `openai` selection: its models and its endpoint. */
 export function resolveOpenAISelection(spec: AgentSelectionSpec): { models: string[]; endpoint: OpenAIEndpoint } {
   if (typeof spec !== 'object' || spec === null) {
@@ -77,46 +75,14 @@ export function resolveOpenAISelection(spec: AgentSelectionSpec): { models: stri
   const auth = s.auth ?? 'env';
   if (auth !== 'env' && auth !== 'none') throw new ModelValidationError("agent auth must be 'env' or 'none'");
   const custom = s.baseUrl !== undefined;
-  let url: URL;
-  try {
-    url = new URL(s.baseUrl ?? DEFAULT_AGENT_BASE_URL);
-  } catch {
-    throw new ModelValidationError('agent baseUrl must be an absolute http(s) URL such as https://host/v1');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ModelValidationError('agent baseUrl must use http or https', { protocol: url.protocol });
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw new ModelValidationError(
-      'agent baseUrl must not carry credentials, a query or a fragment: put the key in the variable named by apiKeyEnv',
-      { host: url.host },
-    );
-  }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new ModelValidationError('agent baseUrl may use plain http only for loopback hosts; use https', {
-      host: url.host,
-    });
-  }
-  if (auth === 'none') {
-    if (!custom || !isLoopbackHost(url.hostname)) {
-      throw new ModelValidationError(
-        "agent auth: 'none' is allowed only for loopback endpoints (localhost, 127.0.0.1, ::1); use apiKeyEnv for other hosts",
-        { host: url.host },
-      );
-    }
-    if (s.apiKeyEnv !== undefined) {
-      throw new ModelValidationError("agent auth: 'none' reads no key: remove apiKeyEnv or use auth: 'env'");
-    }
-  } else if (custom && s.apiKeyEnv === undefined) {
-    throw new ModelValidationError(
-      "a custom agent baseUrl must declare its credential: apiKeyEnv: '<ENV VAR NAME>' or, for a loopback endpoint, auth: 'none'",
-      { host: url.host },
-    );
-  }
-  const apiKeyEnv = auth === 'none' ? null : (s.apiKeyEnv ?? DEFAULT_AGENT_API_KEY_ENV);
-  if (apiKeyEnv !== null && !ENV_NAME.test(apiKeyEnv)) {
-    throw new ModelValidationError('agent apiKeyEnv must be an environment variable name such as OPENAI_API_KEY');
-  }
+  const url = parseChatEndpointUrl('agent', s.baseUrl ?? DEFAULT_AGENT_BASE_URL);
+  const { apiKeyEnv } = resolveChatEndpointCredential(
+    'agent',
+    url,
+    custom,
+    { auth, apiKeyEnv: s.apiKeyEnv },
+    DEFAULT_AGENT_API_KEY_ENV,
+  );
   const maxRounds = s.maxRounds ?? DEFAULT_MAX_ROUNDS;
   if (!Number.isInteger(maxRounds) || maxRounds < 1 || maxRounds > 100) {
     throw new ModelValidationError('agent maxRounds must be a whole number from 1 to 100');

@@ -1,5 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { EvaluationStatus } from '../enums';
+import { chatEndpointFetch } from '../endpoint/chatEndpoint';
 import type { EvaluationMetrics } from '../evaluation/EvaluationResult';
 import type { JsonObject } from '../json';
 import { Redactor } from '../redaction/Redactor';
@@ -264,14 +265,6 @@ export class LLMJudge {
   }
 
   private client(apiKey: string | null): OpenAI {
-    const anonymous = this.config.auth === 'none';
-    // Our own fetch: never follow redirects (a credential must not travel to another host) and, for
-    // auth 'none', send no Authorization header at all.
-    const guardedFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-      const headers = new Headers(init?.headers);
-      if (anonymous) headers.delete('authorization');
-      return fetch(input, { ...init, headers, redirect: 'manual' });
-    };
     return new OpenAI({
       apiKey: apiKey ?? 'anonymous-loopback',
       baseURL: this.config.baseUrl,
@@ -280,7 +273,8 @@ export class LLMJudge {
       // The per-attempt deadline above is authoritative; this is only a backstop.
       timeout: this.config.timeoutMs + 5_000,
       maxRetries: 0,
-      fetch: guardedFetch,
+      // Never follows redirects; auth 'none' sends no Authorization header at all.
+      fetch: chatEndpointFetch(this.config.auth === 'none'),
     });
   }
 }

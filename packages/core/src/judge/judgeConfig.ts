@@ -1,4 +1,5 @@
 import { ModelValidationError } from '../errors/M3Error';
+import { parseChatEndpointUrl, resolveChatEndpointCredential } from '../endpoint/chatEndpoint';
 import { subjectDigest } from '../evaluation/subjectDigest';
 
 /** How the judge reply is constrained: by the provider (`json_schema`) or checked locally (`json_text`). */
@@ -51,13 +52,8 @@ export const DEFAULT_JUDGE_BASE_URL = 'https://api.openai.com/v1';
 /** The default key variable. */
 export const DEFAULT_JUDGE_API_KEY_ENV = 'M3_JUDGE_API_KEY';
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-
-/** True for `localhost`, `127.0.0.0/8` and `::1`. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
+/** True for `localhost`, `127.0.0.0/8` and `::1` (kept here for existing importers). */
+export { isLoopbackHost } from '../endpoint/chatEndpoint';
 
 function boundedString(field: string, value: string | undefined, max: number): string | null {
   if (value === undefined) return null;
@@ -65,30 +61,6 @@ function boundedString(field: string, value: string | undefined, max: number): s
     throw new ModelValidationError(`LLMJudge ${field} must be a non-blank string of at most ${max} bytes`, { field });
   }
   return value;
-}
-
-function parseBaseUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ModelValidationError('LLMJudge baseUrl must be an absolute http(s) URL such as https://host/v1', {});
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ModelValidationError('LLMJudge baseUrl must use http or https', { protocol: url.protocol });
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw new ModelValidationError(
-      'LLMJudge baseUrl must not carry credentials, a query or a fragment: put the key in the variable named by apiKeyEnv',
-      { host: url.host },
-    );
-  }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new ModelValidationError('LLMJudge baseUrl may use plain http only for loopback hosts; use https', {
-      host: url.host,
-    });
-  }
-  return url;
 }
 
 /** Validates judge options; every problem is a `ModelValidationError` naming the field and the fix. */
@@ -103,7 +75,7 @@ export function resolveJudgeConfig(options: LLMJudgeOptions): JudgeConfig {
     throw new ModelValidationError("LLMJudge auth must be 'env' or 'none'", {});
   }
   const custom = options.baseUrl !== undefined;
-  const url = parseBaseUrl(options.baseUrl ?? DEFAULT_JUDGE_BASE_URL);
+  const url = parseChatEndpointUrl('LLMJudge', options.baseUrl ?? DEFAULT_JUDGE_BASE_URL);
   const baseUrl = url.toString().replace(/\/+$/, '');
   if (
     options.responseMode !== undefined &&
@@ -118,29 +90,13 @@ export function resolveJudgeConfig(options: LLMJudgeOptions): JudgeConfig {
       { host: url.host },
     );
   }
-  if (auth === 'none') {
-    if (!isLoopbackHost(url.hostname) || !custom) {
-      throw new ModelValidationError(
-        "LLMJudge auth: 'none' is allowed only for loopback endpoints (localhost, 127.0.0.1, ::1); use apiKeyEnv for other hosts",
-        { host: url.host },
-      );
-    }
-    if (options.apiKeyEnv !== undefined) {
-      throw new ModelValidationError("LLMJudge auth: 'none' reads no key: remove apiKeyEnv or use auth: 'env'", {});
-    }
-  } else if (custom && options.apiKeyEnv === undefined) {
-    throw new ModelValidationError(
-      "a custom LLMJudge baseUrl must declare its credential: apiKeyEnv: '<ENV VAR NAME>' or, for a loopback endpoint, auth: 'none'",
-      { host: url.host },
-    );
-  }
-  const apiKeyEnv = auth === 'none' ? null : (options.apiKeyEnv ?? DEFAULT_JUDGE_API_KEY_ENV);
-  if (apiKeyEnv !== null && !ENV_NAME.test(apiKeyEnv)) {
-    throw new ModelValidationError(
-      'LLMJudge apiKeyEnv must be an environment variable name such as M3_JUDGE_API_KEY',
-      {},
-    );
-  }
+  const { apiKeyEnv } = resolveChatEndpointCredential(
+    'LLMJudge',
+    url,
+    custom,
+    { auth, apiKeyEnv: options.apiKeyEnv },
+    DEFAULT_JUDGE_API_KEY_ENV,
+  );
   if (apiKeyEnv === 'M3_ACCESS_TOKEN') {
     throw new ModelValidationError('M3_ACCESS_TOKEN cannot be used as a judge credential: use M3_JUDGE_API_KEY', {});
   }
