@@ -1,5 +1,6 @@
 // `m3 report [RUN_ID]`: prints a saved run's summary (the latest run when omitted), rewrites its
 // feedback.json, and exits with the status its verdict implies.
+import type { RunRecord } from '@sf-m3/core';
 import { displayPath } from '../displayPath';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { validateRunId } from '../options/testOptions';
@@ -25,22 +26,24 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
   const store = openResultsStore(path, { mustExist: true });
   const redactor = cliRedactor(io.env);
   try {
-    let runId = requested;
-    if (runId === null) {
-      const [latest] = await store.listRuns({ limit: 1 });
-      if (!latest) throw new UsageError('RUN_ID', 'the results database holds no runs yet; run `m3 test` first');
-      runId = latest.runId;
-    } else if ((await store.getRun(runId)) === null) {
-      throw new UsageError('RUN_ID', `run ${runId} is not in the results database`);
+    let current: RunRecord | null;
+    if (requested === null) {
+      current = (await store.listRuns({ limit: 1 }))[0] ?? null;
+      if (current === null) {
+        throw new UsageError('RUN_ID', 'the results database holds no runs yet; run `m3 test` first');
+      }
+    } else {
+      current = await store.getRun(requested);
+      if (current === null) throw new UsageError('RUN_ID', `run ${requested} is not in the results database`);
     }
+    const runId = current.runId;
     let baselineRunId: string | null = null;
     let baselineNote: string | null = null;
     if (baselineArg === 'latest') {
-      // The newest run that started before this one.
-      const current = await store.getRun(runId);
-      const previous = (await store.listRuns({ limit: 1000 })).find(
-        (r) => r.runId !== runId && current !== null && r.startedAt < current.startedAt,
-      );
+      // The newest run that started before this one (listRuns is newest first; no cap, so an old
+      // run still finds its predecessor).
+      const startedAt = current.startedAt;
+      const previous = (await store.listRuns()).find((r) => r.runId !== runId && r.startedAt < startedAt);
       baselineRunId = previous?.runId ?? null;
       if (baselineRunId === null) baselineNote = 'no earlier run to compare with';
     } else if (baselineArg !== null) {

@@ -1,11 +1,11 @@
-// Seeds realistic runs into an in-memory store for the summary, baseline and feedback tests.
+// Seeds realistic runs into a store (in-memory or SQLite) for the summary, baseline, feedback and report tests.
 import {
-  InMemoryExecutionStore,
   newId,
   type AttemptOutcome,
   type EvaluationResult,
   type EvaluationStatus,
   type ExecutionRecord,
+  type ExecutionStore,
   type RunRecord,
 } from '@sf-m3/core';
 
@@ -29,7 +29,7 @@ function instant(): string {
 
 /** Saves a finished run with its suites, attempts, executions and evaluations; returns the run id. */
 export async function seedRun(
-  store: InMemoryExecutionStore,
+  store: ExecutionStore,
   tests: SeedTest[],
   options: { runId?: string; status?: RunRecord['status'] } = {},
 ): Promise<string> {
