@@ -2,6 +2,7 @@ import { TrustLevel } from '../enums';
 import { ModelValidationError } from '../errors';
 import type { JsonObject } from '../json';
 import { isSensitiveName } from '../redaction/Redactor';
+import { safeUrl } from './endpointTrust';
 import {
   describeConfiguredValues,
   validateConfiguredValues,
@@ -76,8 +77,7 @@ export class HTTPServer {
 /** The URL without userinfo, query or fragment, or `<invalid url>`. */
 function safeTarget(url: string): string {
   try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+    return safeUrl(new URL(url));
   } catch {
     return '<invalid url>';
   }
