@@ -1,20 +1,13 @@
-import { MCPTestKit } from '../kit/MCPTestKit';
 import { InProcessServer } from '../servers/InProcessServer';
-import { createFeatureServer, kinds, requests } from './directClient.testkit';
+import { createFeatureServer, kinds, requests, useKitPerTest } from './directClient.testkit';
 
 const feature = new InProcessServer({ name: 'feature', factory: createFeatureServer });
 
-let kit: MCPTestKit;
-beforeEach(() => {
-  kit = new MCPTestKit({ suiteName: 'direct-client', caseId: 'case-1' });
-});
-afterEach(async () => {
-  await kit.close();
-});
+const kit = useKitPerTest({ suiteName: 'direct-client', caseId: 'case-1' });
 
 describe('progress and server-to-client callbacks', () => {
   test('onProgress receives the tool call progress notifications', async () => {
-    const client = await kit.direct(feature).connect();
+    const client = await kit().direct(feature).connect();
     const seen: number[] = [];
     const result = await client.callTool('slow', { ms: 1, steps: 3 }, { onProgress: (p) => seen.push(p.progress) });
     expect(result.content).toEqual([expect.objectContaining({ text: 'slept 1' })]);
@@ -25,7 +18,7 @@ describe('progress and server-to-client callbacks', () => {
 
   test('elicitation, sampling, roots and log callbacks answer the server', async () => {
     const logs: unknown[] = [];
-    const client = await kit
+    const client = await kit()
       .direct(feature, {
         onElicitation: (params) => {
           expect(params.message).toBe('What is your name?');
@@ -56,12 +49,12 @@ describe('progress and server-to-client callbacks', () => {
 
   test('capabilities are declared only for the callbacks given; a throwing callback leaks nothing', async () => {
     const secret = 'callback-secret-value-1234';
-    const plain = await kit.direct(feature).connect();
+    const plain = await kit().direct(feature).connect();
     await plain.close();
     const init = requests(plain.finalTrace!.events, 'initialize')[0]!;
     expect((init.payload.params as { capabilities: object }).capabilities).toEqual({});
 
-    const client = await kit
+    const client = await kit()
       .direct(feature, {
         onElicitation: () => {
           throw new Error(`database password is ${secret}`);

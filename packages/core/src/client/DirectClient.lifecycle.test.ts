@@ -1,24 +1,17 @@
 /// <reference lib="esnext.disposable" />
 import { createExampleServer } from '@sf-m3/example-servers';
 import { KitClosed, M3Error, OperationCancelled } from '../errors';
-import { MCPTestKit } from '../kit/MCPTestKit';
 import { InProcessServer } from '../servers/InProcessServer';
-import { createFeatureServer, rejection } from './directClient.testkit';
+import { createFeatureServer, rejection, useKitPerTest } from './directClient.testkit';
 
 const example = new InProcessServer({ name: 'example', factory: createExampleServer });
 const feature = new InProcessServer({ name: 'feature', factory: createFeatureServer });
 
-let kit: MCPTestKit;
-beforeEach(() => {
-  kit = new MCPTestKit({ suiteName: 'direct-client', caseId: 'case-1' });
-});
-afterEach(async () => {
-  await kit.close();
-});
+const kit = useKitPerTest({ suiteName: 'direct-client', caseId: 'case-1' });
 
 describe('close and the cleanup boundary', () => {
   test('close while a call is in flight cancels it', async () => {
-    const client = await kit.direct(feature).connect();
+    const client = await kit().direct(feature).connect();
     const call = rejection(client.callTool('slow', { ms: 10_000 }));
     await new Promise((r) => setTimeout(r, 50));
     await client.close();
@@ -29,20 +22,22 @@ describe('close and the cleanup boundary', () => {
     expect(client.result!.traceView.toolCalls[0]!.toolStatus).toBe('cancelled');
   });
 
-  test('kit.close closes a forgotten client and cancels its call', async () => {
-    const forgotten = await kit.direct(feature).connect();
+  test('kit().close closes a forgotten client and cancels its call', async () => {
+    const forgotten = await kit().direct(feature).connect();
     const call = rejection(forgotten.callTool('slow', { ms: 10_000 }));
     await new Promise((r) => setTimeout(r, 50));
-    await kit.close();
+    await kit().close();
     expect(await call).toBeInstanceOf(OperationCancelled);
     expect(forgotten.closed).toBe(true);
     expect(forgotten.result?.snapshot.outcome).toBe('cancelled');
-    expect(() => kit.direct(feature)).toThrow(KitClosed);
-    await expect(kit.getTrace(forgotten.executionId)).rejects.toThrow(KitClosed);
+    expect(() => kit().direct(feature)).toThrow(KitClosed);
+    await expect(kit().getTrace(forgotten.executionId)).rejects.toThrow(KitClosed);
   });
 
   test('every operation after close throws an M3Error that says closed', async () => {
-    const client = await kit.direct(example, { onRoots: () => [] }).connect();
+    const client = await kit()
+      .direct(example, { onRoots: () => [] })
+      .connect();
     await client.close();
     await client.close();
     const operations: Array<() => Promise<unknown>> = [
@@ -76,22 +71,22 @@ describe('close and the cleanup boundary', () => {
   });
 
   test('operations before connect say how to connect', async () => {
-    const client = kit.direct(example);
+    const client = kit().direct(example);
     await expect(client.ping()).rejects.toThrow(/not connected: await client.connect\(\)/);
     expect(() => client.trace).toThrow(/not connected/);
     await client.close();
     expect(client.result).toBeUndefined();
-    expect(kit.executionIds()).toEqual([]);
+    expect(kit().executionIds()).toEqual([]);
   });
 
   test('await using closes the client at the end of the scope', async () => {
     let executionId: string | undefined;
     {
-      await using client = await kit.direct(example).connect();
+      await using client = await kit().direct(example).connect();
       executionId = client.executionId;
       await client.ping();
     }
-    const view = await kit.getTraceView(executionId as string);
+    const view = await kit().getTraceView(executionId as string);
     expect(view.outcome).toBe('completed');
   });
 });
@@ -106,21 +101,21 @@ describe('closing while connecting', () => {
   });
 
   test('close() during connect cancels it and saves a cancelled execution', async () => {
-    const client = kit.direct(slowStart);
+    const client = kit().direct(slowStart);
     const connecting = rejection(client.connect());
     await new Promise((r) => setTimeout(r, 50));
     await client.close();
     const error = await connecting;
     expect(error).toBeInstanceOf(OperationCancelled);
     expect(client.result?.snapshot.outcome).toBe('cancelled');
-    expect((await kit.store.getExecution(client.executionId)).outcome).toBe('cancelled');
+    expect((await kit().store.getExecution(client.executionId)).outcome).toBe('cancelled');
     await expect(client.ping()).rejects.toThrow(/closed/);
   });
 
-  test('kit.close() during connect leaves nothing open', async () => {
-    const client = kit.direct(slowStart);
+  test('kit().close() during connect leaves nothing open', async () => {
+    const client = kit().direct(slowStart);
     const connecting = rejection(client.connect());
-    await kit.close();
+    await kit().close();
     expect(await connecting).toBeInstanceOf(OperationCancelled);
     expect(client.closed).toBe(true);
   });

@@ -1,6 +1,5 @@
 import { createExampleServer, EXAMPLE_SERVER_NAME, TESTING_GUIDE_TEXT } from '@sf-m3/example-servers';
 import { ModelValidationError, OperationTimeout, ProtocolError } from '../errors';
-import { MCPTestKit } from '../kit/MCPTestKit';
 import { kitOf } from '../kit/kitLink';
 import { InProcessServer } from '../servers/InProcessServer';
 import {
@@ -10,6 +9,7 @@ import {
   rejection,
   requests,
   type PagedMode,
+  useKitPerTest,
 } from './directClient.testkit';
 
 const example = new InProcessServer({ name: 'example', factory: createExampleServer });
@@ -17,17 +17,13 @@ const feature = new InProcessServer({ name: 'feature', factory: createFeatureSer
 const paged = (mode: PagedMode): InProcessServer =>
   new InProcessServer({ name: `paged-${mode}`, factory: () => createPagedServer(mode) });
 
-let kit: MCPTestKit;
-beforeEach(() => {
-  kit = new MCPTestKit({ suiteName: 'direct-client', caseId: 'case-1' });
-});
-afterEach(async () => {
-  await kit.close();
-});
+const kit = useKitPerTest({ suiteName: 'direct-client', caseId: 'case-1' });
 
 describe('DirectClient operations (in-process example server)', () => {
   test('every SPEC §4 operation', async () => {
-    const client = await kit.direct(example, { onRoots: () => [{ uri: 'file:///work', name: 'work' }] }).connect();
+    const client = await kit()
+      .direct(example, { onRoots: () => [{ uri: 'file:///work', name: 'work' }] })
+      .connect();
     expect(client.connected).toBe(true);
     expect(client.initialization?.serverInfo.name).toBe(EXAMPLE_SERVER_NAME);
     expect(client.initialization?.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -90,8 +86,8 @@ describe('DirectClient operations (in-process example server)', () => {
     expect(quote).toMatchObject({ isError: false, structuredContent: { amount: 9, currency: 'USD' } });
     expect(quote.executionId).toBe(client.executionId);
     expect(quote).toMatchObject({ tool: 'shipping_quote', server: 'example' });
-    expect(kitOf(quote)).toBe(kit);
-    expect(kitOf(client)).toBe(kit);
+    expect(kitOf(quote)).toBe(kit());
+    expect(kitOf(client)).toBe(kit());
 
     const live = client.trace;
     expect(live.finalized).toBe(false);
@@ -107,18 +103,18 @@ describe('DirectClient operations (in-process example server)', () => {
   });
 
   test('protocolVersion asks for that revision at initialize', async () => {
-    const client = await kit.direct(example, { protocolVersion: '2025-03-26' }).connect();
+    const client = await kit().direct(example, { protocolVersion: '2025-03-26' }).connect();
     expect(client.initialization?.protocolVersion).toBe('2025-03-26');
     await client.close();
     const init = requests(client.finalTrace!.events, 'initialize')[0]!;
     expect(init.payload.params).toMatchObject({ protocolVersion: '2025-03-26' });
     const initialized = client.finalTrace!.events.find((e) => e.kind === 'mcp.initialized');
     expect(initialized?.payload).toMatchObject({ protocolVersion: '2025-03-26' });
-    expect(() => kit.direct(example, { protocolVersion: ' ' })).toThrow(/protocolVersion/);
+    expect(() => kit().direct(example, { protocolVersion: ' ' })).toThrow(/protocolVersion/);
   });
 
   test('an unknown logging level and a bad argument are local validation errors', async () => {
-    const client = await kit.direct(example).connect();
+    const client = await kit().direct(example).connect();
     await expect(client.setLoggingLevel('loud' as never)).rejects.toThrow(ModelValidationError);
     await expect(client.readResource('')).rejects.toThrow(ModelValidationError);
     await expect(client.sendRootsListChanged()).rejects.toThrow(
@@ -129,7 +125,7 @@ describe('DirectClient operations (in-process example server)', () => {
   });
 
   test('a tool error is a result, not an exception', async () => {
-    const client = await kit.direct(example).connect();
+    const client = await kit().direct(example).connect();
     const result = await client.callTool('always_fails');
     expect(result.isError).toBe(true);
     expect(result.content).toEqual([expect.objectContaining({ type: 'text', text: 'expected example failure' })]);
@@ -143,7 +139,7 @@ describe('DirectClient operations (in-process example server)', () => {
 
 describe('pagination', () => {
   test('listAll* follow cursors over every list', async () => {
-    const client = await kit.direct(paged('ok')).connect();
+    const client = await kit().direct(paged('ok')).connect();
     expect((await client.listAllTools()).map((t) => t.name)).toEqual(['count', 'liar']);
     expect((await client.listAllResources()).map((r) => r.name)).toEqual(['r1', 'r2']);
     expect((await client.listAllResourceTemplates()).map((t) => t.name)).toEqual(['t1', 't2']);
@@ -153,7 +149,7 @@ describe('pagination', () => {
   });
 
   test('a repeated cursor throws ProtocolError instead of looping', async () => {
-    const client = await kit.direct(paged('repeat-cursor')).connect();
+    const client = await kit().direct(paged('repeat-cursor')).connect();
     for (const list of [
       () => client.listAllTools(),
       () => client.listAllResources(),
@@ -171,7 +167,7 @@ describe('pagination', () => {
   });
 
   test('a malformed response is a ProtocolError', async () => {
-    const client = await kit.direct(paged('malformed')).connect();
+    const client = await kit().direct(paged('malformed')).connect();
     const error = await rejection(client.listTools());
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as ProtocolError).details).toMatchObject({
@@ -185,7 +181,7 @@ describe('pagination', () => {
 
 describe('errors', () => {
   test('a JSON-RPC error response is a ProtocolError with the protocol code', async () => {
-    const client = await kit.direct(example).connect();
+    const client = await kit().direct(example).connect();
     const error = await rejection(client.readResource('memory://orders/order-404'));
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as ProtocolError).details).toMatchObject({ protocolCode: -32602, operation: 'resources/read' });
@@ -196,7 +192,7 @@ describe('errors', () => {
   });
 
   test('an operation past its timeout throws OperationTimeout and is recorded', async () => {
-    const client = await kit.direct(feature, { timeoutMs: 5_000 }).connect();
+    const client = await kit().direct(feature, { timeoutMs: 5_000 }).connect();
     const started = Date.now();
     const error = await rejection(client.callTool('slow', { ms: 3_000 }, { timeoutMs: 100 }));
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -213,23 +209,23 @@ describe('errors', () => {
   });
 
   test('the default timeout applies to every request', async () => {
-    const client = await kit.direct(feature, { timeoutMs: 80 }).connect();
+    const client = await kit().direct(feature, { timeoutMs: 80 }).connect();
     expect(client.timeoutMs).toBe(80);
     await expect(client.callTool('slow', { ms: 2_000 })).rejects.toThrow(OperationTimeout);
     await client.close();
   });
 
   test('bad options are rejected when the client is made', () => {
-    expect(() => kit.direct(example, { timeoutMs: 0 })).toThrow(ModelValidationError);
-    expect(() => kit.direct(example, { timeoutMs: Number.NaN })).toThrow(/timeoutMs/);
-    expect(() => kit.direct(example, { nope: true } as never)).toThrow(/unknown kit.direct option 'nope'/);
-    expect(() => kit.direct({} as never)).toThrow(/needs a server/);
+    expect(() => kit().direct(example, { timeoutMs: 0 })).toThrow(ModelValidationError);
+    expect(() => kit().direct(example, { timeoutMs: Number.NaN })).toThrow(/timeoutMs/);
+    expect(() => kit().direct(example, { nope: true } as never)).toThrow(/unknown kit().direct option 'nope'/);
+    expect(() => kit().direct({} as never)).toThrow(/needs a server/);
   });
 });
 
 describe('trace and execution result', () => {
   test('events are numbered, both directions are recorded and the result is saved', async () => {
-    const client = await kit.direct(example).connect();
+    const client = await kit().direct(example).connect();
     await client.callTool('shipping_quote', { weight_kg: 1, zone: 'local' });
     await client.close();
     const trace = client.finalTrace!;
@@ -256,14 +252,14 @@ describe('trace and execution result', () => {
     expect(result.trace).toBe(trace);
     expect(result.traceView.runtime.kind).toBe('direct');
     expect(result.traceView.toolCalls[0]!.tool).toMatchObject({ state: 'observed', value: 'shipping_quote' });
-    expect(kitOf(result)).toBe(kit);
-    expect(kitOf(result.traceView)).toBe(kit);
-    expect(kit.executionIds()).toEqual([client.executionId]);
+    expect(kitOf(result)).toBe(kit());
+    expect(kitOf(result.traceView)).toBe(kit());
+    expect(kit().executionIds()).toEqual([client.executionId]);
 
-    const stored = await kit.getTraceView(client.executionId);
+    const stored = await kit().getTraceView(client.executionId);
     expect(JSON.parse(JSON.stringify(stored))).toEqual(JSON.parse(JSON.stringify(result.traceView)));
-    expect((await kit.getTrace(client.executionId)).events).toHaveLength(trace.events.length);
-    const record = await kit.store.getExecution(client.executionId);
+    expect((await kit().getTrace(client.executionId)).events).toHaveLength(trace.events.length);
+    const record = await kit().store.getExecution(client.executionId);
     expect(record).toMatchObject({
       kind: 'direct',
       outcome: 'completed',
@@ -274,7 +270,7 @@ describe('trace and execution result', () => {
 
     const frame = trace.events.find((e) => e.rawEvidence !== undefined);
     expect(frame).toBeDefined();
-    const raw = await kit.readRawEvidence(frame!.rawEvidence!);
+    const raw = await kit().readRawEvidence(frame!.rawEvidence!);
     expect(raw.redacted).toBe(true);
     expect(raw.content.length).toBeGreaterThan(0);
   });

@@ -2,32 +2,16 @@
 // compiled server binary over stdio, the same binary with `--http 0` over Streamable HTTP, and the
 // server factory linked in process. One scenario, three transports, the same answers.
 import { EXAMPLE_SERVER_NAME, TESTING_GUIDE_TEXT } from '@sf-m3/example-servers';
-import type { ChildProcess } from 'node:child_process';
-import { MCPTestKit } from '../kit/MCPTestKit';
 import { kitOf } from '../kit/kitLink';
 import type { DirectClient } from './DirectClient';
-import { requests, waitForExit } from './directClient.testkit';
-import { ensureExampleServerBuilt, exampleServerRows, spawnExampleHttp } from './exampleTransports.testkit';
+import { requests, waitForExit, useKitPerTest } from './directClient.testkit';
+import { exampleServerRows, useExampleHttpServer } from './exampleTransports.testkit';
 
-let httpChild: ChildProcess | undefined;
-let httpUrl = '';
-beforeAll(async () => {
-  ensureExampleServerBuilt();
-  ({ child: httpChild, url: httpUrl } = await spawnExampleHttp());
-}, 120_000);
-afterAll(() => {
-  httpChild?.kill('SIGTERM');
-});
+const httpUrl = useExampleHttpServer();
 
-let kit: MCPTestKit;
-beforeEach(() => {
-  kit = new MCPTestKit({ suiteName: 'transports', caseId: 'every-operation' });
-});
-afterEach(async () => {
-  await kit.close();
-});
+const kit = useKitPerTest({ suiteName: 'transports', caseId: 'every-operation' });
 
-const transports = exampleServerRows('example', () => httpUrl);
+const transports = exampleServerRows('example', httpUrl);
 
 /** Runs every SPEC §4 operation once and checks each answer. */
 async function exerciseEveryOperation(client: DirectClient): Promise<void> {
@@ -88,14 +72,16 @@ async function exerciseEveryOperation(client: DirectClient): Promise<void> {
   expect(quote).toMatchObject({ isError: false, structuredContent: { amount: 9, currency: 'USD' } });
   expect(quote.content).toEqual([{ type: 'text', text: JSON.stringify({ amount: 9, currency: 'USD' }) }]);
   expect(quote.executionId).toBe(client.executionId);
-  expect(kitOf(quote)).toBe(kit);
+  expect(kitOf(quote)).toBe(kit());
   const failed = await client.callTool('always_fails');
   expect(failed.isError).toBe(true);
 }
 
 describe.each(transports)('every SPEC §4 operation against the example server over %s', (transport, server) => {
   test('answers every operation and records a finalized trace of the wire', async () => {
-    const client = await kit.direct(server(), { onRoots: () => [{ uri: 'file:///work', name: 'work' }] }).connect();
+    const client = await kit()
+      .direct(server(), { onRoots: () => [{ uri: 'file:///work', name: 'work' }] })
+      .connect();
     const pid = (await client.callTool('process_id')).structuredContent as { pid: number };
     await exerciseEveryOperation(client);
     await client.close();
@@ -123,7 +109,7 @@ describe.each(transports)('every SPEC §4 operation against the example server o
     ]) {
       expect(requests(events, method).length).toBeGreaterThan(0);
     }
-    const record = await kit.store.getExecution(client.executionId);
+    const record = await kit().store.getExecution(client.executionId);
     expect(record.servers[0]).toMatchObject({ name: 'example', transport });
     if (transport === 'stdio') {
       expect(events.find((e) => e.kind === 'process.started')?.payload.pid).toBe(pid.pid);

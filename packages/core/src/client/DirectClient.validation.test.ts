@@ -1,23 +1,16 @@
 import { ModelValidationError } from '../errors';
-import { MCPTestKit } from '../kit/MCPTestKit';
 import { InProcessServer } from '../servers/InProcessServer';
-import { createPagedServer, rejection, requests, type PagedMode } from './directClient.testkit';
+import { createPagedServer, rejection, requests, type PagedMode, useKitPerTest } from './directClient.testkit';
 import { SCHEMA_VALIDATION_FAILED } from './ToolSchemaValidator';
 
 const paged = (mode: PagedMode): InProcessServer =>
   new InProcessServer({ name: `paged-${mode}`, factory: () => createPagedServer(mode) });
 
-let kit: MCPTestKit;
-beforeEach(() => {
-  kit = new MCPTestKit({ suiteName: 'direct-client', caseId: 'case-1' });
-});
-afterEach(async () => {
-  await kit.close();
-});
+const kit = useKitPerTest({ suiteName: 'direct-client', caseId: 'case-1' });
 
 describe('schema validation', () => {
   test('invalid arguments are rejected before anything is sent', async () => {
-    const client = await kit.direct(paged('ok'), { validateSchemas: true }).connect();
+    const client = await kit().direct(paged('ok'), { validateSchemas: true }).connect();
     const error = await rejection(client.callTool('count', { n: 0 }));
     expect(error).toBeInstanceOf(ModelValidationError);
     expect(error.message).toBe(SCHEMA_VALIDATION_FAILED);
@@ -32,7 +25,7 @@ describe('schema validation', () => {
   });
 
   test('a structured result that breaks the output schema is invalid_result', async () => {
-    const client = await kit.direct(paged('ok'), { validateSchemas: true }).connect();
+    const client = await kit().direct(paged('ok'), { validateSchemas: true }).connect();
     const error = await rejection(client.callTool('liar'));
     expect(error).toBeInstanceOf(ModelValidationError);
     expect((error as ModelValidationError).details).toMatchObject({ tool: 'liar', kind: 'invalid_result' });
@@ -41,7 +34,7 @@ describe('schema validation', () => {
   });
 
   test('without validateSchemas nothing is validated', async () => {
-    const client = await kit.direct(paged('ok')).connect();
+    const client = await kit().direct(paged('ok')).connect();
     expect((await client.callTool('liar')).structuredContent).toEqual({ sum: 'not-a-number' });
     expect((await client.callTool('count', { n: 0 })).isError).toBe(false);
     await client.close();
@@ -49,7 +42,7 @@ describe('schema validation', () => {
   });
 
   test('a schema that does not compile is invalid_schema, and listing it still works', async () => {
-    const client = await kit.direct(paged('broken-schema'), { validateSchemas: true }).connect();
+    const client = await kit().direct(paged('broken-schema'), { validateSchemas: true }).connect();
     expect((await client.listAllTools()).map((t) => t.name)).toEqual(['count', 'liar']);
     const error = await rejection(client.callTool('liar'));
     expect(error).toBeInstanceOf(ModelValidationError);

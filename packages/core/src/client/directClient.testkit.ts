@@ -18,6 +18,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { MCPTestKit, type MCPTestKitOptions } from '../kit/MCPTestKit';
 import type { TraceEvent } from '../trace/Event';
 
 /** Absolute path of the stdio fixture server script (CommonJS, uses the SDK). */
@@ -269,4 +270,23 @@ export async function rejection(promise: Promise<unknown>): Promise<Error> {
     return error as Error;
   }
   throw new Error('expected the promise to reject');
+}
+
+/**
+ * A fresh kit for every test of the calling file (made in `beforeEach`, closed in `afterEach`);
+ * call the returned function inside a test to get the current one.
+ */
+export function useKitPerTest(options: MCPTestKitOptions): () => MCPTestKit {
+  let kit: MCPTestKit | undefined;
+  beforeEach(() => {
+    kit = new MCPTestKit(options);
+  });
+  afterEach(async () => {
+    await kit?.close();
+    kit = undefined;
+  });
+  return () => {
+    if (kit === undefined) throw new Error('useKitPerTest: the kit exists only inside a test');
+    return kit;
+  };
 }

@@ -40,6 +40,23 @@ export function spawnExampleHttp(): Promise<{ child: ChildProcess; url: string }
   });
 }
 
+/**
+ * Starts the example server over Streamable HTTP once for the calling file (`beforeAll`, built
+ * first if needed) and stops it after (`afterAll`); returns a getter of its URL.
+ */
+export function useExampleHttpServer(): () => string {
+  let child: ChildProcess | undefined;
+  let url = '';
+  beforeAll(async () => {
+    ensureExampleServerBuilt();
+    ({ child, url } = await spawnExampleHttp());
+  }, 120_000);
+  afterAll(() => {
+    child?.kill('SIGTERM');
+  });
+  return () => url;
+}
+
 /** The transport kinds, as the store labels them. */
 export type ExampleTransport = 'stdio' | 'http' | 'in_process';
 

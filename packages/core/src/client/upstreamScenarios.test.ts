@@ -2,34 +2,18 @@
 // start, async usage, tracing and lifecycle, resources and prompts, errors and contracts, chained
 // workflow, typed trace view), ported to the TypeScript API and run against the example server
 // over stdio, Streamable HTTP and in-process.
-import type { ChildProcess } from 'node:child_process';
 import { ModelValidationError } from '../errors';
 import { CallTool } from '../kit/DirectSpec';
-import { MCPTestKit } from '../kit/MCPTestKit';
-import { requests, waitForExit } from './directClient.testkit';
-import { ensureExampleServerBuilt, exampleServerRows, spawnExampleHttp } from './exampleTransports.testkit';
+import { requests, waitForExit, useKitPerTest } from './directClient.testkit';
+import { exampleServerRows, useExampleHttpServer } from './exampleTransports.testkit';
 
-let httpChild: ChildProcess | undefined;
-let httpUrl = '';
-beforeAll(async () => {
-  ensureExampleServerBuilt();
-  ({ child: httpChild, url: httpUrl } = await spawnExampleHttp());
-}, 120_000);
-afterAll(() => {
-  httpChild?.kill('SIGTERM');
-});
+const httpUrl = useExampleHttpServer();
 
-let kit: MCPTestKit;
-beforeEach(() => {
-  kit = new MCPTestKit({ suiteName: 'upstream-scenarios' });
-});
-afterEach(async () => {
-  await kit.close();
-});
+const kit = useKitPerTest({ suiteName: 'upstream-scenarios' });
 
-describe.each(exampleServerRows('example-mcp', () => httpUrl))('upstream scenarios over %s', (transport, server) => {
+describe.each(exampleServerRows('example-mcp', httpUrl))('upstream scenarios over %s', (transport, server) => {
   test('quick start: discover the tools (two pages) and call shipping_quote', async () => {
-    const client = await kit.direct(server()).connect();
+    const client = await kit().direct(server()).connect();
     const tools = await client.listAllTools();
     expect(tools.length).toBeGreaterThanOrEqual(8);
     const quote = tools.find((t) => t.name === 'shipping_quote')!;
@@ -49,7 +33,7 @@ describe.each(exampleServerRows('example-mcp', () => httpUrl))('upstream scenari
   });
 
   test('async usage: several calls in flight at once on one client', async () => {
-    const client = await kit.direct(server()).connect();
+    const client = await kit().direct(server()).connect();
     const [regional, local] = await Promise.all([
       client.callTool('shipping_quote', { weight_kg: 3, zone: 'regional' }),
       client.callTool('shipping_quote', { weight_kg: 1, zone: 'local' }),
@@ -61,7 +45,7 @@ describe.each(exampleServerRows('example-mcp', () => httpUrl))('upstream scenari
   });
 
   test('tracing: a finalized trace with numbered events ending in execution.finished', async () => {
-    const client = await kit.direct(server()).connect();
+    const client = await kit().direct(server()).connect();
     await client.callTool('shipping_quote', { weight_kg: 2, zone: 'local' });
     await client.close();
     const events = client.finalTrace!.events;
@@ -74,7 +58,7 @@ describe.each(exampleServerRows('example-mcp', () => httpUrl))('upstream scenari
   });
 
   test('lifecycle: after close every call says closed, and a stdio server process is gone', async () => {
-    const client = await kit.direct(server()).connect();
+    const client = await kit().direct(server()).connect();
     const { pid } = (await client.callTool('process_id')).structuredContent as { pid: number };
     await client.close();
     await expect(client.listAllTools()).rejects.toThrow(/closed/);
@@ -82,10 +66,10 @@ describe.each(exampleServerRows('example-mcp', () => httpUrl))('upstream scenari
   });
 
   test('isolation: each connection has its own server state', async () => {
-    const first = await kit.direct(server()).connect();
+    const first = await kit().direct(server()).connect();
     const created = await first.callTool('create_order', { customer_id: 'ada', item: 'engine', quantity: 1 });
     expect(created.structuredContent).toEqual({ order_id: 'order-001' });
-    const second = await kit.direct(server()).connect();
+    const second = await kit().direct(server()).connect();
     const missing = await second.callTool('get_order', { order_id: 'order-001' });
     expect(missing.isError).toBe(true);
     expect(missing.content[0]).toMatchObject({ type: 'text', text: 'order not found' });
@@ -93,7 +77,7 @@ describe.each(exampleServerRows('example-mcp', () => httpUrl))('upstream scenari
   });
 
   test('resources and prompts: read the guide and render review_order', async () => {
-    const client = await kit.direct(server()).connect();
+    const client = await kit().direct(server()).connect();
     expect((await client.listAllResources()).map((r) => r.uri)).toEqual(['memory://testing-guide']);
     expect((await client.readResource('memory://testing-guide')).text).toContain('Discover capabilities');
     expect((await client.listAllPrompts()).map((p) => p.name)).toEqual(['review_order']);
@@ -104,7 +88,7 @@ describe.each(exampleServerRows('example-mcp', () => httpUrl))('upstream scenari
   });
 
   test('errors and contracts: a tool error, the shipping contract, and schema-checked arguments', async () => {
-    const client = await kit.direct(server(), { validateSchemas: true }).connect();
+    const client = await kit().direct(server(), { validateSchemas: true }).connect();
     const failed = await client.callTool('always_fails');
     expect(failed.isError).toBe(true);
     expect(failed.content[0]).toMatchObject({ text: 'expected example failure' });
@@ -125,7 +109,7 @@ describe.each(exampleServerRows('example-mcp', () => httpUrl))('upstream scenari
   });
 
   test('chained workflow: normalize a customer, create an order and read it back', async () => {
-    const client = await kit.direct(server()).connect();
+    const client = await kit().direct(server()).connect();
     const { customer_id } = (await client.callTool('normalize_customer', { name: 'Ada Lovelace' }))
       .structuredContent as { customer_id: string };
     const { order_id } = (
@@ -143,7 +127,7 @@ describe.each(exampleServerRows('example-mcp', () => httpUrl))('upstream scenari
   });
 
   test('typed trace view: runtime, initialization, wire evidence, timing, filters', async () => {
-    const result = await kit.run(
+    const result = await kit().run(
       new CallTool({ server: server(), tool: 'shipping_quote', arguments: { weight_kg: 2, zone: 'local' } }),
     );
     expect(result.snapshot.outcome).toBe('completed');
