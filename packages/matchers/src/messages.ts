@@ -1,4 +1,5 @@
 import type { MatcherContext } from 'expect';
+import type { M3MatcherScope } from './defineMatcher';
 import type { RedactorLike } from './findKit';
 import { preview } from './formatValue';
 import { UNAVAILABLE } from './matchValue';
@@ -35,6 +36,24 @@ export function usageError(
 /** The subjects a trace-backed matcher accepts, named for usage errors. */
 export const TRACE_SUBJECTS =
   'a TraceView, TraceResult, ExecutionResult, closed DirectClient or agent session, or TurnResult';
+
+/** Jest's diff of the expected and received values, both redacted, honouring `--expand` like Jest's own matchers. */
+export function redactedDiff(
+  context: MatcherContext,
+  scope: M3MatcherScope,
+  expected: unknown,
+  received: unknown,
+  expectedLabel = 'Expected',
+  receivedLabel = 'Received',
+): string {
+  return context.utils.printDiffOrStringify(
+    scope.safe(expected),
+    scope.safe(received),
+    expectedLabel,
+    receivedLabel,
+    context.expand !== false,
+  );
+}
 
 /** Throws when a subject is not trace-backed at all. */
 export function requireTraceSubject(

@@ -2,7 +2,7 @@ import type { MatcherContext } from 'expect';
 import { defineMatcher } from './defineMatcher';
 import type { M3MatcherScope, MatcherVerdict } from './defineMatcher';
 import { matchValue } from './matchValue';
-import { checkOptions, hint, usageError } from './messages';
+import { checkOptions, hint, redactedDiff, usageError } from './messages';
 import { resolveContent } from './resolveText';
 
 /** Options of `toHaveContent`. */
@@ -42,13 +42,7 @@ function assertContent(
     }
     return (
       `${hint(this, name)}\n\nExpected ${what} to be exactly the expected blocks\n\n` +
-      this.utils.printDiffOrStringify(
-        scope.safe(blocks),
-        scope.safe(actual),
-        'Expected',
-        'Received',
-        this.expand !== false,
-      )
+      redactedDiff(this, scope, blocks, actual)
     );
   };
   return { pass, message };

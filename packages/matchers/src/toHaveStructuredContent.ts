@@ -2,7 +2,7 @@ import type { MatcherContext } from 'expect';
 import { defineMatcher } from './defineMatcher';
 import type { M3MatcherScope, MatcherVerdict } from './defineMatcher';
 import { isPlainObject, matchValue } from './matchValue';
-import { checkOptions, hint, usageError } from './messages';
+import { checkOptions, hint, redactedDiff, usageError } from './messages';
 import { unwrapDirectResult } from './resolveText';
 
 /** Options of `toHaveStructuredContent`. */
@@ -39,13 +39,7 @@ function assertStructured(
     }
     return (
       `${hint(this, name)}\n\nExpected structuredContent ${mode} the expected value\n\n` +
-      this.utils.printDiffOrStringify(
-        scope.safe(expected),
-        scope.safe(actual),
-        'Expected',
-        'Received',
-        this.expand !== false,
-      )
+      redactedDiff(this, scope, expected, actual)
     );
   };
   return { pass, message };

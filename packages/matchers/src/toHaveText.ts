@@ -1,7 +1,7 @@
 import type { MatcherContext } from 'expect';
 import { defineMatcher } from './defineMatcher';
 import type { M3MatcherScope, MatcherVerdict } from './defineMatcher';
-import { hint, usageError } from './messages';
+import { hint, redactedDiff, usageError } from './messages';
 import { resolveText, TEXT_SUBJECTS } from './resolveText';
 
 function textOf(context: MatcherContext, name: string, received: unknown): string {
@@ -33,13 +33,7 @@ function textEquals(this: MatcherContext, scope: M3MatcherScope, received: unkno
     `${hint(this, name)}\n\n` +
     (this.isNot
       ? `Expected text not to be: ${this.utils.printExpected(scope.safe(expected))}`
-      : this.utils.printDiffOrStringify(
-          scope.safe(expected),
-          scope.safe(actual),
-          'Expected text',
-          'Received text',
-          this.expand !== false,
-        ));
+      : redactedDiff(this, scope, expected, actual, 'Expected text', 'Received text'));
   return { pass, message };
 }
 

@@ -2,7 +2,7 @@ import type { MatcherContext } from 'expect';
 import { defineMatcher } from './defineMatcher';
 import type { M3MatcherScope, MatcherVerdict } from './defineMatcher';
 import { matchValue, UNAVAILABLE } from './matchValue';
-import { describeCalls, hint, notFinalizedMessage, requireTraceSubject, usageError } from './messages';
+import { describeCalls, hint, notFinalizedMessage, redactedDiff, requireTraceSubject, usageError } from './messages';
 import { resolveSubject } from './resolveSubject';
 import { toolCallCandidates } from './toolCallCandidates';
 import { OptionError, turnIdOf, validateToolCallsOptions } from './toolCallOptions';
@@ -57,7 +57,7 @@ function assertToolCalls(
       : `Expected the ${ordered ? 'list' : 'multiset'} of called tools to be:`;
     const body = this.isNot
       ? `${sentence}\n  ${this.utils.printExpected(scope.safe(names))}`
-      : `${sentence}\n\n${this.utils.printDiffOrStringify(scope.safe([...names]), scope.safe(actual), 'Expected', 'Received', this.expand !== false)}`;
+      : `${sentence}\n\n${redactedDiff(this, scope, [...names], actual)}`;
     return (
       `${hint(this, NAME, label)}\n\n${body}\n\n` +
       `Calls that happened (${evidence} evidence):\n${describeCalls(calls, scope.redactor)}`
