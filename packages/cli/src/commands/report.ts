@@ -3,12 +3,11 @@
 import type { RunRecord } from '@sf-m3/core';
 import { displayPath } from '../displayPath';
 import { cliRedactor, type CliIO } from '../CliIO';
-import { validateRunId } from '../options/testOptions';
+import { resolveResultsDb, validateRunId } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
 import { openResultsStore } from '../store/openResultsStore';
 import { buildRunSummary } from '../summary/buildRunSummary';
 import { reportSummary } from './test';
-import { resolveResultsDb } from './resolveResultsDb';
 
 /** Options of `m3 report`. */
 export interface ReportCommandInput {

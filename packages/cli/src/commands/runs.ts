@@ -2,9 +2,8 @@
 import { displayPath } from '../displayPath';
 import type { RunRecord } from '@sf-m3/core';
 import { cliRedactor, type CliIO } from '../CliIO';
-import { positiveInteger } from '../options/testOptions';
+import { positiveInteger, resolveResultsDb } from '../options/testOptions';
 import { openResultsStore } from '../store/openResultsStore';
-import { resolveResultsDb } from './resolveResultsDb';
 
 /** Options of `m3 runs`. */
 export interface RunsCommandInput {

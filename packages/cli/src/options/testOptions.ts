@@ -70,10 +70,15 @@ function nonEmptyPath(flag: string, value: string | undefined, cwd: string): str
   return isAbsolute(value) ? value : resolve(cwd, value);
 }
 
+/** The absolute database path of `--results-db` (default `.m3/executions.sqlite` under `cwd`). */
+export function resolveResultsDb(value: string | undefined, cwd: string): string {
+  return nonEmptyPath('--results-db', value, cwd) ?? resolve(cwd, DEFAULT_RESULTS_DB);
+}
+
 /** Validates everything that can be checked without touching the disk or the database. */
 export function validateTestOptions(raw: RawTestOptions, cwd: string): TestOptions {
   return {
-    resultsDb: nonEmptyPath('--results-db', raw.resultsDb, cwd) ?? resolve(cwd, DEFAULT_RESULTS_DB),
+    resultsDb: resolveResultsDb(raw.resultsDb, cwd),
     runId: raw.runId === undefined ? null : validateRunId('--run-id', raw.runId),
     trials: raw.trials === undefined ? null : positiveInteger('--trials', raw.trials),
     harness: parseHarness(raw.harness ?? []),
