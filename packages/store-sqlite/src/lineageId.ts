@@ -1,17 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { EvaluationLineage } from '@sf-m3/core';
+import { lineageKey, type EvaluationLineage } from '@sf-m3/core';
 
 /**
  * The integer key of a lineage `(executionId, turnId, evaluator, subjectDigest)`: the first 64
- * bits of the sha256 of the tuple, as a decimal string (sqlite3 binds it exactly; a JS number
- * would lose bits). Two different lineages share a key with probability about n²/2⁶⁵.
+ * bits of the sha256 of its `lineageKey` (the in-memory store's key), as a decimal string (sqlite3
+ * binds it exactly; a JS number would lose bits). Two different lineages share a key with
+ * probability about n²/2⁶⁵.
  */
 export function lineageId(lineage: EvaluationLineage): string {
-  const key = JSON.stringify([
-    lineage.executionId ?? '',
-    lineage.turnId ?? '',
-    lineage.evaluator,
-    lineage.subjectDigest,
-  ]);
-  return createHash('sha256').update(key).digest().readBigInt64BE(0).toString();
+  return createHash('sha256').update(lineageKey(lineage)).digest().readBigInt64BE(0).toString();
 }
