@@ -114,6 +114,7 @@ describe('MCPTestKit.run with direct specs', () => {
     expect(() => new Ping({ server: example, timeoutMs: -1 })).toThrow(ModelValidationError);
     expect(() => new ReadResource({ server: example } as never)).toThrow(/needs a uri/);
     expect(() => kit.submit({} as never)).toThrow(UnsupportedFeature);
+    expect(() => kit.submit({} as never)).toThrow(/agent\.run\(prompt, options\) or agent\.submit/);
   });
 });
 

@@ -207,7 +207,7 @@ export class MCPTestKit {
     this.assertOpen('submit');
     if (!(spec instanceof DirectSpec)) {
       throw new UnsupportedFeature(
-        'kit.submit/run takes a DirectSpec (CallTool, ListTools, ReadResource, GetPrompt, Ping); agent specs arrive with the agents issue',
+        'kit.submit/run takes a DirectSpec (CallTool, ListTools, ReadResource, GetPrompt, Ping); run an agent with agent.run(prompt, options) or agent.submit(prompt, options) from kit.agents()',
       );
     }
     const client = this.makeClient(
