@@ -435,19 +435,7 @@ function main() {
         if ('id' in parsed.value) respondDenied([denialError(parsed.value, d)], false);
         return;
       }
-      // Forward first: the record is built off the relay's critical path.
-      trackForwarded(parsed.value);
-      writeServer(frame);
-      writeRecord(
-        frameRecord(
-          'client_to_server',
-          'client',
-          frame,
-          terminated,
-          parsed,
-          d ? { policy: [{ id: parsed.value.id ?? null, ...d }], forwarded: true } : { forwarded: true },
-        ),
-      );
+      forwardFrame(frame, terminated, parsed, [parsed.value], d ? [{ id: parsed.value.id ?? null, ...d }] : []);
       return;
     }
     if (parsed.format === 'batch') {
@@ -463,18 +451,7 @@ function main() {
       });
       const deniedIdx = new Set(decisions.flatMap((d, i) => (d && d.decision === 'denied' ? [i] : [])));
       if (deniedIdx.size === 0) {
-        parsed.value.forEach(trackForwarded);
-        writeServer(frame);
-        writeRecord(
-          frameRecord(
-            'client_to_server',
-            'client',
-            frame,
-            terminated,
-            parsed,
-            policy.length ? { policy, forwarded: true } : { forwarded: true },
-          ),
-        );
+        forwardFrame(frame, terminated, parsed, parsed.value, policy);
         return;
       }
       // Per element: denied calls are answered here; the rest go on as a smaller batch.
@@ -496,9 +473,24 @@ function main() {
       if (errors.length > 0) respondDenied(errors, true);
       return;
     }
-    writeServer(frame);
-    writeRecord(frameRecord('client_to_server', 'client', frame, terminated, parsed, { forwarded: true }));
+    forwardFrame(frame, terminated, parsed, [], []);
   });
+
+  /** Forwards a client frame unchanged, then records it: the record is built off the relay's critical path. */
+  function forwardFrame(frame, terminated, parsed, messages, policy) {
+    messages.forEach(trackForwarded);
+    writeServer(frame);
+    writeRecord(
+      frameRecord(
+        'client_to_server',
+        'client',
+        frame,
+        terminated,
+        parsed,
+        policy.length > 0 ? { policy, forwarded: true } : { forwarded: true },
+      ),
+    );
+  }
 
   function respondDenied(errors, asBatch) {
     const text = JSON.stringify(asBatch ? errors : errors[0]);
