@@ -4,20 +4,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { TransportStartupError } from '../errors';
-import { Redactor } from '../redaction/Redactor';
 import { InProcessServer } from '../servers/InProcessServer';
 import { TraceRecorder } from '../trace/TraceRecorder';
 import { ObservedTransport } from './ObservedTransport';
 import { openTransport } from './openTransport';
+import { CONNECTION, setupRecorder } from './transportTest.testkit';
 
-const CONNECTION = 'conn-0123456789abcdef0123456789abcdef';
-
-function setup(): { recorder: TraceRecorder; redactor: Redactor } {
-  const redactor = new Redactor(['observed-canary-1']);
-  const recorder = new TraceRecorder({ executionId: 'exec-0123456789abcdef0123456789abcdef', redactor });
-  recorder.record('execution.created', { payload: { runtime: 'direct', servers: [] } });
-  return { recorder, redactor };
-}
+/** A recorder whose redactor knows the canary `observed-canary-1`. */
+const setup = (): ReturnType<typeof setupRecorder> => setupRecorder(['observed-canary-1']);
 
 /** An observed client end and the raw server end of a linked pair. */
 async function pair(recorder: TraceRecorder): Promise<{

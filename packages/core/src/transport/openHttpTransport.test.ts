@@ -1,27 +1,16 @@
 import { spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import { EndpointTrustError, ModelValidationError, TransportConnectionError, TransportError } from '../errors';
-import { Redactor } from '../redaction/Redactor';
 import { secretFromEnv } from '../redaction/SecretRef';
 import { HTTPServer } from '../servers/HTTPServer';
-import { TraceRecorder } from '../trace/TraceRecorder';
 import { ObservedTransport } from './ObservedTransport';
 import { openTransport } from './openTransport';
-
-const CONNECTION = 'conn-0123456789abcdef0123456789abcdef';
-
-function setup(): { recorder: TraceRecorder; redactor: Redactor } {
-  const redactor = new Redactor();
-  const recorder = new TraceRecorder({ executionId: 'exec-0123456789abcdef0123456789abcdef', redactor });
-  recorder.record('execution.created', { payload: { runtime: 'direct', servers: [] } });
-  return { recorder, redactor };
-}
+import { CONNECTION, echoThroughEverything, EVERYTHING_ENTRY, setupRecorder } from './transportTest.testkit';
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -63,7 +52,7 @@ describe('openTransport (HTTP)', () => {
     process.env.M3_TEST_HTTP_KEY = 'http-header-secret-1';
     const seen: IncomingHttpHeaders[] = [];
     const base = await startMcpHttpServer(seen);
-    const { recorder, redactor } = setup();
+    const { recorder, redactor } = setupRecorder();
     const server = new HTTPServer({
       name: 'remote',
       url: `${base}/mcp`,
@@ -112,7 +101,7 @@ describe('openTransport (HTTP)', () => {
     });
     servers.push(http);
     const base = await listen(http);
-    const { recorder, redactor } = setup();
+    const { recorder, redactor } = setupRecorder();
     const opened = await openTransport(new HTTPServer({ name: 'moved', url: `${base}/mcp` }), {
       redactor,
       recorder,
@@ -132,7 +121,7 @@ describe('openTransport (HTTP)', () => {
     const probe = createServer();
     const base = await listen(probe);
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const { recorder, redactor } = setup();
+    const { recorder, redactor } = setupRecorder();
     const opened = await openTransport(new HTTPServer({ name: 'down', url: `${base}/mcp` }), {
       redactor,
       recorder,
@@ -146,7 +135,7 @@ describe('openTransport (HTTP)', () => {
   });
 
   it('refuses a private host without trust and a credential in the URL, before any request', async () => {
-    const { recorder, redactor } = setup();
+    const { recorder, redactor } = setupRecorder();
     const options = { redactor, recorder, connectionId: CONNECTION };
     await expect(openTransport(new HTTPServer({ name: 'p', url: 'http://10.1.2.3:9/mcp' }), options)).rejects.toThrow(
       EndpointTrustError,
@@ -167,7 +156,7 @@ describe('openTransport (HTTP)', () => {
   });
 
   it('refuses a bearer token together with an Authorization header', async () => {
-    const { recorder, redactor } = setup();
+    const { recorder, redactor } = setupRecorder();
     const server = new HTTPServer({
       name: 'a',
       url: 'http://127.0.0.1:9/mcp',
@@ -184,8 +173,7 @@ describe('openTransport (HTTP)', () => {
     const probe = createServer();
     const port = Number(new URL(await listen(probe)).port);
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const entry = join(__dirname, '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-    const child = spawn(process.execPath, [entry, 'streamableHttp'], {
+    const child = spawn(process.execPath, [EVERYTHING_ENTRY, 'streamableHttp'], {
       env: { PATH: process.env.PATH ?? '', PORT: String(port) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -198,21 +186,13 @@ describe('openTransport (HTTP)', () => {
         });
         child.once('exit', () => reject(new Error(`server-everything exited: ${text}`)));
       });
-      const { recorder, redactor } = setup();
+      const { recorder, redactor } = setupRecorder();
       const opened = await openTransport(new HTTPServer({ name: 'everything', url: `http://127.0.0.1:${port}/mcp` }), {
         redactor,
         recorder,
         connectionId: CONNECTION,
       });
-      const client = new Client({ name: 'test', version: '1.0.0' });
-      await client.connect(
-        new ObservedTransport(opened.transport, { recorder, server: 'everything', connectionId: CONNECTION }),
-      );
-      const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toContain('echo');
-      const echoed = await client.callTool({ name: 'echo', arguments: { message: 'over http' } });
-      expect(JSON.stringify(echoed.content)).toContain('over http');
-      await client.close();
+      await echoThroughEverything(opened.transport, recorder, 'over http');
       await opened.reap();
       expect(recorder.events.filter((e) => e.kind === 'tool.result_received')).toHaveLength(1);
     } finally {

@@ -1,24 +1,14 @@
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ModelValidationError, TransportStartupError } from '../errors';
 import { Redactor } from '../redaction/Redactor';
 import { secretFromEnv } from '../redaction/SecretRef';
 import { StdioServer } from '../servers/StdioServer';
 import { TraceRecorder } from '../trace/TraceRecorder';
-import { ObservedTransport } from './ObservedTransport';
 import { openTransport, type OpenedTransport } from './openTransport';
 import { isAlive } from './processTree';
+import { CONNECTION, echoThroughEverything, EVERYTHING_ENTRY, setupRecorder } from './transportTest.testkit';
 
 const FIXTURES = join(__dirname, '__fixtures__');
-const EVERYTHING = join(__dirname, '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const CONNECTION = 'conn-0123456789abcdef0123456789abcdef';
-
-function setup(): { recorder: TraceRecorder; redactor: Redactor } {
-  const redactor = new Redactor();
-  const recorder = new TraceRecorder({ executionId: 'exec-0123456789abcdef0123456789abcdef', redactor });
-  recorder.record('execution.created', { payload: { runtime: 'direct', servers: [] } });
-  return { recorder, redactor };
-}
 
 const opened: OpenedTransport[] = [];
 afterEach(async () => {
@@ -47,7 +37,7 @@ describe('openTransport (stdio)', () => {
   });
 
   it('spawns the child, captures redacted stderr, records start and exit, and reaps it', async () => {
-    const { recorder, redactor } = setup();
+    const { recorder, redactor } = setupRecorder();
     const server = new StdioServer({
       name: 'noisy',
       command: process.execPath,
@@ -88,7 +78,7 @@ describe('openTransport (stdio)', () => {
   });
 
   it('keeps only the last 64 KiB of stderr', async () => {
-    const { recorder, redactor } = setup();
+    const { recorder, redactor } = setupRecorder();
     const server = new StdioServer({
       name: 'loud',
       command: process.execPath,
@@ -109,7 +99,7 @@ describe('openTransport (stdio)', () => {
   });
 
   it('reaps a child that ignores SIGTERM with SIGKILL after the grace period', async () => {
-    const { recorder, redactor } = setup();
+    const { recorder, redactor } = setupRecorder();
     const server = new StdioServer({
       name: 'stubborn',
       command: process.execPath,
@@ -128,7 +118,7 @@ describe('openTransport (stdio)', () => {
   }, 15_000);
 
   it('reaps grandchildren too, even when they ignore SIGTERM', async () => {
-    const { recorder, redactor } = setup();
+    const { recorder, redactor } = setupRecorder();
     const server = new StdioServer({
       name: 'parent',
       command: process.execPath,
@@ -146,7 +136,7 @@ describe('openTransport (stdio)', () => {
   }, 15_000);
 
   it('refuses a missing command without naming the command line', async () => {
-    const { recorder, redactor } = setup();
+    const { recorder, redactor } = setupRecorder();
     const server = new StdioServer({ name: 'ghost', command: 'm3-no-such-command-xyz', args: ['--secret-arg'] });
     const attempt = openTransport(server, { redactor, recorder, connectionId: CONNECTION });
     await expect(attempt).rejects.toThrow(TransportStartupError);
@@ -159,7 +149,7 @@ describe('openTransport (stdio)', () => {
   });
 
   it('refuses a cwd that does not exist', async () => {
-    const { recorder, redactor } = setup();
+    const { recorder, redactor } = setupRecorder();
     const server = new StdioServer({ name: 'c', command: process.execPath, cwd: '/m3/no/such/dir' });
     await expect(openTransport(server, { redactor, recorder, connectionId: CONNECTION })).rejects.toThrow(
       /startup failed for c: the working directory \/m3\/no\/such\/dir does not exist/,
@@ -167,7 +157,7 @@ describe('openTransport (stdio)', () => {
   });
 
   it('refuses an unset secret, naming the variable', async () => {
-    const { recorder, redactor } = setup();
+    const { recorder, redactor } = setupRecorder();
     const server = new StdioServer({
       name: 's',
       command: process.execPath,
@@ -179,7 +169,7 @@ describe('openTransport (stdio)', () => {
   });
 
   it('refuses a bearer token for a stdio server', async () => {
-    const { recorder, redactor } = setup();
+    const { recorder, redactor } = setupRecorder();
     const server = new StdioServer({ name: 's', command: process.execPath });
     await expect(
       openTransport(server, { redactor, recorder, connectionId: CONNECTION, bearerToken: 'abcd' }),
@@ -187,19 +177,15 @@ describe('openTransport (stdio)', () => {
   });
 
   it('talks MCP to server-everything through the observed transport', async () => {
-    const { recorder, redactor } = setup();
-    const server = new StdioServer({ name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] });
+    const { recorder, redactor } = setupRecorder();
+    const server = new StdioServer({
+      name: 'everything',
+      command: process.execPath,
+      args: [EVERYTHING_ENTRY, 'stdio'],
+    });
     const result = await open(server, recorder, redactor);
     const pid = result.process!.pid;
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(
-      new ObservedTransport(result.transport, { recorder, server: 'everything', connectionId: CONNECTION }),
-    );
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toContain('echo');
-    const echoed = await client.callTool({ name: 'echo', arguments: { message: 'hello m3' } });
-    expect(JSON.stringify(echoed.content)).toContain('hello m3');
-    await client.close();
+    await echoThroughEverything(result.transport, recorder, 'hello m3');
     await result.reap();
     expect(isAlive(pid)).toBe(false);
 
