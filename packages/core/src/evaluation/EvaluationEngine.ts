@@ -6,6 +6,7 @@ import type { JsonObject } from '../json';
 import { LLMJudge } from '../judge/LLMJudge';
 import type { Redactor } from '../redaction/Redactor';
 import { toJsonValue } from '../redaction/Redactor';
+import { lineageKey, type EvaluationLineage } from '../store/aggregation/lineage';
 import type { ExecutionStore } from '../store/ExecutionStore';
 import type { ExecutionRecord } from '../store/records';
 import { boundText, boundedRationale, redactStrings } from './boundedRationale';
@@ -73,10 +74,6 @@ function validateName(name: unknown): string {
     );
   }
   return name;
-}
-
-function lineageKey(r: Pick<EvaluationResult, 'executionId' | 'turnId' | 'evaluator' | 'subjectDigest'>): string {
-  return JSON.stringify([r.executionId, r.turnId, r.evaluator, r.subjectDigest]);
 }
 
 /**
@@ -293,10 +290,7 @@ export class EvaluationEngine {
     return new Date(this.lastCreatedMs).toISOString();
   }
 
-  private async isRequired(
-    lineage: Pick<EvaluationResult, 'executionId' | 'turnId' | 'evaluator' | 'subjectDigest'>,
-    requested: boolean,
-  ): Promise<boolean> {
+  private async isRequired(lineage: EvaluationLineage, requested: boolean): Promise<boolean> {
     if (requested || this.requiredLineages.has(lineageKey(lineage))) return true;
     if (lineage.executionId) {
       try {
