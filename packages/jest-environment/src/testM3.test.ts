@@ -32,6 +32,16 @@ describe('expandTestM3', () => {
     ]);
   });
 
+  test("an agent selection with kit.agents' one-model form is titled and narrowed by that model", () => {
+    const [expansion] = expandTestM3('quotes', { agents: [{ harness: 'openai', model: 'gpt-x' }] }, none, build);
+    expect(expansion.title).toBe('quotes [agent=openai:gpt-x]');
+    expect(expansion.agent).toEqual({
+      harness: 'openai',
+      model: 'gpt-x',
+      selection: { harness: 'openai', model: 'gpt-x' },
+    });
+  });
+
   test('CLI selections replace the suite options', () => {
     const expansions = expandTestM3(
       'quotes',

@@ -91,15 +91,17 @@ function agentChoices(entries: readonly unknown[]): AgentChoice[] {
     const record = entry as Record<string, unknown> | null;
     if (typeof record !== 'object' || record === null || typeof record.harness !== 'string') {
       throw new ModelValidationError(
-        "agents must be selections like { harness: 'acp', manifest, models: ['fixture'] }",
+        "agents must be selections like { harness: 'openai', model: 'gpt-4o-mini' } (as kit.agents takes them)",
       );
     }
-    const models = Array.isArray(record.models) && record.models.length > 0 ? record.models : [null];
+    // `models: [...]` expands to one choice per model; `model: 'm'` (kit.agents' one-model form) is one.
+    const listed = Array.isArray(record.models) && record.models.length > 0;
+    const models: unknown[] = listed ? (record.models as unknown[]) : [record.model ?? null];
     for (const model of models) {
       choices.push({
         harness: record.harness,
         model: model === null ? 'default' : String(model),
-        selection: { ...record, ...(model === null ? {} : { models: [model] }) },
+        selection: listed ? { ...record, models: [model] } : { ...record },
       });
     }
   }
