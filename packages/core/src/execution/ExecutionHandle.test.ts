@@ -85,6 +85,18 @@ describe('ExecutionHandle', () => {
     expect(() => handle.events({ afterSequence: -2 })).toThrow(ModelValidationError);
   });
 
+  test('events() after the last sequence of a finished execution ends instead of waiting forever', async () => {
+    const { feed, handle, source } = setup();
+    for (const event of source) feed.emit(event);
+    const last = source.at(-1)!.sequence;
+    for (const afterSequence of [last, last + 10]) {
+      const seen: number[] = [];
+      for await (const event of handle.events({ afterSequence })) seen.push(event.sequence);
+      expect(seen).toEqual([]);
+    }
+    expect(feed.stops).toBe(2);
+  });
+
   test('breaking out of events() unsubscribes', async () => {
     const { feed, handle, source } = setup();
     for (const event of source) feed.emit(event);

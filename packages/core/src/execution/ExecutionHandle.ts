@@ -106,10 +106,10 @@ async function* iterateEvents(feed: ExecutionEventFeed, after: number): AsyncGen
     wake?.();
   });
   let next = after + 1;
+  let replayed = 0;
   try {
-    const pending = [...past];
     for (;;) {
-      const event = pending.shift() ?? queue.shift();
+      const event = replayed < past.length ? past[replayed++] : queue.shift();
       if (event === undefined) {
         await new Promise<void>((resolve) => {
           wake = resolve;
@@ -117,9 +117,11 @@ async function* iterateEvents(feed: ExecutionEventFeed, after: number): AsyncGen
         wake = undefined;
         continue;
       }
-      if (event.sequence < next) continue;
-      next = event.sequence + 1;
-      yield event;
+      // `execution.finished` ends the stream even when it is at or before `afterSequence`: nothing follows it.
+      if (event.sequence >= next) {
+        next = event.sequence + 1;
+        yield event;
+      }
       if (event.kind === 'execution.finished') return;
     }
   } finally {
