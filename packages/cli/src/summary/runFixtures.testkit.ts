@@ -4,10 +4,10 @@ import {
   type AttemptOutcome,
   type EvaluationResult,
   type EvaluationStatus,
-  type ExecutionRecord,
   type ExecutionStore,
   type RunRecord,
 } from '@sf-m3/core';
+import { executionRecord } from '../../../core/src/store/storeFixtures.testkit';
 
 /** One test to seed: its suite, name, outcome and the evaluations its execution produced. */
 export interface SeedTest {
@@ -50,33 +50,18 @@ export async function seedRun(
     const suite = await store.registerSuite(test.suite);
     const attemptId = newId('attempt');
     const executionId = newId('exec');
-    const execution: ExecutionRecord = {
+    const execution = executionRecord({
       executionId,
       runId,
       suiteName: suite.name,
       caseId: test.caseId ?? null,
       attemptId,
-      kind: 'direct',
-      spec: { kind: 'direct' },
-      servers: [{ name: 'example-mcp', transport: 'stdio', target: 'node' }],
-      labels: {
-        runId,
-        suiteName: suite.name,
-        caseId: test.caseId ?? null,
-        server: 'example-mcp',
-        transport: 'stdio',
-        harness: null,
-        model: null,
-        trial: null,
-        matrixId: null,
-        metadata: {},
-      },
       requiredEvaluators: test.requiredEvaluators ?? [],
       createdAt: instant(),
       finishedAt: instant(),
       outcome: 'completed',
       snapshot: { lifecycle: 'finished' },
-    };
+    });
     await store.createExecution(execution);
     await store.saveAttempt({
       attemptId,
