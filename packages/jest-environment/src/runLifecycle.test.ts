@@ -1,5 +1,6 @@
 import { InMemoryExecutionStore, newId } from '@sf-m3/core';
 import type { AttemptRecord, EvaluationResult } from '@sf-m3/core';
+import { EMPTY_LABELS } from '../../core/src/store/storeFixtures.testkit';
 import {
   anyTestFailed,
   countAttempts,
@@ -104,21 +105,7 @@ describe('run lifecycle', () => {
       provenance: {},
       metadata: {},
     });
-    const labels = {
-      runId,
-      suiteName: 's',
-      caseId: 'case-1',
-      server: null,
-      tool: null,
-      transport: null,
-      harness: null,
-      model: null,
-      trial: null,
-      judgeModel: null,
-      rubricId: null,
-      matrixId: null,
-      metadata: {},
-    };
+    const labels = { ...EMPTY_LABELS, runId, suiteName: 's', caseId: 'case-1' };
     await store.saveEvaluation({ result: row('advisory', 'failed', false), labels });
     await store.saveEvaluation({ result: row('required.ok', 'passed', true), labels });
     const bad = row('required.bad', 'error', true);
