@@ -22,7 +22,7 @@ describe('close and the cleanup boundary', () => {
     expect(client.result!.traceView.toolCalls[0]!.toolStatus).toBe('cancelled');
   });
 
-  test('kit().close closes a forgotten client and cancels its call', async () => {
+  test('kit.close closes a forgotten client and cancels its call', async () => {
     const forgotten = await kit().direct(feature).connect();
     const call = rejection(forgotten.callTool('slow', { ms: 10_000 }));
     await new Promise((r) => setTimeout(r, 50));
@@ -112,7 +112,7 @@ describe('closing while connecting', () => {
     await expect(client.ping()).rejects.toThrow(/closed/);
   });
 
-  test('kit().close() during connect leaves nothing open', async () => {
+  test('kit.close() during connect leaves nothing open', async () => {
     const client = kit().direct(slowStart);
     const connecting = rejection(client.connect());
     await kit().close();

@@ -218,7 +218,7 @@ describe('errors', () => {
   test('bad options are rejected when the client is made', () => {
     expect(() => kit().direct(example, { timeoutMs: 0 })).toThrow(ModelValidationError);
     expect(() => kit().direct(example, { timeoutMs: Number.NaN })).toThrow(/timeoutMs/);
-    expect(() => kit().direct(example, { nope: true } as never)).toThrow(/unknown kit().direct option 'nope'/);
+    expect(() => kit().direct(example, { nope: true } as never)).toThrow(/unknown kit.direct option 'nope'/);
     expect(() => kit().direct({} as never)).toThrow(/needs a server/);
   });
 });
