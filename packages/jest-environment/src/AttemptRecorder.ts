@@ -201,7 +201,6 @@ export class AttemptRecorder {
     await kitStore?.close();
   }
 
-  /** `<suite>::<full name>`; `test.m3` expansions use their base title, so they share one case. */
   /** A new attempt for one try of `test` (its labels are only read when a kit is created). */
   private newAttempt(
     test: TestEntryLike,
@@ -222,6 +221,7 @@ export class AttemptRecorder {
     };
   }
 
+  /** `<suite>::<full name>`; `test.m3` expansions use their base title, so they share one case. */
   private caseIdOf(test: TestEntryLike, suite: DeclaredSuite | null): string {
     const declared = this.cases.get(test);
     const fullName = fullNameOf(declared === undefined ? test : { ...test, name: declared.baseTitle });
