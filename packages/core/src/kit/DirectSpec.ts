@@ -18,7 +18,10 @@ export interface DirectSpecOptions {
   server: ServerDefinition;
   /** Logical case id (default: the kit's). */
   caseId?: string;
-  /** Whole-execution deadline in ms (connect, the operation and cleanup); none by default. */
+  /**
+   * Whole-execution deadline in ms (connect, the operation and cleanup); default: the kit's
+   * `executionTimeoutMs` (`M3_EXECUTION_TIMEOUT_MS`), else none.
+   */
   timeoutMs?: number;
   /** Per-operation timeout of the client (default 30 000). */
   operationTimeoutMs?: number;
