@@ -1,9 +1,9 @@
 // Evaluations: name what "good" means, save the verdict with its evidence, and gate on it.
-import type { EvaluatorContext } from 'sf-m3';
+import type { EvaluationContext } from 'sf-m3';
 import { mathServer } from './servers';
 
 function answerIs(expected: number) {
-  return (ctx: EvaluatorContext) => {
+  return (ctx: EvaluationContext) => {
     const value = (ctx.subject as { structuredContent?: { result?: number } }).structuredContent?.result;
     return value === expected
       ? { status: 'passed' as const, score: 1, rationale: `result is ${expected}` }

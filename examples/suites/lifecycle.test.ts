@@ -16,10 +16,12 @@ describe.m3('lifecycle', () => {
     await client.callTool('shipping_quote', { weight_kg: 1, zone: 'local' });
     await client.close();
 
-    const kinds = client.finalTrace.events.map((event) => event.kind);
+    // After close, `client.trace` is the finalized trace (also `client.finalTrace`, typed optional).
+    const { events } = client.trace;
+    const kinds = events.map((event) => event.kind);
     expect(kinds).toEqual(expect.arrayContaining(['tool.call_requested', 'mcp.request', 'mcp.response']));
     expect(kinds.at(-1)).toBe('execution.finished');
-    expect(client.finalTrace.events.map((event) => event.sequence)).toEqual(kinds.map((_, index) => index));
+    expect(events.map((event) => event.sequence)).toEqual(kinds.map((_, index) => index));
   });
 
   test('closing a client stops its server process', async () => {

@@ -4,7 +4,7 @@ import { everythingServer } from './servers';
 describe.m3('server-everything', () => {
   test('discover its tools and call echo', async () => {
     const client = await m3Kit.direct(everythingServer).connect();
-    expect(client.initialization.serverInfo.name).toBe('mcp-servers/everything');
+    expect((await client.initialize()).serverInfo.name).toBe('mcp-servers/everything');
 
     const tools = await client.listAllTools();
     expect(tools.map((tool) => tool.name)).toContain('echo');
