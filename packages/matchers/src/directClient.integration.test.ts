@@ -55,7 +55,7 @@ describe('matchers on a real DirectClient (in-process example server)', () => {
     expect(message).toContain('1. shipping_quote on example (success');
     expect(message).toContain(`executionId=${client.executionId}`);
 
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await kit.close(); // awaits the check writes the matchers left pending
     const recorded = kit.evaluationResults().filter((r) => r.evaluator.startsWith('m3.expect.'));
     expect(recorded.length).toBeGreaterThanOrEqual(15);
     expect(recorded.every((r) => r.executionId === client.executionId)).toBe(true);

@@ -5,8 +5,6 @@ import { failureOf, weatherTrace } from './matchers.testkit';
 
 expect.extend(m3Matchers);
 
-const flush = () => new Promise((resolve) => setTimeout(resolve, 20));
-
 describe('recording through a real MCPTestKit', () => {
   test('verdicts become m3.expect.<matcher> evaluations in the kit', async () => {
     const kit = new MCPTestKit({ recordChecks: true });
@@ -15,7 +13,7 @@ describe('recording through a real MCPTestKit', () => {
       expect(view).toHaveToolCall('get_weather', { count: 2 });
       failureOf(() => expect(view).toHaveToolCalls(['search']));
       expect(view).not.toHaveToolCall('delete_file');
-      await flush();
+      await kit.close(); // awaits the check writes the matchers left pending
       const results = kit.evaluationResults().filter((r) => r.evaluator.startsWith('m3.expect.'));
       expect(results.map((r) => [r.evaluator, r.status])).toEqual([
         ['m3.expect.toHaveToolCall', 'passed'],
