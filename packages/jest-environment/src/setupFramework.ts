@@ -19,11 +19,13 @@ runtime.createKit = (options) => {
   return new MCPTestKit({ ...options, suiteName: options.suiteName ?? undefined });
 };
 runtime.createServer = (selection) => {
-  const { HTTPServer, StdioServer } = require('@sf-m3/core') as Core;
+  const { HTTPServer, ModelValidationError, StdioServer } = require('@sf-m3/core') as Core;
   const { transport, ...fields } = selection;
   if (transport === 'http') return new HTTPServer(fields as unknown as ConstructorParameters<typeof HTTPServer>[0]);
   if (transport === 'stdio') return new StdioServer(fields as unknown as ConstructorParameters<typeof StdioServer>[0]);
-  throw new Error(`M3_SERVERS holds a server with transport ${String(transport)}; expected http or stdio`);
+  throw new ModelValidationError(
+    `M3_SERVERS holds a server with transport ${String(transport)}; give each --server transport http or stdio`,
+  );
 };
 runtime.createStore = (path) => {
   const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as StoreSqlite;
