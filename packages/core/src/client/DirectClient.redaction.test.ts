@@ -2,6 +2,7 @@
 // name says TOKEN/KEY/SECRET/PASSWORD, and a header value, are canaries for everything the kit
 // keeps afterwards — events, the stored trace, the view, the stderr capture, error messages and
 // the execution's saved error — on any connection of that kit.
+import { inspect } from 'node:util';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -75,6 +76,9 @@ describe('redaction canaries', () => {
     expect(error.message).toContain('cannot accept [REDACTED]');
     expect(error.message).not.toContain(ENV_PASSWORD);
     expect(JSON.stringify((error as ProtocolError).details)).not.toContain(ENV_PASSWORD);
+    // Jest prints an error's cause: the SDK error kept there is redacted too.
+    expect(inspect(error)).not.toContain(ENV_PASSWORD);
+    expect(inspect(error)).toContain('[cause]');
     await leaky.close();
     expect(leaky.result?.error?.message).toContain('[REDACTED]');
 

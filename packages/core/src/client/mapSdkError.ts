@@ -30,6 +30,18 @@ function bounded(text: string, redactor: Redactor): string {
   return redacted.length > SERVER_MESSAGE_CHARS ? `${redacted.slice(0, SERVER_MESSAGE_CHARS)}…` : redacted;
 }
 
+/**
+ * The SDK error as a `cause` with its message and stack redacted: Jest prints an error's cause,
+ * and the SDK's message carries the server's text verbatim (its own `cause` chain is dropped).
+ */
+function redactedCause(error: unknown, redactor: Redactor): Error {
+  const original = error instanceof Error ? error : new Error(String(error));
+  const cause = new Error(redactor.redactText(original.message));
+  cause.name = original.name;
+  if (original.stack !== undefined) cause.stack = redactor.redactText(original.stack);
+  return cause;
+}
+
 function isZodError(error: unknown): error is { issues: Array<{ path?: unknown[]; code?: string }> } {
   return (
     typeof error === 'object' &&
@@ -72,7 +84,7 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
       return new TransportError(
         `MCP transport operation failed: ${operation}: the connection closed before the server answered (did the server exit?)`,
         { operation, protocolCode: error.code },
-        { cause: error },
+        { cause: redactedCause(error, redactor) },
       );
     }
     const serverMessage = bounded(error.message.replace(/^MCP error -?\d+: /, ''), redactor);
@@ -80,7 +92,7 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
     return new ProtocolError(
       `MCP protocol operation failed: ${operation} returned JSON-RPC error ${error.code}: ${serverMessage}`,
       details,
-      { cause: error },
+      { cause: redactedCause(error, redactor) },
     );
   }
   if (isZodError(error)) {
@@ -94,7 +106,7 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
     return new TransportError(
       `MCP transport operation failed: ${operation}: ${bounded(error.message, redactor)}`,
       { operation, exceptionType: error.constructor?.name ?? 'Error' },
-      { cause: error },
+      { cause: redactedCause(error, redactor) },
     );
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -105,6 +117,6 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
       errorKind: 'client_exception',
       exceptionType: error instanceof Error ? error.constructor.name : typeof error,
     },
-    { cause: error },
+    { cause: redactedCause(error, redactor) },
   );
 }
