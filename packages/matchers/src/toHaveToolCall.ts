@@ -46,7 +46,26 @@ function callPredicate(label: string, run: () => unknown): boolean {
   }
 }
 
-function matches(call: ToolCallCandidate, tool: string | undefined, options: ToolCallOptions): boolean {
+/** The parts of the options that are the same for every call, worked out once per assertion. */
+interface PreparedOptions {
+  /** `options.result` in the spelling candidates use. */
+  readonly expectedResult: unknown;
+  readonly turnId: string | undefined;
+}
+
+function prepare(options: ToolCallOptions): PreparedOptions {
+  return {
+    expectedResult: options.result === undefined ? undefined : normaliseExpectedResult(options.result),
+    turnId: options.turn === undefined ? undefined : turnIdOf(options.turn),
+  };
+}
+
+function matches(
+  call: ToolCallCandidate,
+  tool: string | undefined,
+  options: ToolCallOptions,
+  prepared: PreparedOptions,
+): boolean {
   if (tool !== undefined && call.tool !== tool) return false;
   if (options.server !== undefined && call.server !== options.server) return false;
   if (options.arguments !== undefined) {
@@ -64,8 +83,7 @@ function matches(call: ToolCallCandidate, tool: string | undefined, options: Too
     if (!callPredicate('argumentPredicate', () => predicate(call.arguments))) return false;
   }
   if (options.result !== undefined) {
-    const expected = normaliseExpectedResult(options.result);
-    if (!matchValue(call.result, expected, { partial: options.resultPartial })) return false;
+    if (!matchValue(call.result, prepared.expectedResult, { partial: options.resultPartial })) return false;
   }
   if (options.status !== undefined && call.status !== options.status) return false;
   if (options.minLatencyMs !== undefined && (call.latencyMs === UNAVAILABLE || call.latencyMs < options.minLatencyMs)) {
@@ -74,7 +92,7 @@ function matches(call: ToolCallCandidate, tool: string | undefined, options: Too
   if (options.maxLatencyMs !== undefined && (call.latencyMs === UNAVAILABLE || call.latencyMs > options.maxLatencyMs)) {
     return false;
   }
-  if (options.turn !== undefined && call.turnId !== turnIdOf(options.turn)) return false;
+  if (prepared.turnId !== undefined && call.turnId !== prepared.turnId) return false;
   if (options.predicate !== undefined) {
     const predicate = options.predicate;
     if (!callPredicate('predicate', () => predicate(toolCallInfo(call)))) return false;
@@ -160,7 +178,8 @@ function assertToolCall(
   }
   let matched: ToolCallCandidate[];
   try {
-    matched = calls.filter((call) => matches(call, tool, options));
+    const prepared = prepare(options);
+    matched = calls.filter((call) => matches(call, tool, options, prepared));
   } catch (error) {
     if (!(error instanceof PredicateFailure)) throw error;
     return { pass: false, unusable: true, message: () => `${head}\n\n${error.message}` };
