@@ -56,6 +56,10 @@ describe('text matchers', () => {
     expect('foo').toHaveTextMatching(re);
   });
 
+  test('a sticky RegExp still searches the whole text', () => {
+    expect('shipping quote').toHaveTextMatching(/quote/y);
+  });
+
   test('subjects without text and non-string expectations are usage errors', () => {
     expect(() => expect(42).toHaveText('42')).toThrow('received value must be a string, a tool result');
     expect(() => expect({}).toHaveTextContaining('x')).toThrow('received value must be');

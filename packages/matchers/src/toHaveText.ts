@@ -75,7 +75,7 @@ function textMatches(
   }
   const actual = textOf(this, name, received);
   const regex = isRegExp
-    ? new RegExp((pattern as RegExp).source, (pattern as RegExp).flags.replace('g', ''))
+    ? new RegExp((pattern as RegExp).source, (pattern as RegExp).flags.replace(/[gy]/g, ''))
     : new RegExp(pattern as string);
   const pass = regex.test(actual);
   const message = () =>
@@ -89,5 +89,5 @@ function textMatches(
 export const toHaveText = defineMatcher<[expected: string]>('toHaveText', textEquals);
 /** `expect(x).toHaveTextContaining(s)`: the joined text contains `s`. */
 export const toHaveTextContaining = defineMatcher<[expected: string]>('toHaveTextContaining', textContains);
-/** `expect(x).toHaveTextMatching(re)`: the joined text matches `re` (a search, not a full match). */
+/** `expect(x).toHaveTextMatching(re)`: the joined text matches `re` (a search, not a full match; `g`/`y` ignored). */
 export const toHaveTextMatching = defineMatcher<[pattern: RegExp | string]>('toHaveTextMatching', textMatches);
