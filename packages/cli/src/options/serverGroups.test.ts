@@ -110,6 +110,9 @@ describe('buildServerGroups', () => {
     expect(userinfo).not.toThrow(/hunter22/);
     const query = () => buildServerGroups([t('server', 'http'), t('url', 'https://host/mcp?api_key=s3cr3t')]);
     expect(query).toThrow('--url: must not carry the credential-like query parameter "api_key"');
+    const named = () => buildServerGroups([t('server', 'http'), t('url', 'https://host/mcp?session_token=s3cr3t')]);
+    expect(named).toThrow('--url: carries a credential-like query parameter (session_token)');
+    expect(named).not.toThrow(/s3cr3t/);
     expect(query).not.toThrow(/s3cr3t/);
   });
 

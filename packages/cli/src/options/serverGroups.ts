@@ -1,7 +1,7 @@
 // `--server http --url URL [--header K=V]… [--name N]` and
 // `--server stdio --command CMD [--arg V]… [--env K=V]… [--name N]` groups. Commander sees each
 // flag as a plain repeatable option; the order they appeared in is kept here and grouped.
-import { CREDENTIAL_QUERY_PARAMS } from '@sf-m3/core';
+import { CREDENTIAL_QUERY_PARAMS, parseEndpointUrl } from '@sf-m3/core';
 import { UsageError } from './UsageError';
 
 /** The flags that belong to server groups. */
@@ -57,6 +57,15 @@ function validateUrl(value: string): string {
     if (CREDENTIAL_QUERY_PARAMS.has(param.toLowerCase())) {
       throw new UsageError('--url', `must not carry the credential-like query parameter "${param}"; use --header`);
     }
+  }
+  try {
+    // The core's full rules too (e.g. `session_token`), so a URL the kit would refuse never reaches the saved argv.
+    parseEndpointUrl(url);
+  } catch (error) {
+    throw new UsageError(
+      '--url',
+      error instanceof Error ? error.message.replace(/^HTTPServer url /, '') : 'is refused',
+    );
   }
   return url.href;
 }

@@ -7,4 +7,4 @@ export {
 export { StdioServer, type StdioServerOptions } from './StdioServer';
 export { HTTPServer, type HTTPServerOptions } from './HTTPServer';
 export { InProcessServer, type InProcessServerOptions, type SdkServer } from './InProcessServer';
-export { checkEndpointTrust, classifyAddress, type AddressClass } from './endpointTrust';
+export { checkEndpointTrust, classifyAddress, parseEndpointUrl, type AddressClass } from './endpointTrust';
