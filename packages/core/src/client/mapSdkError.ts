@@ -2,6 +2,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { M3Error, OperationCancelled, OperationTimeout, ProtocolError, TransportError } from '../errors';
 import type { JsonObject } from '../json';
 import type { Redactor } from '../redaction/Redactor';
+import { redactedCause } from '../redaction/redactedCause';
 
 /** What the mapper needs to know about the failed operation. */
 export interface ErrorMappingContext {
@@ -28,18 +29,6 @@ const TRANSPORT_ERRNO = new Set([
 function bounded(text: string, redactor: Redactor): string {
   const redacted = redactor.redactText(text);
   return redacted.length > SERVER_MESSAGE_CHARS ? `${redacted.slice(0, SERVER_MESSAGE_CHARS)}…` : redacted;
-}
-
-/**
- * The SDK error as a `cause` with its message and stack redacted: Jest prints an error's cause,
- * and the SDK's message carries the server's text verbatim (its own `cause` chain is dropped).
- */
-function redactedCause(error: unknown, redactor: Redactor): Error {
-  const original = error instanceof Error ? error : new Error(String(error));
-  const cause = new Error(redactor.redactText(original.message));
-  cause.name = original.name;
-  if (original.stack !== undefined) cause.stack = redactor.redactText(original.stack);
-  return cause;
 }
 
 function isZodError(error: unknown): error is { issues: Array<{ path?: unknown[]; code?: string }> } {

@@ -1,2 +1,3 @@
 export * from './Redactor';
 export * from './SecretRef';
+export * from './redactedCause';

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -201,6 +202,10 @@ describe('openTransport (in-process)', () => {
     await expect(attempt).rejects.toThrow(
       'in-process server broken could not start: its factory threw RangeError: bad config [REDACTED]',
     );
+    // Jest prints an error's cause: the factory's own error is attached redacted.
+    const error = await attempt.catch((e: unknown) => e);
+    expect(inspect(error)).not.toContain('observed-canary-1');
+    expect((error as Error).cause).toBeInstanceOf(Error);
   });
 
   it('refuses a factory that returns something else, or a server already connected', async () => {

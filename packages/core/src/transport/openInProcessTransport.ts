@@ -1,5 +1,6 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { TransportStartupError } from '../errors';
+import { redactedCause } from '../redaction/redactedCause';
 import type { InProcessServer, SdkServer } from '../servers/InProcessServer';
 import type { OpenedTransport, OpenTransportOptions } from './openTransport';
 
@@ -32,7 +33,7 @@ export async function openInProcessTransport(
     throw new TransportStartupError(
       `in-process server ${server.name} could not start: its factory threw ${name}${message !== '' ? `: ${message}` : ''}`,
       { server: server.name },
-      { cause: error },
+      { cause: redactedCause(error, options.redactor) },
     );
   }
   if (!isSdkServer(sdkServer)) {
@@ -49,7 +50,7 @@ export async function openInProcessTransport(
       `in-process server ${server.name} could not start: connecting it failed (is the factory returning a server ` +
         'that is already connected? return a new one on every call)',
       { server: server.name },
-      { cause: error },
+      { cause: redactedCause(error, options.redactor) },
     );
   }
   let reaping: Promise<void> | undefined;
