@@ -227,6 +227,20 @@ describe('the openai harness', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it('a key of only whitespace counts as missing, as it does for judges', async () => {
+    process.env.M3_TEST_AGENT_BLANK_KEY = '   ';
+    try {
+      const [selection] = kit.agents([
+        { harness: 'openai', model: 'm', baseUrl, apiKeyEnv: 'M3_TEST_AGENT_BLANK_KEY' },
+      ]);
+      const result = await selection!.run('Hi', { servers: [example] });
+      expect(result.error?.code).toBe('credential_missing');
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      delete process.env.M3_TEST_AGENT_BLANK_KEY;
+    }
+  });
+
   it('sends the key from apiKeyEnv and never stores it', async () => {
     process.env.M3_TEST_AGENT_KEY = 'sk-agent-secret-123456789';
     try {

@@ -52,7 +52,7 @@ export function createOpenAIClient(endpoint: OpenAIEndpoint, redactor: Redactor)
   let apiKey: string | null = null;
   if (endpoint.apiKeyEnv !== null) {
     apiKey = process.env[endpoint.apiKeyEnv] ?? null;
-    if (apiKey === null || apiKey === '') {
+    if (apiKey === null || apiKey.trim() === '') {
       throw new M3Error(
         'credential_missing',
         `the openai harness needs a key: export ${endpoint.apiKeyEnv}, or use auth: 'none' for a loopback endpoint`,
