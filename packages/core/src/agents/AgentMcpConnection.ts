@@ -29,6 +29,8 @@ export class AgentMcpConnection {
   private opened: OpenedTransport | undefined;
   private sdk: Client | undefined;
   private closing: Promise<void> | undefined;
+  /** The transport being opened, so `close()` can reap a child that starts while it closes. */
+  private opening: Promise<OpenedTransport> | undefined;
 
   constructor(
     server: ServerDefinition,
@@ -42,11 +44,16 @@ export class AgentMcpConnection {
 
   /** Starts the transport and runs `initialize`. */
   async connect(signal: AbortSignal): Promise<void> {
-    this.opened = await openTransport(this.server, {
+    this.opening = openTransport(this.server, {
       redactor: this.redactor,
       recorder: this.recorder,
       connectionId: this.connectionId,
     });
+    this.opened = await this.opening;
+    if (this.closing !== undefined) {
+      await this.opened.reap();
+      throw new Error(`MCP server '${this.server.name}' was closed while it was starting`);
+    }
     const observed = new ObservedTransport(this.opened.transport, {
       recorder: this.recorder,
       server: this.server.name,
@@ -94,7 +101,8 @@ export class AgentMcpConnection {
         this.logger.debug('closing an agent MCP connection failed', { errorType: (error as Error).constructor?.name });
       }
       try {
-        await this.opened?.reap();
+        const opened = this.opened ?? (await this.opening?.catch(() => undefined));
+        await opened?.reap();
       } catch (error) {
         this.recorder.addLimitation('cleanup_failed');
         this.logger.warn('reaping an agent MCP server failed', { errorType: (error as Error).constructor?.name });
