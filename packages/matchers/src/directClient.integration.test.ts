@@ -64,6 +64,17 @@ describe('matchers on a real DirectClient (in-process example server)', () => {
       'm3.expect.toHaveToolCall',
     ]);
   });
+
+  test('toHaveTransport cannot pass either way on an open client, which does not expose its transport', async () => {
+    const client = await kit.direct(example).connect();
+    expect(failureOf(() => expect(client).toHaveTransport('in_process'))).toContain('finalized trace unavailable');
+    expect(failureOf(() => expect(client).not.toHaveTransport('stdio'))).toContain(
+      'a negative assertion needs a finalized subject',
+    );
+    await client.close();
+    expect(client).toHaveTransport('in_process');
+    expect(client).not.toHaveTransport('stdio');
+  });
 });
 
 describe('matchers on kit.run(...) results of direct specs', () => {

@@ -12,12 +12,13 @@ const observed = (o: unknown): unknown => (isObject(o) && o.state === 'observed'
 /** What the observed initialization says: every protocol version, transport and capability seen. */
 interface InitializationFacts {
   readonly protocolVersions: string[];
-  readonly transports: string[];
+  /** `null` when the subject cannot tell (a live client does not expose its transport). */
+  readonly transports: string[] | null;
   readonly capabilities: Bag[];
 }
 
 function factsFromViews(views: readonly ViewLike[]): InitializationFacts {
-  const facts: InitializationFacts = { protocolVersions: [], transports: [], capabilities: [] };
+  const facts = { protocolVersions: [] as string[], transports: [] as string[], capabilities: [] as Bag[] };
   const add = (list: string[], value: unknown) => {
     if (typeof value === 'string' && !list.includes(value)) list.push(value);
   };
@@ -55,12 +56,13 @@ function factsFromClient(subject: unknown): InitializationFacts | undefined {
   if (!isObject(init)) return undefined;
   return {
     protocolVersions: typeof init.protocolVersion === 'string' ? [init.protocolVersion] : [],
-    transports: typeof subject.transport === 'string' ? [subject.transport] : [],
+    transports: typeof subject.transport === 'string' ? [subject.transport] : null,
     capabilities: isObject(init.capabilities) ? [init.capabilities] : [],
   };
 }
 
-type Reader = (facts: InitializationFacts) => { pass: boolean; received: unknown };
+/** Reads one fact; `undefined` when these facts cannot say (then the assertion is unusable). */
+type Reader = (facts: InitializationFacts) => { pass: boolean; received: unknown } | undefined;
 
 function initializationVerdict(
   context: MatcherContext,
@@ -79,10 +81,9 @@ function initializationVerdict(
     });
   }
   const resolution = resolveSubject(received);
-  let facts: InitializationFacts | undefined;
-  if (resolution.status === 'resolved') facts = factsFromViews(resolution.views);
-  else facts = factsFromClient(received);
-  if (facts === undefined) {
+  const facts = resolution.status === 'resolved' ? factsFromViews(resolution.views) : factsFromClient(received);
+  const read = facts === undefined ? undefined : reader(facts);
+  if (read === undefined) {
     requireTraceSubject(context, name, resolution, received);
     const reason = resolution.status === 'not_finalized' ? resolution.reason : 'TraceUnavailable';
     return {
@@ -91,7 +92,7 @@ function initializationVerdict(
       message: () => notFinalizedMessage(context, name, reason, context.isNot === true, label),
     };
   }
-  const { pass, received: actual } = reader(facts);
+  const { pass, received: actual } = read;
   const message = () =>
     `${hint(context, name, label)}\n\n` +
     `Expected ${what}: ${context.isNot ? 'not ' : ''}${context.utils.printExpected(scope.safe(expected))}\n` +
@@ -116,10 +117,9 @@ function assertProtocolVersion(this: MatcherContext, scope: M3MatcherScope, rece
 }
 
 function assertTransport(this: MatcherContext, scope: M3MatcherScope, received: unknown, transport: string) {
-  return initializationVerdict(this, scope, 'toHaveTransport', 'transport', 'transport', transport, received, (f) => ({
-    pass: f.transports.includes(transport),
-    received: f.transports,
-  }));
+  return initializationVerdict(this, scope, 'toHaveTransport', 'transport', 'transport', transport, received, (f) =>
+    f.transports === null ? undefined : { pass: f.transports.includes(transport), received: f.transports },
+  );
 }
 
 function assertCapability(this: MatcherContext, scope: M3MatcherScope, received: unknown, capability: string) {
