@@ -1,21 +1,13 @@
 import { kitOf, Redactor } from '@sf-m3/core';
-import type { JsonObject } from '@sf-m3/core';
+import type { RecordedCheck } from '@sf-m3/core';
 
 /** Redacts strings and JSON-like values (the kit's `Redactor` has this shape). */
 export interface RedactorLike {
   redactText(text: string): string;
 }
 
-/** A verdict a matcher asks the kit to save as an evaluation (the kit's `RecordedCheck`). */
-export interface MatcherCheck {
-  readonly evaluator: string;
-  readonly passed: boolean;
-  readonly rationale: string;
-  readonly subject: unknown;
-  readonly executionId: string | null;
-  readonly turnId?: string | null;
-  readonly metadata: JsonObject;
-}
+/** A verdict a matcher asks the kit to save as an evaluation: the kit's own `RecordedCheck`. */
+export type MatcherCheck = RecordedCheck;
 
 /** A judge's saved verdict, as far as `toSatisfyJudge` reads it. */
 export interface JudgeVerdictLike {
