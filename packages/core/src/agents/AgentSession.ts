@@ -113,7 +113,7 @@ export class AgentSession {
     this.creating = this.host.store.createExecution(
       agentExecutionRecord({
         host: this.host,
-        identity: this.identity,
+        identity: { ...this.identity, endpointHost: this.identity.endpoint.host },
         executionId: this.executionId,
         caseId: this.caseId,
         timeoutMs: this.options.timeoutMs,
