@@ -150,6 +150,7 @@ export default class M3Environment extends NodeEnvironment {
     const testM3 = createTestM3({
       test: globals.test as unknown as JestTestLike,
       options: () => this.recorder.suiteOfBlock(this.circusState?.currentDescribeBlock)?.options ?? {},
+      suiteName: () => this.recorder.suiteOfBlock(this.circusState?.currentDescribeBlock)?.name ?? null,
       overrides: this.overrides,
       buildServer: (selection) => {
         if (this.runtime.createServer === undefined) throw new M3Error('setup_missing', SETUP_FILE_MISSING);

@@ -57,6 +57,115 @@ describe('expandTestM3', () => {
     expect(expansions[0].server?.resolve()).toBe(expansions[0].server?.resolve());
   });
 
+  describe('--harness with describe.m3 agents', () => {
+    const manifest = { command: 'node', args: ['agent.js'] };
+    const cli = (...selections: Array<{ harness: string; models: string[] }>) => ({
+      servers: null,
+      harness: selections,
+      trials: null,
+    });
+
+    test("the CLI's models replace the suite's, keeping the suite entry's other fields (the acp manifest)", () => {
+      const expansions = expandTestM3(
+        'quotes',
+        { agents: [{ harness: 'acp', name: 'shipper', manifest, models: ['fixture'] }] },
+        cli({ harness: 'acp', models: ['other', 'third'] }),
+        build,
+      );
+      expect(expansions.map((e) => e.title)).toEqual(['quotes [agent=acp:other]', 'quotes [agent=acp:third]']);
+      expect(expansions[0]!.agent!.selection).toEqual({
+        harness: 'acp',
+        name: 'shipper',
+        manifest,
+        models: ['other'],
+      });
+    });
+
+    test("an openai entry contributes baseUrl and auth; its one-model form is replaced, not kept beside 'models'", () => {
+      const [expansion] = expandTestM3(
+        'quotes',
+        { agents: [{ harness: 'openai', model: 'suite-model', baseUrl: 'http://127.0.0.1:9/v1', auth: 'none' }] },
+        cli({ harness: 'openai', models: ['cli-model'] }),
+        build,
+      );
+      expect(expansion!.agent).toEqual({
+        harness: 'openai',
+        model: 'cli-model',
+        selection: { harness: 'openai', models: ['cli-model'], baseUrl: 'http://127.0.0.1:9/v1', auth: 'none' },
+      });
+    });
+
+    test('suite entries of kinds the CLI did not name are dropped', () => {
+      const titles = expandTestM3(
+        'quotes',
+        {
+          agents: [
+            { harness: 'acp', manifest, models: ['fixture'] },
+            { harness: 'openai', models: ['m'] },
+          ],
+        },
+        cli({ harness: 'openai', models: ['cli'] }),
+        build,
+      ).map((e) => e.title);
+      expect(titles).toEqual(['quotes [agent=openai:cli]']);
+    });
+
+    test('an openai kind without a suite entry runs with the harness defaults', () => {
+      const [expansion] = expandTestM3('quotes', {}, cli({ harness: 'openai', models: ['gpt-x'] }), build);
+      expect(expansion!.agent!.selection).toEqual({ harness: 'openai', models: ['gpt-x'] });
+    });
+
+    test('an acp kind without a suite entry is an error naming the fix', () => {
+      expect(() =>
+        expandTestM3(
+          'quotes',
+          { agents: [{ harness: 'openai', models: ['m'] }] },
+          cli({ harness: 'acp', models: ['fixture'] }),
+          build,
+          'shipping',
+        ),
+      ).toThrow(
+        "--harness acp=fixture needs a describe.m3 agents entry with a manifest: add agents: [{ harness: 'acp', " +
+          "manifest: { command, args }, models: ['...'] }] to describe.m3('shipping')",
+      );
+    });
+
+    test('two suite entries of the CLI kind are ambiguous', () => {
+      expect(() =>
+        expandTestM3(
+          'quotes',
+          {
+            agents: [
+              { harness: 'acp', manifest, models: ['a'] },
+              { harness: 'acp', manifest, models: ['b'] },
+            ],
+          },
+          cli({ harness: 'acp', models: ['c'] }),
+          build,
+          'shipping',
+        ),
+      ).toThrow("--harness acp=c: describe.m3('shipping') has 2 agents entries of kind 'acp'");
+    });
+
+    test('several CLI kinds each merge with their own suite entry', () => {
+      const selections = expandTestM3(
+        'quotes',
+        {
+          agents: [
+            { harness: 'acp', manifest, models: ['fixture'] },
+            { harness: 'openai', baseUrl: 'http://127.0.0.1:9/v1', auth: 'none', models: ['m'] },
+          ],
+        },
+        cli({ harness: 'openai', models: ['o1'] }, { harness: 'acp', models: ['a1'] }),
+        build,
+      ).map((e) => e.agent!.selection);
+      expect(selections).toEqual([
+        { harness: 'openai', baseUrl: 'http://127.0.0.1:9/v1', auth: 'none', models: ['o1'] },
+        { harness: 'acp', manifest, models: ['a1'] },
+      ]);
+    });
+  });
+
   test('refuses servers without a name', () => {
     expect(() => expandTestM3('q', { servers: [{}] }, none, build)).toThrow('server definitions');
   });

@@ -1,4 +1,5 @@
 import { ModelValidationError } from '@sf-m3/core';
+import { applyHarnessOverrides } from './harnessOverrides';
 import type { M3SuiteOptions } from './runtimeBridge';
 
 /** A server a `test.m3` expansion runs against: from `describe.m3` options or the CLI's `--server`. */
@@ -35,19 +36,26 @@ export interface SelectionOverrides {
 /**
  * SPEC §11: one test per selected server × agent × trial, titled
  * `name [server=…] [agent=…] [trial 2/3]` (each part only when that dimension is in play).
- * CLI selections replace the suite's. `buildServer` turns a CLI selection into a definition.
+ * CLI selections replace the suite's; a `--harness` kind keeps the other fields of the suite's
+ * entry of that kind (see `applyHarnessOverrides`). `buildServer` turns a CLI selection into a
+ * definition; `suiteName` only words errors.
  */
 export function expandTestM3(
   name: string,
   options: M3SuiteOptions,
   overrides: SelectionOverrides,
   buildServer: (selection: Record<string, unknown>) => unknown,
+  suiteName: string | null = null,
 ): TestM3Expansion[] {
   const servers: Array<ServerChoice | null> =
     overrides.servers !== null
       ? overrides.servers.map((selection) => cliServer(selection, buildServer))
       : (options.servers ?? []).map(suiteServer);
-  const agents: Array<AgentChoice | null> = agentChoices(overrides.harness ?? options.agents ?? []);
+  const agents: Array<AgentChoice | null> = agentChoices(
+    overrides.harness !== null
+      ? applyHarnessOverrides(overrides.harness, options.agents ?? [], suiteName)
+      : (options.agents ?? []),
+  );
   const trialCount = overrides.trials ?? options.trials ?? 1;
   const expansions: TestM3Expansion[] = [];
   for (const server of servers.length > 0 ? servers : [null]) {
@@ -149,6 +157,8 @@ export interface DeclaredCase {
 export interface TestM3Dependencies {
   readonly test: JestTestLike;
   readonly options: () => M3SuiteOptions;
+  /** The closest `describe.m3` suite's name (for error messages); `null` outside one. */
+  readonly suiteName?: () => string | null;
   readonly overrides: SelectionOverrides;
   readonly buildServer: (selection: Record<string, unknown>) => unknown;
   /** Called with the case right before Jest's `add_test` event, and with `null` after. */
@@ -169,7 +179,8 @@ export function createTestM3(deps: TestM3Dependencies): TestM3 {
           `test.m3('${name}', fn): fn must be a function receiving { kit, agent, server, trial, caseId }`,
         );
       }
-      for (const expansion of expandTestM3(name, deps.options(), deps.overrides, deps.buildServer)) {
+      const suiteName = deps.suiteName?.() ?? null;
+      for (const expansion of expandTestM3(name, deps.options(), deps.overrides, deps.buildServer, suiteName)) {
         deps.declareCase({
           baseTitle: name,
           labels: {
