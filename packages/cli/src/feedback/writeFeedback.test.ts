@@ -50,6 +50,7 @@ describe('feedback.json', () => {
     expect(text).not.toContain('tok-secret-9876');
     const feedback = JSON.parse(text);
     expect(Object.keys(feedback)).toEqual([
+      'agentStats',
       'attemptCounts',
       'attempts',
       'comparison',
@@ -85,8 +86,36 @@ describe('feedback.json', () => {
       currentRunId: runId,
       regressedTests: [expect.objectContaining({ fullName: 'shipping local', before: 'passed', after: 'failed' })],
     });
+    expect(feedback.agentStats).toBeNull();
     expect(feedback.summary.verdict).toBe('failed');
     expect(feedback.summary.jestExit).toEqual({ code: 1, signal: null });
+    await store.close();
+  });
+
+  test('agentStats holds the pass rates per harness, model and case of agent executions', async () => {
+    const store = new InMemoryExecutionStore();
+    const redactor = new Redactor([]);
+    const runId = await seedRun(
+      store,
+      [1, 2].map((trial) => ({
+        suite: 'shipping',
+        fullName: `shipping quotes [agent=acp:fixture] [trial ${trial}/2]`,
+        outcome: 'passed' as const,
+        caseId: 'shipping::quotes',
+        agent: { harness: 'acp', model: 'fixture', trial },
+        evaluations: [{ evaluator: 'm3.expect.toHaveToolCall', status: trial === 1 ? 'passed' : 'failed' }],
+      })),
+    );
+    const summary = await buildRunSummary(store, { runId, redactor, resultsDb: 'db', cwd: root });
+    const written = writeFeedback(root, buildFeedback(summary, await store.listAttempts({ runId }), redactor));
+    const { agentStats } = JSON.parse(readFileSync(written, 'utf8'));
+    expect(Object.keys(agentStats)).toEqual(['byCase', 'byHarness', 'byModel']);
+    const expected = { evaluator: 'm3.expect.toHaveToolCall', passed: 1, expected: 2, passRate: 0.5 };
+    expect(agentStats.byHarness).toEqual([expect.objectContaining({ ...expected, harness: 'acp', model: null })]);
+    expect(agentStats.byModel).toEqual([expect.objectContaining({ ...expected, harness: 'acp', model: 'fixture' })]);
+    expect(agentStats.byCase).toEqual([
+      expect.objectContaining({ ...expected, caseId: 'shipping::quotes', casesAnyPassed: 1, casesAllPassed: 0 }),
+    ]);
     await store.close();
   });
 });

@@ -18,6 +18,8 @@ export interface Feedback {
   attemptCounts: RunSummary['attempts'];
   failedTests: RunSummary['failedTests'];
   evaluationStats: Record<string, Omit<RunSummary['evaluations'][number], 'evaluator'>>;
+  /** Pass rates per harness, model and case of the run's agent executions; `null` without any. */
+  agentStats: RunSummary['agents'];
   requiredFailures: RunSummary['requiredFailures'];
   comparison: RunSummary['baseline'];
   summary: { verdict: RunSummary['verdict']; reasons: string[]; jestExit: RunSummary['jestExit'] };
@@ -52,6 +54,7 @@ export function buildFeedback(summary: RunSummary, attempts: readonly AttemptRec
     attemptCounts: summary.attempts,
     failedTests: summary.failedTests,
     evaluationStats: Object.fromEntries(summary.evaluations.map(({ evaluator, ...stats }) => [evaluator, stats])),
+    agentStats: summary.agents,
     requiredFailures: summary.requiredFailures,
     comparison: summary.baseline,
     summary: { verdict: summary.verdict, reasons: summary.reasons, jestExit: summary.jestExit },

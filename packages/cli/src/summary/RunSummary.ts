@@ -41,6 +41,40 @@ export interface EvaluatorStats {
   averageScore: number | null;
 }
 
+/**
+ * Pass-rate figures of one evaluator over a group of agent executions (one harness, one
+ * harness and model, or one case); the fields not grouped by are `null`.
+ */
+export interface AgentGroupStats {
+  evaluator: string;
+  harness: string | null;
+  model: string | null;
+  caseId: string | null;
+  passRate: number | null;
+  /** 95% Wilson interval of the pass rate. */
+  interval: [number, number] | null;
+  passed: number;
+  expected: number;
+  evaluationCount: number;
+  executionCount: number;
+  caseCount: number;
+  /** Cases whose every trial passed (pass^k). */
+  casesAllPassed: number;
+  /** Cases with at least one passing trial (pass@k). */
+  casesAnyPassed: number;
+  statusCounts: Record<EvaluationStatus, number>;
+}
+
+/** Pass rates of the run's agent executions (those labelled with a harness). */
+export interface AgentPassRates {
+  /** Per evaluator and harness. */
+  byHarness: AgentGroupStats[];
+  /** Per evaluator, harness and model. */
+  byModel: AgentGroupStats[];
+  /** Per evaluator and case (every harness, model and trial of the case together). */
+  byCase: AgentGroupStats[];
+}
+
 /** A required evaluation whose latest verdict is not `passed`, or that never ran. */
 export interface RequiredFailure {
   evaluator: string;
@@ -103,6 +137,8 @@ export interface RunSummary {
   attempts: AttemptTally;
   failedTests: FailedTest[];
   evaluations: EvaluatorStats[];
+  /** Per-harness, per-model and per-case pass rates; `null` when the run has no agent executions. */
+  agents: AgentPassRates | null;
   requiredFailures: RequiredFailure[];
   baseline: BaselineComparison | null;
   /** Set when `--baseline latest` found no earlier run. */

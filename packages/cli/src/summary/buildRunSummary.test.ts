@@ -132,6 +132,63 @@ describe('buildRunSummary', () => {
     expect(summary.verdict).toBe('failed');
   });
 
+  test('agent executions get pass rates per harness, per model and per case; a run without them gets none', async () => {
+    const agentTests = [
+      ['careful', 1, 'passed'],
+      ['careful', 2, 'passed'],
+      ['sloppy', 1, 'passed'],
+      ['sloppy', 2, 'failed'],
+    ] as const;
+    const runId = await seedRun(store, [
+      ...agentTests.map(([model, trial, status]) => ({
+        suite: 'math',
+        fullName: `math adds [agent=openai:${model}] [trial ${trial}/2]`,
+        outcome: 'passed' as const,
+        caseId: 'math::adds',
+        agent: { harness: 'openai', model, trial },
+        evaluations: [{ evaluator: 'example.math.v1', status }],
+      })),
+      {
+        suite: 'math',
+        fullName: 'math divides [agent=acp:fixture]',
+        outcome: 'passed',
+        caseId: 'math::divides',
+        agent: { harness: 'acp', model: 'fixture', trial: 1 },
+        evaluations: [{ evaluator: 'example.math.v1', status: 'failed' }],
+      },
+      // A direct test of the same run stays out of the agent rates.
+      {
+        suite: 'math',
+        fullName: 'math direct',
+        outcome: 'passed',
+        caseId: 'math::direct',
+        evaluations: [{ evaluator: 'example.math.v1', status: 'failed' }],
+      },
+    ]);
+    const { agents, evaluations } = await buildRunSummary(store, { ...options, runId });
+    expect(evaluations).toEqual([expect.objectContaining({ evaluator: 'example.math.v1', passed: 3, expected: 6 })]);
+    const view = (rows: NonNullable<typeof agents>['byHarness']) =>
+      rows.map((r) => [r.evaluator, r.harness, r.model, r.caseId, r.passed, r.expected]);
+    expect(view(agents!.byHarness)).toEqual([
+      ['example.math.v1', 'acp', null, null, 0, 1],
+      ['example.math.v1', 'openai', null, null, 3, 4],
+    ]);
+    expect(view(agents!.byModel)).toEqual([
+      ['example.math.v1', 'acp', 'fixture', null, 0, 1],
+      ['example.math.v1', 'openai', 'careful', null, 2, 2],
+      ['example.math.v1', 'openai', 'sloppy', null, 1, 2],
+    ]);
+    expect(view(agents!.byCase)).toEqual([
+      ['example.math.v1', null, null, 'math::adds', 3, 4],
+      ['example.math.v1', null, null, 'math::divides', 0, 1],
+    ]);
+    expect(agents!.byCase[0]).toMatchObject({ executionCount: 4, caseCount: 1, casesAllPassed: 0, casesAnyPassed: 1 });
+    expect(agents!.byModel[1]!.interval![1]).toBe(1);
+
+    const plain = await seedRun(store, [{ suite: 's', fullName: 's direct', outcome: 'passed' }]);
+    expect((await buildRunSummary(store, { ...options, runId: plain })).agents).toBeNull();
+  });
+
   test('an unknown run is a usage error', async () => {
     await expect(buildRunSummary(store, { ...options, runId: 'run-missing' })).rejects.toThrow(
       'RUN_ID: run run-missing is not in the results database',

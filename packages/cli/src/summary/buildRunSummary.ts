@@ -1,6 +1,7 @@
 // Builds the run summary from the store, with the verdict the exit status follows.
 import type { AttemptRecord, Redactor } from '@sf-m3/core';
 import { compareBaseline } from '../baseline/compareBaseline';
+import { collectAgentPassRates } from './agentPassRates';
 import { collectRunFacts, failureHeadline, finalAttempts, type SummaryStore } from './collectRunFacts';
 import type { AttemptTally, BaselineComparison, FailedTest, RunSummary, SuiteSummary, Verdict } from './RunSummary';
 
@@ -70,6 +71,7 @@ export function decideVerdict(parts: {
 export async function buildRunSummary(store: SummaryStore, options: BuildRunSummaryOptions): Promise<RunSummary> {
   const { redactor } = options;
   const facts = await collectRunFacts(store, options.runId, redactor);
+  const agents = await collectAgentPassRates(store, facts.run.runId);
   let baseline: BaselineComparison | null = null;
   if (options.baselineRunId) {
     const baselineFacts = await collectRunFacts(store, options.baselineRunId, redactor);
@@ -120,6 +122,7 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
     attempts: tallyAttempts(facts.attempts),
     failedTests,
     evaluations: facts.evaluators,
+    agents,
     requiredFailures: facts.requiredFailures,
     baseline,
     baselineNote: options.baselineNote ?? null,

@@ -41,6 +41,7 @@ function summary(overrides: Partial<RunSummary> = {}): RunSummary {
         averageScore: null,
       },
     ],
+    agents: null,
     requiredFailures: [],
     baseline: null,
     baselineNote: null,
@@ -114,6 +115,46 @@ describe('formatSummary', () => {
         },
         verdict: 'failed',
         reasons: ['1 test(s) failed', 'Jest exited with status 1'],
+      }),
+    );
+    expect(text).toMatchSnapshot();
+  });
+
+  test('a run with agent executions shows pass rates per harness, model and case', () => {
+    const row = (
+      key: { harness?: string; model?: string; caseId?: string },
+      passed: number,
+      expected: number,
+      interval: [number, number],
+    ) => ({
+      evaluator: 'example.math.v1',
+      harness: key.harness ?? null,
+      model: key.model ?? null,
+      caseId: key.caseId ?? null,
+      passRate: passed / expected,
+      interval,
+      passed,
+      expected,
+      evaluationCount: expected,
+      executionCount: expected,
+      caseCount: key.caseId ? 1 : 2,
+      casesAllPassed: 0,
+      casesAnyPassed: 0,
+      statusCounts: { ...zero, passed, failed: expected - passed },
+    });
+    const text = formatSummary(
+      summary({
+        agents: {
+          byHarness: [row({ harness: 'openai' }, 6, 8, [0.40927, 0.92849])],
+          byModel: [
+            row({ harness: 'openai', model: 'careful' }, 4, 4, [0.51009, 1]),
+            row({ harness: 'openai', model: 'sloppy' }, 2, 4, [0.15004, 0.84996]),
+          ],
+          byCase: [
+            row({ caseId: 'math::add' }, 4, 4, [0.51009, 1]),
+            row({ caseId: 'math::divide' }, 2, 4, [0.15004, 0.84996]),
+          ],
+        },
       }),
     );
     expect(text).toMatchSnapshot();

@@ -1,5 +1,5 @@
 // The plain-text summary printed after Jest's output (and by `m3 report`).
-import type { RunSummary } from './RunSummary';
+import type { AgentGroupStats, AgentPassRates, RunSummary } from './RunSummary';
 
 /** Extra lines around the summary. */
 export interface FormatOptions {
@@ -35,6 +35,31 @@ function table(rows: string[][], indent = '  '): string[] {
   );
 }
 
+function agentRows(rows: readonly AgentGroupStats[], label: (row: AgentGroupStats) => string): string[][] {
+  return rows.map((row) => [
+    row.evaluator,
+    label(row),
+    formatRate(row.passRate).padStart(6),
+    formatInterval(row.interval),
+    `${row.passed}/${row.expected}`,
+  ]);
+}
+
+/** The `agents` section: pass rates of agent executions per harness, per model and per case. */
+function formatAgents(agents: AgentPassRates): string[] {
+  const lines = ['agents      pass rates of evaluations on agent executions'];
+  const sections: Array<[string, AgentGroupStats[], (row: AgentGroupStats) => string]> = [
+    ['by harness', agents.byHarness, (row) => row.harness ?? '(none)'],
+    ['by model', agents.byModel, (row) => `${row.harness ?? '(none)'}:${row.model ?? '(none)'}`],
+    ['by case', agents.byCase, (row) => row.caseId ?? '(no case)'],
+  ];
+  for (const [title, rows, label] of sections) {
+    lines.push(`  ${title}`);
+    lines.push(...table(agentRows(rows, label), '    '));
+  }
+  return lines;
+}
+
 /** Renders the summary as the lines `m3 test` and `m3 report` print. */
 export function formatSummary(summary: RunSummary, options: FormatOptions = {}): string {
   const lines: string[] = [];
@@ -63,6 +88,7 @@ export function formatSummary(summary: RunSummary, options: FormatOptions = {}):
       ),
     );
   }
+  if (summary.agents !== null) lines.push(...formatAgents(summary.agents));
   if (summary.requiredFailures.length === 0) {
     lines.push('required failures  none');
   } else {

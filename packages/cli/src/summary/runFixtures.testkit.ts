@@ -19,6 +19,8 @@ export interface SeedTest {
   failureMessage?: string;
   evaluations?: { evaluator: string; status: EvaluationStatus; required?: boolean; rationale?: string }[];
   requiredEvaluators?: string[];
+  /** An agent execution's labels (a `test.m3` expansion's harness, model and trial). */
+  agent?: { harness: string; model: string; trial: number };
 }
 
 let tick = 0;
@@ -61,6 +63,21 @@ export async function seedRun(
       finishedAt: instant(),
       outcome: 'completed',
       snapshot: { lifecycle: 'finished' },
+      ...(test.agent && {
+        kind: 'agent' as const,
+        labels: {
+          runId,
+          suiteName: suite.name,
+          caseId: test.caseId ?? null,
+          server: 'catalog',
+          transport: 'stdio',
+          harness: test.agent.harness,
+          model: test.agent.model,
+          trial: String(test.agent.trial),
+          matrixId: null,
+          metadata: { harness_config: `${test.agent.harness}:${test.agent.model}`, trial: String(test.agent.trial) },
+        },
+      }),
     });
     await store.createExecution(execution);
     await store.saveAttempt({
