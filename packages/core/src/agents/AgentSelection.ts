@@ -10,6 +10,7 @@ import {
   type OpenAIEndpoint,
 } from './agentOptions';
 import { AgentSession } from './AgentSession';
+import { OpenAIDriver } from './OpenAIDriver';
 
 /** Options of `kit.agents(selections, options)`. */
 export interface AgentSelectionOptions {
@@ -89,8 +90,9 @@ export class AgentSelection {
     const resolved = resolveRunOptions(options, this.host.executionTimeoutMs);
     return new AgentSession(
       this.host,
-      { harness: this.harness, model: this.model, trial: this.trial, endpoint: this.endpoint },
+      { harness: this.harness, model: this.model, trial: this.trial, endpointHost: this.endpoint.host },
       resolved,
+      new OpenAIDriver(this.endpoint, this.model),
     );
   }
 }

@@ -1,52 +1,41 @@
-import type OpenAI from 'openai';
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ExecutionOutcome } from '../enums';
 import { M3Error, ModelValidationError } from '../errors';
 import type { ErrorInfo, ExecutionResult, TurnResult } from '../execution/ExecutionResult';
-import { buildExecutionResult, toErrorInfo } from '../execution/buildExecutionResult';
+import { toErrorInfo } from '../execution/buildExecutionResult';
 import { newId } from '../ids';
-import type { JsonObject } from '../json';
 import { linkToKit } from '../kit/kitLink';
-import { createLogger, type M3Logger } from '../logging/logger';
-import type { ContentBlock } from '../trace/TraceEntry';
+import { createLogger } from '../logging/logger';
 import { TraceRecorder } from '../trace/TraceRecorder';
 import type { TraceEvent } from '../trace/Event';
-import type { TraceView } from '../trace/TraceView';
 import type { DiagnosticPayload } from '../trace/payloads';
 import type { AgentHost } from './AgentHost';
 import { isErrorInfo, providerError } from './agentErrors';
-import { agentExecutionRecord } from './agentExecutionRecord';
-import { AgentMcpConnection } from './AgentMcpConnection';
-import type { OpenAIEndpoint, ResolvedRunOptions } from './agentOptions';
-import { createOpenAIClient, runOpenAITurn, type TurnStage } from './OpenAIHarness';
-import { ToolCatalog } from './toolCatalog';
+import { finishAgentExecution, startAgentExecution, type AgentExecutionFacts } from './agentExecutionLifecycle';
+import type { AgentRecordIdentity } from './agentExecutionRecord';
+import type { ResolvedRunOptions } from './agentOptions';
+import { agentTurnResult, type TurnFacts } from './agentTurnResult';
+import type { HarnessContext, HarnessDriver, TurnStage } from './HarnessDriver';
 
-/** Who runs the session: harness kind, model and trial (also its labels). */
-export interface AgentIdentity {
-  readonly harness: 'openai';
-  readonly model: string;
-  readonly trial: number;
-  readonly endpoint: OpenAIEndpoint;
-}
+/** Who runs the session: harness kind, model, trial and selection name (also its labels). */
+export type AgentIdentity = AgentRecordIdentity;
 
 /**
- * One agent execution (SPEC §14): the MCP connections, the conversation and its turns, recorded
- * into one trace and saved to the kit's store. `send(prompt)` runs a turn; `close()` finishes the
- * execution; a deadline finishes it `timed_out` with a diagnostic, and `send` then resolves with
- * that outcome instead of throwing. Made by `agent.session(...)` (and `agent.run`).
+ * One agent execution (SPEC §14): the conversation and its turns, recorded into one trace and saved
+ * to the kit's store. The lifecycle lives here and is the same for every harness; the harness's own
+ * work is a `HarnessDriver`. `send(prompt)` runs a turn; `close()` finishes the execution; a
+ * deadline finishes it `timed_out` with a diagnostic, and `send` then resolves with that outcome
+ * instead of throwing. Made by `agent.session(...)` (and `agent.run`).
  */
 export class AgentSession {
   readonly executionId = newId('exec');
   readonly sessionId = newId('session');
   private readonly traceId = newId('trace');
   private readonly recorder: TraceRecorder;
-  private readonly logger: M3Logger;
   private readonly abort = new AbortController();
-  private readonly connections: AgentMcpConnection[];
-  private readonly catalog = new ToolCatalog();
-  private readonly messages: ChatCompletionMessageParam[] = [];
+  private readonly ctx: HarnessContext;
   private readonly turns: TurnResult[] = [];
-  private readonly startedAt: number;
+  private readonly endedTurns = new Set<string>();
+  private readonly startedAt = Date.now();
   private readonly createdAt = new Date().toISOString();
   private stage: TurnStage = { stage: 'startup', operation: 'connect' };
   private currentTurn: string | undefined;
@@ -56,7 +45,6 @@ export class AgentSession {
   private ready = false;
   private creating: Promise<void> | undefined;
   private finishing: Promise<ExecutionResult> | undefined;
-  private client: OpenAI | undefined;
   private resultValue: ExecutionResult | undefined;
   private unregister: () => void = () => undefined;
 
@@ -64,21 +52,25 @@ export class AgentSession {
     private readonly host: AgentHost,
     private readonly identity: AgentIdentity,
     private readonly options: ResolvedRunOptions,
+    private readonly driver: HarnessDriver,
   ) {
     this.recorder = new TraceRecorder({
       executionId: this.executionId,
       redactor: host.redactor,
       traceId: this.traceId,
     });
-    this.logger = createLogger(host.redactor, { component: 'agent-session', executionId: this.executionId });
-    const scope = () => ({
+    this.ctx = {
+      executionId: this.executionId,
       sessionId: this.sessionId,
-      ...(this.currentTurn !== undefined && { turnId: this.currentTurn }),
-    });
-    this.connections = options.servers.map(
-      (s) => new AgentMcpConnection(s, this.recorder, host.redactor, this.logger, scope),
-    );
-    this.startedAt = Date.now();
+      recorder: this.recorder,
+      redactor: host.redactor,
+      logger: createLogger(host.redactor, { component: 'agent-session', executionId: this.executionId }),
+      options,
+      signal: this.abort.signal,
+      remainingMs: () => this.options.timeoutMs - (Date.now() - this.startedAt),
+      setStage: (stage) => (this.stage = stage),
+      scope: () => ({ sessionId: this.sessionId, ...(this.currentTurn !== undefined && { turnId: this.currentTurn }) }),
+    };
     linkToKit(this, host.linkTarget);
   }
 
@@ -92,56 +84,18 @@ export class AgentSession {
     return this.finishing !== undefined;
   }
 
-  /** @internal Records the start, saves the execution record, connects the servers and lists tools. */
+  /** @internal Records the start, saves the execution record and opens the harness. */
   async open(): Promise<this> {
     this.unregister = this.host.sessionOpened({ close: () => this.closeForKit() });
-    const servers = this.options.servers.map((s) => this.host.redactor.redactJson(s.describe()));
-    this.recorder.record('execution.created', {
-      phase: 'startup',
-      origin: 'normalized',
-      direction: 'internal',
-      payload: {
-        traceId: this.traceId,
-        runtime: 'openai',
-        runId: this.host.runId,
-        suiteName: this.host.suiteName,
-        caseId: this.caseId,
-        servers,
-      },
-    });
-    this.host.executionCreated(this.executionId);
-    this.creating = this.host.store.createExecution(
-      agentExecutionRecord({
-        host: this.host,
-        identity: { ...this.identity, endpointHost: this.identity.endpoint.host },
-        executionId: this.executionId,
-        caseId: this.caseId,
-        timeoutMs: this.options.timeoutMs,
-        createdAt: this.createdAt,
-        servers,
-      }),
-    );
+    this.creating = startAgentExecution(this.facts);
     this.deadline = setTimeout(() => void this.expire(), this.options.timeoutMs);
     try {
       await this.creating;
-      this.client = createOpenAIClient(this.identity.endpoint, this.host.redactor);
-      this.recorder.record('session.created', {
-        sessionId: this.sessionId,
-        phase: 'startup',
-        origin: 'normalized',
-        payload: { sessionId: this.sessionId, agent: { name: 'sf-m3-openai-harness' }, model: this.identity.model },
-      });
-      for (const connection of this.connections) {
-        this.stage = { stage: 'startup', operation: `connect ${connection.server.name}` };
-        await connection.connect(this.abort.signal);
-        this.stage = { stage: 'startup', operation: `tools/list ${connection.server.name}` };
-        const tools = await connection.listTools(this.abort.signal);
-        this.catalog.add(connection, tools, this.options.policies.get(connection.server.name) ?? { mode: 'allow_all' });
-      }
+      await this.driver.open(this.ctx);
       this.stage = { stage: 'idle', operation: 'waiting for a prompt' };
       this.ready = true;
     } catch (error) {
-      if (!this.timedOut) await this.finish('failed', error);
+      if (!this.closed) await this.finish('failed', error);
     }
     return this;
   }
@@ -156,7 +110,7 @@ export class AgentSession {
     return turn;
   }
 
-  /** Finishes the execution (closing its MCP connections) and saves it; idempotent. */
+  /** Finishes the execution (closing the harness) and saves it; idempotent. */
   async close(): Promise<ExecutionResult> {
     await this.queue;
     const failed = this.turns.some((t) => t.outcome === 'failed');
@@ -164,21 +118,15 @@ export class AgentSession {
   }
 
   /**
-   * @internal Stops the execution now: a turn in flight is aborted and ends `cancelled`, and the
-   * execution finishes `cancelled` (a handle's `cancel()`, or `kit.close()` mid-turn).
+   * @internal Stops the execution now: a turn in flight is cancelled at the agent and ends
+   * `cancelled`, and the execution finishes `cancelled` (a handle's `cancel()`, or `kit.close()`).
    */
   cancel(message = 'the execution was cancelled'): Promise<ExecutionResult> {
     if (this.finishing !== undefined) return this.finishing;
-    if (this.currentTurn !== undefined) {
-      this.recorder.record('turn.state_changed', {
-        sessionId: this.sessionId,
-        turnId: this.currentTurn,
-        phase: 'turn',
-        origin: 'normalized',
-        payload: { turnId: this.currentTurn, outcome: 'cancelled', stopReason: null },
-      });
-    }
-    return this.finish('cancelled', { code: 'cancelled', message, details: {} });
+    const turnId = this.currentTurn;
+    if (turnId !== undefined) this.endTurnState(turnId, 'cancelled', null);
+    const cancelTurn = turnId !== undefined ? this.driver.cancelTurn?.(this.ctx) : undefined;
+    return this.finish('cancelled', { code: 'cancelled', message, details: {} }, cancelTurn);
   }
 
   /** @internal Events recorded so far, and `listener` for every later one (for `ExecutionHandle`). */
@@ -197,8 +145,24 @@ export class AgentSession {
     );
   }
 
-  private get caseId(): string | null {
-    return this.options.caseId ?? this.host.caseId;
+  private get facts(): AgentExecutionFacts {
+    const { host, recorder, identity, options, executionId, traceId, createdAt } = this;
+    const caseId = options.caseId ?? host.caseId;
+    return { host, recorder, identity, options, executionId, traceId, runtime: this.driver.runtime, caseId, createdAt };
+  }
+
+  /** Records a turn's end once (a deadline or cancel may end it before the driver returns). */
+  private endTurnState(turnId: string, outcome: ExecutionOutcome, stopReason: string | null): void {
+    if (this.endedTurns.has(turnId) || this.recorder.finished) return;
+    this.endedTurns.add(turnId);
+    const payload = { turnId, outcome, stopReason };
+    this.recorder.record('turn.state_changed', {
+      sessionId: this.sessionId,
+      turnId,
+      phase: 'turn',
+      origin: 'normalized',
+      payload,
+    });
   }
 
   private async runTurn(prompt: string): Promise<TurnResult> {
@@ -222,82 +186,40 @@ export class AgentSession {
       origin: 'harness_reported',
       payload: { role: 'user', content: [{ type: 'text', text: prompt }] },
     });
-    this.messages.push({ role: 'user', content: prompt });
     let outcome: ExecutionOutcome = 'completed';
     let text: string | null = null;
     let stopReason: string | null = null;
     let error: ErrorInfo | undefined;
+    let terminal: M3Error | undefined;
     try {
-      const end = await runOpenAITurn({
-        client: this.client as OpenAI,
-        model: this.identity.model,
-        maxRounds: this.identity.endpoint.maxRounds,
-        recorder: this.recorder,
-        catalog: this.catalog,
-        messages: this.messages,
-        sessionId: this.sessionId,
-        turnId,
-        signal: this.abort.signal,
-        remainingMs: () => this.options.timeoutMs - (Date.now() - this.startedAt),
-        setStage: (stage) => (this.stage = stage),
-      });
-      text = end.text;
-      stopReason = end.stopReason;
-      if (end.error !== undefined) {
+      const end = await this.driver.runTurn(this.ctx, { turnId, index, prompt });
+      ({ text, stopReason } = end);
+      if (this.closed) {
+        outcome = this.timedOut ? 'timed_out' : 'cancelled';
+        error = await this.finalError();
+      } else if (end.error !== undefined) {
         outcome = 'failed';
         error = toErrorInfo(end.error, this.host.redactor);
-      } else if (text !== null) {
-        this.messages.push({ role: 'assistant', content: text });
+        if (end.terminal === true) terminal = end.error;
+      } else if (end.outcome !== undefined) {
+        outcome = end.outcome;
       }
     } catch (caught) {
       const interrupted = this.closed;
       outcome = this.timedOut ? 'timed_out' : interrupted ? 'cancelled' : 'failed';
       error = interrupted ? await this.finalError() : toErrorInfo(providerError(caught), this.host.redactor);
     }
-    if (!this.recorder.finished) {
-      this.recorder.record('turn.state_changed', {
-        ...scope,
-        origin: 'normalized',
-        payload: { turnId, outcome, stopReason },
-      });
-    }
+    this.endTurnState(turnId, outcome, stopReason);
     this.currentTurn = undefined;
     this.stage = { stage: 'idle', operation: 'waiting for a prompt' };
-    return this.turnResult({ turnId, index, prompt, outcome, text, stopReason, error }, true);
+    const turn = this.turnResult({ turnId, index, prompt, outcome, text, stopReason, error }, true);
+    if (terminal !== undefined) await this.finish('failed', terminal);
+    return turn;
   }
 
-  private turnResult(
-    t: {
-      turnId: string;
-      index: number;
-      prompt: string;
-      outcome: ExecutionOutcome;
-      text: string | null;
-      stopReason: string | null;
-      error: ErrorInfo | undefined;
-    },
-    keep: boolean,
-  ): TurnResult {
-    const view = (): TraceView | undefined => this.resultValue?.traceView;
-    // The same redacted text the trace holds: a key the model echoes must not reach test output.
-    const text = t.text !== null ? this.host.redactor.redactText(t.text) : null;
-    const response = text !== null ? { text, content: [{ type: 'text', text }] as ContentBlock[] } : null;
-    const turn: TurnResult = linkToKit(
-      Object.freeze({
-        turnId: t.turnId,
-        executionId: this.executionId,
-        index: t.index,
-        prompt: t.prompt,
-        outcome: t.outcome,
-        response,
-        stopReason: t.stopReason,
-        ...(t.error !== undefined && { error: t.error }),
-        get traceView(): TraceView | undefined {
-          return view();
-        },
-      }),
-      this.host.linkTarget,
-    );
+  private turnResult(t: Omit<TurnFacts, 'executionId'>, keep: boolean): TurnResult {
+    const facts = { ...t, executionId: this.executionId };
+    const turn = agentTurnResult(facts, this.host.redactor, this.host.linkTarget, () => this.resultValue?.traceView);
     if (keep) this.turns.push(turn);
     return turn;
   }
@@ -308,85 +230,51 @@ export class AgentSession {
     return (await finishing?.catch(() => undefined))?.error;
   }
 
-  /** The deadline: abort what is in flight, record where it was, finish `timed_out`. */
+  /** The deadline: record where the execution was, stop what is in flight, finish `timed_out`. */
   private async expire(): Promise<void> {
     if (this.finishing !== undefined) return;
     this.timedOut = true;
-    const elapsedMs = Date.now() - this.startedAt;
     const diagnostic: DiagnosticPayload = {
       code: 'execution_timeout',
       message: `the agent execution passed its deadline of ${this.options.timeoutMs} ms during ${this.stage.stage} (${this.stage.operation}): raise timeoutMs or check the model and servers`,
       stage: this.stage.stage,
       operation: this.stage.operation,
-      elapsedMs,
+      elapsedMs: Date.now() - this.startedAt,
       timeoutMs: this.options.timeoutMs,
     };
+    const turnId = this.currentTurn;
     this.recorder.record('diagnostic', {
       sessionId: this.sessionId,
-      ...(this.currentTurn !== undefined && { turnId: this.currentTurn }),
+      ...(turnId !== undefined && { turnId }),
       phase: 'cleanup',
       origin: 'normalized',
       direction: 'internal',
       payload: diagnostic,
     });
-    if (this.currentTurn !== undefined) {
-      this.recorder.record('turn.state_changed', {
-        sessionId: this.sessionId,
-        turnId: this.currentTurn,
-        phase: 'turn',
-        origin: 'normalized',
-        payload: { turnId: this.currentTurn, outcome: 'timed_out', stopReason: null },
-      });
-    }
-    await this.finish('timed_out', { code: 'timeout', message: diagnostic.message, details: {} }).catch(
-      (error: unknown) => this.logger.warn('finishing a timed-out agent execution failed', { error: String(error) }),
+    if (turnId !== undefined) this.endTurnState(turnId, 'timed_out', null);
+    const cancelTurn = turnId !== undefined ? this.driver.cancelTurn?.(this.ctx) : undefined;
+    await this.finish('timed_out', { code: 'timeout', message: diagnostic.message, details: {} }, cancelTurn).catch(
+      (error: unknown) =>
+        this.ctx.logger.warn('finishing a timed-out agent execution failed', { error: String(error) }),
     );
   }
 
-  private finish(outcome: ExecutionOutcome, error: unknown): Promise<ExecutionResult> {
-    this.finishing ??= this.doFinish(outcome, error);
+  private finish(outcome: ExecutionOutcome, error: unknown, before?: Promise<void>): Promise<ExecutionResult> {
+    this.finishing ??= this.doFinish(outcome, error, before);
     return this.finishing;
   }
 
-  private async doFinish(outcome: ExecutionOutcome, error: unknown): Promise<ExecutionResult> {
+  private async doFinish(outcome: ExecutionOutcome, error: unknown, before?: Promise<void>): Promise<ExecutionResult> {
     clearTimeout(this.deadline);
+    await before?.catch(() => undefined);
     this.abort.abort(new M3Error('cancelled', 'the agent execution finished'));
-    await Promise.all(this.connections.map((c) => c.close()));
+    await this.driver.close(this.ctx);
     const info: ErrorInfo | undefined =
       error === undefined ? undefined : isErrorInfo(error) ? error : toErrorInfo(error, this.host.redactor);
-    const trace = linkToKit(this.recorder.finish(outcome, info), this.host.linkTarget);
-    const finishedAt = new Date().toISOString();
-    const result = buildExecutionResult({
-      trace,
-      outcome,
-      createdAt: this.createdAt,
-      finishedAt,
-      runId: this.host.runId,
-      suiteName: this.host.suiteName,
-      caseId: this.caseId,
-      turns: this.turns,
-      ...(info !== undefined && { error: info }),
-      evaluations: () => this.host.evaluationsFor(this.executionId),
-      kit: this.host.linkTarget,
-    });
+    const { result, save } = finishAgentExecution(this.facts, outcome, info, this.turns, this.creating);
     this.resultValue = result;
     this.unregister();
-    const created = await this.creating?.then(
-      () => true,
-      () => false,
-    );
-    if (created === true) {
-      const write = this.host.store.finishExecution({
-        executionId: this.executionId,
-        outcome,
-        finishedAt,
-        snapshot: { ...result.snapshot } as JsonObject,
-        trace,
-        evidence: this.recorder.evidence,
-      });
-      this.host.trackWrite(write);
-      await write;
-    }
+    await save();
     return result;
   }
 }

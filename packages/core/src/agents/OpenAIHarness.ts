@@ -7,13 +7,8 @@ import type { Redactor } from '../redaction/Redactor';
 import type { TraceRecorder } from '../trace/TraceRecorder';
 import type { OpenAIEndpoint } from './agentOptions';
 import type { McpToolOutcome } from './AgentMcpConnection';
+import type { TurnStage } from './HarnessDriver';
 import type { ToolCatalog } from './toolCatalog';
-
-/** Where a turn is, for the deadline diagnostic. */
-export interface TurnStage {
-  stage: string;
-  operation: string;
-}
 
 /** What one turn of the loop needs. */
 export interface OpenAITurnContext {
