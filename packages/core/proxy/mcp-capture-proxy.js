@@ -455,7 +455,12 @@ function main() {
         return;
       }
       // Per element: denied calls are answered here; the rest go on as a smaller batch.
+      // Forwarded first, then recorded (as for a whole frame): the record is off the relay's path.
       const kept = parsed.value.filter((_m, i) => !deniedIdx.has(i));
+      if (kept.length > 0) {
+        kept.forEach(trackForwarded);
+        writeServer(Buffer.from(`${JSON.stringify(kept)}\n`, 'utf8'));
+      }
       writeRecord(
         frameRecord('client_to_server', 'client', frame, terminated, parsed, {
           policy,
@@ -466,10 +471,6 @@ function main() {
       const errors = parsed.value.flatMap((m, i) =>
         deniedIdx.has(i) && m && 'id' in m ? [denialError(m, decisions[i])] : [],
       );
-      if (kept.length > 0) {
-        kept.forEach(trackForwarded);
-        writeServer(Buffer.from(`${JSON.stringify(kept)}\n`, 'utf8'));
-      }
       if (errors.length > 0) respondDenied(errors, true);
       return;
     }

@@ -65,6 +65,11 @@ export interface CreateProxyConfigOptions {
   canaries?: Iterable<string>;
   /** The test's `tools` option (`undefined` allows all, `[]` denies all, `server:tool` names). */
   tools?: readonly string[];
+  /**
+   * This server's policy already normalized (e.g. from `resolveRunOptions`); used instead of
+   * `tools`/`knownServers` when given.
+   */
+  toolPolicy?: ProxyToolPolicy;
   /** All server names of the test, to catch policy entries naming a missing server. */
   knownServers?: readonly string[];
   bounds?: Partial<ProxyBounds>;
@@ -106,9 +111,20 @@ export function createProxyConfig(options: CreateProxyConfigOptions): ProxyConfi
     capturePath: options.capturePath,
     canaries: [...canaries],
     bounds,
-    toolPolicy: normalizeToolPolicy(options.serverName, options.tools, options.knownServers),
+    toolPolicy:
+      options.toolPolicy !== undefined
+        ? copyToolPolicy(options.toolPolicy)
+        : normalizeToolPolicy(options.serverName, options.tools, options.knownServers),
     eofGraceMs,
   };
+}
+
+function copyToolPolicy(policy: ProxyToolPolicy): ProxyToolPolicy {
+  if (policy.mode === 'allow_all') return { mode: 'allow_all' };
+  if (policy.mode !== 'allowlist' || !Array.isArray(policy.tools) || policy.tools.some((t) => typeof t !== 'string')) {
+    throw new ModelValidationError("toolPolicy must be { mode: 'allow_all' } or { mode: 'allowlist', tools: [...] }");
+  }
+  return { mode: 'allowlist', tools: [...policy.tools].sort() };
 }
 
 /**

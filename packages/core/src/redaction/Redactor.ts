@@ -104,6 +104,14 @@ export class Redactor {
     return next;
   }
 
+  /**
+   * The registered secret values, e.g. to hand a capture proxy that redacts in another process
+   * (through its one-shot 0600 config file only). Never log or store the result.
+   */
+  canaryValues(): string[] {
+    return [...this.canaries];
+  }
+
   /** Number of canaries registered. */
   get size(): number {
     return this.canaries.size;

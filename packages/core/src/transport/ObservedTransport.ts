@@ -1,10 +1,9 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonValue } from '../json';
-import { REDACTED } from '../redaction/Redactor';
-import type { EventDirection, EventKind, LifecyclePhase } from '../trace/Event';
+import type { EventDirection, EventKind } from '../trace/Event';
 import type { DeferredFallback, RecordFields, TraceRecorder } from '../trace/TraceRecorder';
-import type { DiagnosticPayload, ErrorResponsePayload, ResponsePayload, TransportPayload } from '../trace/payloads';
+import type { TransportPayload } from '../trace/payloads';
+import { jsonRpcMessageEvent, type PendingRequestMethods } from './jsonRpcMessageEvent';
 import { transportKindOf } from './transportKinds';
 
 /** Who an observed transport records for. */
@@ -24,46 +23,6 @@ export interface ObservedTransportOptions {
 type MessageFields = Omit<RecordFields, 'server' | 'connectionId'>;
 
 type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
-
-const MCP_CALL_METHODS: ReadonlySet<string> = new Set([
-  'tools/call',
-  'tools/list',
-  'resources/read',
-  'resources/list',
-  'resources/templates/list',
-  'resources/subscribe',
-  'resources/unsubscribe',
-  'prompts/get',
-  'prompts/list',
-  'completion/complete',
-]);
-
-/** The kind recorded instead of `mcp.request` for some methods (upstream's direct-trace rule). */
-const REQUEST_KINDS: Readonly<Record<string, EventKind>> = {
-  'tools/call': 'tool.call_requested',
-  'sampling/createMessage': 'sampling.request',
-  'elicitation/create': 'elicitation.request',
-};
-/** The kind recorded instead of `mcp.response` for some methods. */
-const RESPONSE_KINDS: Readonly<Record<string, EventKind>> = {
-  'tools/call': 'tool.result_received',
-  'sampling/createMessage': 'sampling.response',
-  'elicitation/create': 'elicitation.response',
-};
-
-function phaseOf(method: string | undefined): LifecyclePhase {
-  if (method === 'initialize') return 'initialization';
-  return method !== undefined && MCP_CALL_METHODS.has(method) ? 'mcp_call' : 'idle';
-}
-
-function notificationKind(method: string): EventKind {
-  if (method === 'notifications/progress') return 'mcp.progress';
-  if (method === 'notifications/cancelled') return 'mcp.cancellation_requested';
-  return 'mcp.notification';
-}
-
-const opposite = (d: EventDirection): EventDirection =>
-  d === 'client_to_server' ? 'server_to_client' : 'client_to_server';
 
 /**
  * Wraps an SDK transport and records every JSON-RPC message in both directions as it passes: one
@@ -85,7 +44,7 @@ export class ObservedTransport implements Transport {
   private readonly inner: Transport;
   private readonly options: ObservedTransportOptions;
   /** Open requests by direction and typed id, to name the method of their response. */
-  private readonly pending = new Map<string, string>();
+  private readonly pending: PendingRequestMethods = new Map();
   private closeRequested = false;
   private lastErrorName: string | undefined;
   private disconnected = false;
@@ -177,93 +136,28 @@ export class ObservedTransport implements Transport {
   }
 
   private observeMessage(message: JSONRPCMessage, direction: EventDirection): void {
-    const { recorder } = this.options;
+    const { recorder, server, connectionId } = this.options;
     if (recorder.finished) return;
-    // One walk gives the redacted plain JSON used for both the payload and the stored frame.
-    const safe = recorder.sanitize(message);
-    if (safe === null || typeof safe !== 'object' || Array.isArray(safe)) {
-      this.recordMalformed(JSON.stringify(safe), direction, undefined);
-      return;
-    }
-    const frame = JSON.stringify(safe);
-    const rawRedacted = frame.includes(REDACTED);
-    const id = safe.id;
-    const jsonrpcId = typeof id === 'string' || typeof id === 'number' ? id : undefined;
-    const method = typeof safe.method === 'string' ? safe.method : undefined;
-    const { server, connectionId } = this.options;
-    const fallback = this.fallbacks[direction === 'client_to_server' ? 0 : 1];
-    const scope = this.options.scope?.();
-    // Complete fields handed straight to the recorder (no merge with server and connection). The
+    // One walk gives the redacted plain JSON used for both the payload and the stored frame. The
     // payload is built from `safe`, a copy owned here, and the frame is a string, so the recorder
     // may build the event after the message went on (`recordLater`).
-    const fieldsFor = (phase: LifecyclePhase, payload: object): RecordFields => ({
-      origin: 'normalized',
-      server,
-      connectionId,
-      direction,
-      jsonrpcId,
-      phase,
-      payload,
-      preRedacted: true,
-      raw: frame,
-      rawSource: 'mcp',
-      rawRedacted,
-      ...(scope?.sessionId !== undefined && { sessionId: scope.sessionId }),
-      ...(scope?.turnId !== undefined && { turnId: scope.turnId }),
-    });
-
-    if (method !== undefined) {
-      const phase = phaseOf(method);
-      const payload = { method, params: safe.params ?? null };
-      if (jsonrpcId !== undefined) {
-        this.pending.set(`${direction}|${typeof jsonrpcId}|${jsonrpcId}`, method);
-        recorder.recordLater(REQUEST_KINDS[method] ?? 'mcp.request', fieldsFor(phase, payload), fallback);
-      } else {
-        recorder.recordLater(notificationKind(method), fieldsFor(phase, payload), fallback);
-      }
-      return;
-    }
-    if (jsonrpcId !== undefined && ('result' in safe || 'error' in safe)) {
-      const key = `${opposite(direction)}|${typeof jsonrpcId}|${jsonrpcId}`;
-      const requestMethod = this.pending.get(key) ?? 'unknown';
-      this.pending.delete(key);
-      const phase = phaseOf(requestMethod);
-      if ('error' in safe) {
-        const error = (typeof safe.error === 'object' && safe.error !== null ? safe.error : {}) as Record<
-          string,
-          JsonValue
-        >;
-        const payload: ErrorResponsePayload = {
-          method: requestMethod,
-          error: {
-            code: typeof error.code === 'number' ? error.code : null,
-            message: typeof error.message === 'string' ? error.message : '',
-            data: error.data ?? null,
-          },
-        };
-        recorder.recordLater('mcp.error', fieldsFor(phase, payload), fallback);
-        return;
-      }
-      const payload: ResponsePayload = { method: requestMethod, result: safe.result ?? null };
-      recorder.recordLater(RESPONSE_KINDS[requestMethod] ?? 'mcp.response', fieldsFor(phase, payload), fallback);
-      return;
-    }
-    this.recordMalformed(frame, direction, jsonrpcId);
-  }
-
-  private recordMalformed(frame: string, direction: EventDirection, jsonrpcId: string | number | undefined): void {
-    const payload: DiagnosticPayload = {
-      code: 'malformed_message',
-      message: 'a message that is neither a JSON-RPC request, response nor notification',
-    };
-    this.record('diagnostic', {
-      direction,
-      ...(jsonrpcId !== undefined && { jsonrpcId }),
-      phase: 'unknown',
-      payload,
-      raw: frame,
-      rawSource: 'mcp',
-    });
+    const safe = recorder.sanitize(message);
+    const scope = this.options.scope?.();
+    const { kind, fields } = jsonRpcMessageEvent(
+      safe,
+      JSON.stringify(safe),
+      {
+        origin: 'normalized',
+        server,
+        connectionId,
+        direction,
+        ...(scope?.sessionId !== undefined && { sessionId: scope.sessionId }),
+        ...(scope?.turnId !== undefined && { turnId: scope.turnId }),
+      },
+      this.pending,
+    );
+    if (kind === 'diagnostic') this.record(kind, fields);
+    else recorder.recordLater(kind, fields, this.fallbacks[direction === 'client_to_server' ? 0 : 1]);
   }
 
   private observeError(error: Error): void {

@@ -1,0 +1,81 @@
+// Test helpers for the agent capture layer: an execution recorder, a group over real servers, and
+// a real MCP client that uses a descriptor the way an agent would.
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createLogger } from '../../logging/logger';
+import { normalizeToolPolicy } from '../../proxy/toolPolicy';
+import { Redactor } from '../../redaction/Redactor';
+import type { ServerDefinition } from '../../servers/ServerDefinition';
+import { TraceRecorder } from '../../trace/TraceRecorder';
+import type { TraceResult } from '../../trace/TraceResult';
+import { AgentServerGroup, type AgentMcpServerDescriptor } from './AgentServerGroup';
+
+const ROOT = join(__dirname, '..', '..', '..', '..', '..');
+/** The compiled example server (stdio by default, `--http <port>`); exists after `tsc -b`. */
+export const exampleServerBin = join(ROOT, 'examples', 'servers', 'dist', 'bin', 'example-server.js');
+
+/** A group over `servers` with a fresh recorder of an `acp` execution and a settable scope. */
+export interface GroupSetup {
+  readonly group: AgentServerGroup;
+  readonly recorder: TraceRecorder;
+  readonly redactor: Redactor;
+  /** The scope the group tags events with; tests change it between turns. */
+  readonly scope: { sessionId?: string; turnId?: string };
+  /** Finishes the trace (after `group.close()`). */
+  finish(): TraceResult;
+}
+
+/** Builds a group with the tool policy of a test's `tools` option (omitted allows all). */
+export function setupGroup(servers: ServerDefinition[], tools?: string[], canaries: string[] = []): GroupSetup {
+  const redactor = new Redactor(canaries);
+  const recorder = new TraceRecorder({ executionId: 'exec-0123456789abcdef0123456789abcdef', redactor });
+  recorder.record('execution.created', {
+    payload: { runtime: 'acp', servers: servers.map((s) => s.describe()) },
+  });
+  const names = servers.map((s) => s.name);
+  const policies = new Map(servers.map((s) => [s.name, normalizeToolPolicy(s.name, tools, names)]));
+  const scope: { sessionId?: string; turnId?: string } = { sessionId: 'session-1', turnId: 'turn-1' };
+  const group = new AgentServerGroup({
+    servers,
+    policies,
+    recorder,
+    redactor,
+    logger: createLogger(redactor),
+    scope: () => ({ ...scope }),
+  });
+  return { group, recorder, redactor, scope, finish: () => recorder.finish('completed') };
+}
+
+/** An SDK client connected through a descriptor, as an agent would connect. */
+export async function connectAsAgent(descriptor: AgentMcpServerDescriptor): Promise<Client> {
+  const client = new Client({ name: 'wire-test-agent', version: '1.0.0' });
+  if ('command' in descriptor) {
+    const env = Object.fromEntries(descriptor.env.map((e) => [e.name, e.value]));
+    await client.connect(
+      new StdioClientTransport({ command: descriptor.command, args: descriptor.args, env, stderr: 'ignore' }),
+    );
+  } else {
+    const headers = Object.fromEntries(descriptor.headers.map((h) => [h.name, h.value]));
+    await client.connect(new StreamableHTTPClientTransport(new URL(descriptor.url), { requestInit: { headers } }));
+  }
+  return client;
+}
+
+/** Records an agent's own report of a tool call (what an ACP `tool_call` update becomes). */
+export function reportToolCall(
+  recorder: TraceRecorder,
+  scope: { sessionId?: string; turnId?: string },
+  server: string,
+  name: string,
+  args: Record<string, unknown>,
+  providerCallId: string,
+): void {
+  recorder.record('tool.call_requested', {
+    origin: 'harness_reported',
+    server,
+    ...scope,
+    payload: { method: 'tools/call', params: { name, arguments: args }, providerCallId },
+  });
+}
