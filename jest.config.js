@@ -4,7 +4,13 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/examples/servers', '<rootDir>/examples/fixtures', '<rootDir>/e2e', '<rootDir>/bench'],
+  roots: [
+    '<rootDir>/packages',
+    '<rootDir>/examples/servers',
+    '<rootDir>/examples/fixtures',
+    '<rootDir>/e2e',
+    '<rootDir>/bench',
+  ],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/__fixtures__/', '<rootDir>/e2e/fixtures/'],
   modulePathIgnorePatterns: ['<rootDir>/e2e/fixtures/', '/dist/'],
