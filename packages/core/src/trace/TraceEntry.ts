@@ -122,6 +122,18 @@ export interface ToolCallEntry extends EntryBase {
   readonly wire: Observation<WireToolCall>;
   readonly reported: Observation<ReportedToolCall>;
   readonly conflicts: EvidenceConflict[];
+  /**
+   * The capture layer's verdict under the test's tool policy (agent runs, where a proxy sits
+   * between the agent and the server); absent when nothing judged the call. A denied call never
+   * reached the server: the proxy answered it (`error`, code -32001).
+   */
+  readonly policy?: ToolPolicyVerdict;
+}
+
+/** How the capture proxy judged one wire `tools/call` under the test's tool policy. */
+export interface ToolPolicyVerdict {
+  readonly decision: 'allowed' | 'denied';
+  readonly reason: string;
 }
 
 /** A lifecycle change of the execution, a session or a turn. */

@@ -7,6 +7,7 @@ import type {
   EvidenceConflict,
   ReportedToolCall,
   ToolCallEntry,
+  ToolPolicyVerdict,
   ToolResultValue,
   WireToolCall,
 } from '../TraceEntry';
@@ -167,11 +168,20 @@ function conflictsOf(reported: ReportedToolCall, wire: WireCall): EvidenceConfli
   return conflicts;
 }
 
+/** The capture proxy's verdict on the request payload (`policy: { decision, reason }`), if any. */
+function policyOf(request: TraceEvent): ToolPolicyVerdict | undefined {
+  const policy = request.payload.policy;
+  if (!isJsonObject(policy) || typeof policy.reason !== 'string') return undefined;
+  if (policy.decision !== 'allowed' && policy.decision !== 'denied') return undefined;
+  return { decision: policy.decision, reason: policy.reason };
+}
+
 function wireEntry(context: ProjectionContext, wire: WireCall, reported: ReportedCall | undefined): ToolCallEntry {
   const { request, response, terminal } = wire.exchange;
   const sources = [request, response, reported?.request, reported?.result];
   const reportedValue = reported && withReportedResult(reported);
   const correlation: CorrelationState = reported ? 'correlated' : 'wire_only';
+  const policy = policyOf(request);
   const reportedObs: Observation<ReportedToolCall> = reportedValue
     ? observed(reportedValue)
     : context.runtimeKind === 'direct'
@@ -194,6 +204,7 @@ function wireEntry(context: ProjectionContext, wire: WireCall, reported: Reporte
     wire: observed(wire.wire),
     reported: reportedObs,
     conflicts: reportedValue ? conflictsOf(reportedValue, wire) : [],
+    ...(policy !== undefined && { policy }),
   };
 }
 
