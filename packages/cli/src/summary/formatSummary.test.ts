@@ -1,4 +1,4 @@
-import { formatRate, formatSummary } from './formatSummary';
+import { formatRate, formatSummary, MAX_PRINTED_CASE_ROWS } from './formatSummary';
 import type { RunSummary } from './RunSummary';
 
 const zero = { passed: 0, failed: 0, inconclusive: 0, error: 0, not_run: 0 };
@@ -158,6 +158,33 @@ describe('formatSummary', () => {
       }),
     );
     expect(text).toMatchSnapshot();
+  });
+
+  test('long case ids are shortened and case rows beyond the cap are left to feedback.json', () => {
+    const row = (caseId: string) => ({
+      evaluator: 'm3.expect.toHaveToolCall',
+      harness: null,
+      model: null,
+      caseId,
+      passRate: 1,
+      interval: [0.2, 1] as [number, number],
+      passed: 1,
+      expected: 1,
+      evaluationCount: 1,
+      executionCount: 1,
+      caseCount: 1,
+      casesAllPassed: 1,
+      casesAnyPassed: 1,
+      statusCounts: { ...zero, passed: 1 },
+    });
+    const long = `suite::${'a very long test name '.repeat(5)}`;
+    const byCase = [row(long), ...Array.from({ length: MAX_PRINTED_CASE_ROWS + 2 }, (_, i) => row(`case-${i}`))];
+    const text = formatSummary(summary({ agents: { byHarness: [], byModel: [], byCase } }));
+    expect(text).toContain(`    m3.expect.toHaveToolCall  ${long.slice(0, 59)}…  100.0%`);
+    expect(text).not.toContain(long.slice(0, 61));
+    expect(text).toContain(`case-${MAX_PRINTED_CASE_ROWS - 2}  `);
+    expect(text).not.toContain(`case-${MAX_PRINTED_CASE_ROWS - 1}  `);
+    expect(text).toContain('    … 3 more case row(s) in feedback.json (or --json)\n');
   });
 
   test('no evaluations and a baseline note', () => {

@@ -45,18 +45,34 @@ function agentRows(rows: readonly AgentGroupStats[], label: (row: AgentGroupStat
   ]);
 }
 
+/** Case rows printed before the rest are left to `--json` and feedback.json. */
+export const MAX_PRINTED_CASE_ROWS = 30;
+const MAX_LABEL = 60;
+
+function shorten(label: string): string {
+  return label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label;
+}
+
 /** The `agents` section: pass rates of agent executions per harness, per model and per case. */
 function formatAgents(agents: AgentPassRates): string[] {
   const lines = ['agents      pass rates of evaluations on agent executions'];
+  const cases = agents.byCase.slice(0, MAX_PRINTED_CASE_ROWS);
   const sections: Array<[string, AgentGroupStats[], (row: AgentGroupStats) => string]> = [
     ['by harness', agents.byHarness, (row) => row.harness ?? '(none)'],
     ['by model', agents.byModel, (row) => `${row.harness ?? '(none)'}:${row.model ?? '(none)'}`],
-    ['by case', agents.byCase, (row) => row.caseId ?? '(no case)'],
+    ['by case', cases, (row) => row.caseId ?? '(no case)'],
   ];
   for (const [title, rows, label] of sections) {
     lines.push(`  ${title}`);
-    lines.push(...table(agentRows(rows, label), '    '));
+    lines.push(
+      ...table(
+        agentRows(rows, (row) => shorten(label(row))),
+        '    ',
+      ),
+    );
   }
+  const hidden = agents.byCase.length - cases.length;
+  if (hidden > 0) lines.push(`    … ${hidden} more case row(s) in feedback.json (or --json)`);
   return lines;
 }
 
