@@ -1,6 +1,6 @@
 // Helpers for the end-to-end CLI tests: fixture projects copied to temp folders and run through
 // the real `bin/m3.js`, which spawns the real Jest.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -61,6 +61,37 @@ export function runM3(args: string[], cwd: string, extraEnv: Record<string, stri
     timeout: 120_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, combined: '' };
+}
+
+/**
+ * Runs `node bin/m3.js <args>` without blocking this process's event loop, for tests that serve
+ * something the run talks to (a fake model on loopback). Rejects after `timeoutMs`.
+ */
+export function runM3Async(
+  args: string[],
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+  timeoutMs = 150_000,
+): Promise<M3Run> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [m3Bin, ...args], { cwd, env: childEnv(extraEnv) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`m3 ${args.join(' ')} did not finish within ${timeoutMs} ms:\n${stdout}${stderr}`));
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolvePromise({ status, stdout, stderr, combined: '' });
+    });
+  });
 }
 
 /** Runs `m3` with stdout and stderr written to one file, so their order can be checked. */
