@@ -1,15 +1,17 @@
-import { ModelValidationError } from '../errors';
+import { ModelValidationError, UnsupportedFeature } from '../errors';
 import { ExecutionHandle } from '../execution/ExecutionHandle';
 import type { ExecutionResult } from '../execution/ExecutionResult';
+import { AcpDriver } from './acp/AcpDriver';
+import { resolveAcpSelection } from './acp/acpOptions';
 import type { AgentHost } from './AgentHost';
 import {
   resolveOpenAISelection,
   resolveRunOptions,
   type AgentRunOptions,
   type AgentSelectionSpec,
-  type OpenAIEndpoint,
 } from './agentOptions';
 import { AgentSession } from './AgentSession';
+import type { HarnessDriver } from './HarnessDriver';
 import { OpenAIDriver } from './OpenAIDriver';
 
 /** Options of `kit.agents(selections, options)`. */
@@ -21,13 +23,27 @@ export interface AgentSelectionOptions {
 /** Options of `agent.session(...)`: like `run`'s. */
 export type AgentSessionOptions = AgentRunOptions;
 
+/** Harness kinds `kit.agents` accepts. */
+export type AgentHarnessKind = 'openai' | 'acp';
+
+/** What a selection runs: its harness, model, name, endpoint host and a driver per execution. */
+interface SelectionConfig {
+  readonly harness: AgentHarnessKind;
+  readonly model: string;
+  readonly name: string | undefined;
+  readonly endpointHost: string | null;
+  readonly newDriver: () => HarnessDriver;
+}
+
 /**
  * One agent to test: a harness, a model and a trial number (SPEC §14). Made by `kit.agents`
  * without I/O; `run` and `session` each make one execution labelled with harness, model and trial.
  */
 export class AgentSelection {
-  readonly harness: 'openai';
+  readonly harness: AgentHarnessKind;
   readonly model: string;
+  /** The selection's `name` (default: the harness kind). */
+  readonly name: string;
   /** 1-based trial number. */
   readonly trial: number;
   /** Aggregation labels of its executions. */
@@ -35,14 +51,14 @@ export class AgentSelection {
 
   constructor(
     private readonly host: AgentHost,
-    model: string,
+    private readonly config: SelectionConfig,
     trial: number,
-    private readonly endpoint: OpenAIEndpoint,
   ) {
-    this.harness = 'openai';
-    this.model = model;
+    this.harness = config.harness;
+    this.model = config.model;
+    this.name = config.name ?? config.harness;
     this.trial = trial;
-    this.labels = Object.freeze({ harness: this.harness, model, trial: String(trial) });
+    this.labels = Object.freeze({ harness: this.harness, model: this.model, trial: String(trial) });
   }
 
   /** One prompt in a fresh session; resolves with the execution even when it failed or timed out. */
@@ -88,13 +104,45 @@ export class AgentSelection {
 
   private newSession(options: AgentRunOptions): AgentSession {
     const resolved = resolveRunOptions(options, this.host.executionTimeoutMs);
+    const { harness, model, name, endpointHost } = this.config;
     return new AgentSession(
       this.host,
-      { harness: this.harness, model: this.model, trial: this.trial, endpointHost: this.endpoint.host },
+      { harness, model, trial: this.trial, endpointHost, ...(name !== undefined && { name }) },
       resolved,
-      new OpenAIDriver(this.endpoint, this.model),
+      this.config.newDriver(),
     );
   }
+}
+
+/** The configurations of one `kit.agents` entry, one per model (validated, no I/O). */
+function selectionConfigs(spec: AgentSelectionSpec): SelectionConfig[] {
+  if (typeof spec !== 'object' || spec === null) {
+    throw new ModelValidationError("kit.agents needs selections such as { harness: 'openai', model: 'gpt-4o-mini' }");
+  }
+  if (spec.harness === 'acp') {
+    const acp = resolveAcpSelection(spec as Record<string, unknown>);
+    return acp.models.map((model) => ({
+      harness: 'acp',
+      model,
+      name: acp.name,
+      endpointHost: null,
+      newDriver: () => new AcpDriver(acp),
+    }));
+  }
+  if (spec.harness !== 'openai') {
+    throw new UnsupportedFeature(
+      `agent harness '${String(spec.harness)}' is not available in this release: use harness 'openai' or 'acp'`,
+      { harness: String(spec.harness) },
+    );
+  }
+  const { models, endpoint } = resolveOpenAISelection(spec);
+  return models.map((model) => ({
+    harness: 'openai',
+    model,
+    name: undefined,
+    endpointHost: endpoint.host,
+    newDriver: () => new OpenAIDriver(endpoint, model),
+  }));
 }
 
 /** `kit.agents`: one selection per model × trial, validated, with no I/O. */
@@ -112,9 +160,8 @@ export function createAgentSelections(
   }
   const selections: AgentSelection[] = [];
   for (const spec of specs) {
-    const { models, endpoint } = resolveOpenAISelection(spec);
-    for (const model of models) {
-      for (let trial = 1; trial <= trials; trial++) selections.push(new AgentSelection(host, model, trial, endpoint));
+    for (const config of selectionConfigs(spec)) {
+      for (let trial = 1; trial <= trials; trial++) selections.push(new AgentSelection(host, config, trial));
     }
   }
   return selections;

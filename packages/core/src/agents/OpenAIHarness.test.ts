@@ -301,8 +301,9 @@ describe('the openai harness', () => {
   });
 
   it('rejects other harness kinds and bad endpoints without I/O', () => {
-    expect(() => kit.agents([{ harness: 'acp', manifest: { command: 'x' } }])).toThrow(UnsupportedFeature);
-    expect(() => kit.agents([{ harness: 'acp' }])).toThrow(/'acp'/);
+    // acp is a harness now (acp/AcpDriver.test.ts); an unknown kind is still refused by name.
+    expect(() => kit.agents([{ harness: 'codex', model: 'x' }])).toThrow(UnsupportedFeature);
+    expect(() => kit.agents([{ harness: 'codex' }])).toThrow(/'codex'/);
     expect(() =>
       kit.agents([{ harness: 'openai', model: 'm', baseUrl: 'https://example.com/v1', auth: 'none' }]),
     ).toThrow(/loopback/);

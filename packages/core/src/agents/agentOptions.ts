@@ -2,8 +2,11 @@ import { ModelValidationError, UnsupportedFeature } from '../errors';
 import { parseChatEndpointUrl, resolveChatEndpointCredential } from '../endpoint/chatEndpoint';
 import { normalizeToolPolicy, type ProxyToolPolicy } from '../proxy/toolPolicy';
 import { isServerDefinition, type ServerDefinition } from '../servers/ServerDefinition';
+import type { AcpAgentSelectionSpec } from './acp/acpOptions';
 
-/** One entry of `kit.agents([...])` for the `openai` harness (the only kind in this release). */
+export type { AcpAgentSelectionSpec, AcpFileSystemHandlers, AcpManifest } from './acp/acpOptions';
+
+/** One entry of `kit.agents([...])` for the `openai` harness. */
 export interface OpenAIAgentSelectionSpec {
   readonly harness: 'openai';
   /** One model, or several with `models` (one selection per model). */
@@ -21,7 +24,7 @@ export interface OpenAIAgentSelectionSpec {
 
 /** What `kit.agents` accepts; other harness kinds are named so the error can say which. */
 export type AgentSelectionSpec =
-  OpenAIAgentSelectionSpec | { readonly harness: string; readonly [key: string]: unknown };
+  OpenAIAgentSelectionSpec | AcpAgentSelectionSpec | { readonly harness: string; readonly [key: string]: unknown };
 
 /** Options of `agent.run` and `agent.session`. */
 export interface AgentRunOptions {
@@ -60,7 +63,7 @@ export function resolveOpenAISelection(spec: AgentSelectionSpec): { models: stri
   }
   if (spec.harness !== 'openai') {
     throw new UnsupportedFeature(
-      `agent harness '${String(spec.harness)}' is not available in this release: use harness 'openai'`,
+      `agent harness '${String(spec.harness)}' is not available in this release: use harness 'openai' or 'acp'`,
       { harness: String(spec.harness) },
     );
   }

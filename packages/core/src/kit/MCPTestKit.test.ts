@@ -218,9 +218,11 @@ describe('kit lifecycle and delegation', () => {
     expect((await saving)?.evaluator).toBe('m3.expect.toHaveText');
   });
 
-  test('agents() supports the openai harness only so far', () => {
-    expect(() => kit.agents([{ harness: 'acp' }])).toThrow(UnsupportedFeature);
+  test('agents() supports the openai and acp harnesses', () => {
+    expect(() => kit.agents([{ harness: 'codex' }])).toThrow(UnsupportedFeature);
+    expect(() => kit.agents([{ harness: 'acp' }])).toThrow(/manifest/);
     expect(kit.agents([{ harness: 'openai', model: 'm' }])).toHaveLength(1);
+    expect(kit.agents([{ harness: 'acp', manifest: { command: 'agent' }, models: ['a', 'b'] }])).toHaveLength(2);
   });
 
   test('constructor options are validated', () => {

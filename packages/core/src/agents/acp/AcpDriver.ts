@@ -1,0 +1,289 @@
+import { M3Error } from '../../errors';
+import { newId } from '../../ids';
+import type { JsonObject } from '../../json';
+import type { HarnessContext, HarnessDriver, HarnessTurn, HarnessTurnEnd } from '../HarnessDriver';
+import { AgentServerGroup } from '../wire/AgentServerGroup';
+import { AcpAgentProcess, type AgentExit } from './AcpAgentProcess';
+import { registerAcpClientRequests } from './acpClientRequests';
+import { prepareAcpLaunch, removeLaunchRoot, type AcpLaunchPlan } from './acpEnvironment';
+import { newlineFramedStream } from './acpFraming';
+import type { ResolvedAcpSelection } from './acpOptions';
+import { loadAcpSdk, type AcpClientConnection } from './acpSdk';
+import { AcpUpdateRecorder } from './AcpUpdateRecorder';
+import { applySessionOptions } from './acpSessionOptions';
+
+/** ACP protocol version the kit speaks. */
+export const ACP_PROTOCOL_VERSION = 1;
+/** How often wire evidence is read while a turn runs. */
+const SYNC_INTERVAL_MS = 100;
+/** Bound on `session/cancel` and on waiting for the agent to leave on its own after stdin closes. */
+const CANCEL_WAIT_MS = 500;
+const EXIT_WAIT_MS = 250;
+
+const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The error of an agent that exited (or could not start) while the kit waited for `method`. */
+function agentExited(exit: AgentExit, method: string): M3Error {
+  const how = exit.spawnError ?? (exit.signal !== null ? `signal ${exit.signal}` : `exit code ${String(exit.code)}`);
+  return new M3Error('agent_exited', `the acp agent exited (${how}) while the kit waited for ${method}`, {
+    exitCode: exit.code,
+    signal: exit.signal,
+    method,
+  });
+}
+
+/**
+ * The `acp` harness: launches the manifest's agent in its own process group with an allowlisted
+ * environment and a temp home, speaks ACP over its stdio through the bundled SDK (every raw frame
+ * kept as evidence), puts every MCP server behind the kit's capture layer (`AgentServerGroup`),
+ * records the agent's `session/update`s, answers its requests, and cleans up in order.
+ */
+export class AcpDriver implements HarnessDriver {
+  readonly runtime = 'acp' as const;
+  private readonly connectionId = newId('conn');
+  private plan: AcpLaunchPlan | undefined;
+  private process: AcpAgentProcess | undefined;
+  private connection: AcpClientConnection | undefined;
+  private group: AgentServerGroup | undefined;
+  private updates: AcpUpdateRecorder | undefined;
+  private agentSessionId = '';
+  private prompt: Promise<unknown> | undefined;
+  private syncing: Promise<void> = Promise.resolve();
+  private syncQueued = false;
+  private cancelSent = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly selection: ResolvedAcpSelection) {}
+
+  async open(ctx: HarnessContext): Promise<void> {
+    const sdk = loadAcpSdk();
+    const { recorder } = ctx;
+    ctx.setStage({ stage: 'harness_startup', operation: 'launch' });
+    this.plan = await prepareAcpLaunch(this.selection.manifest, ctx.redactor);
+    const { servers, policies } = ctx.options;
+    this.group = new AgentServerGroup({
+      servers,
+      policies,
+      recorder,
+      redactor: ctx.redactor,
+      logger: ctx.logger,
+      scope: ctx.scope,
+    });
+    this.updates = new AcpUpdateRecorder(
+      recorder,
+      servers.map((s) => s.name),
+      ctx.scope,
+    );
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    const proc = new AcpAgentProcess(this.plan, recorder, ctx.scope);
+    this.process = proc;
+    if (proc.pid === null) throw agentExited(await proc.exited, 'its start');
+    const frame = (direction: 'sdk_to_harness' | 'harness_to_sdk') => (raw: Buffer) => {
+      if (recorder.finished) return;
+      const scope = ctx.scope();
+      recorder.record('raw.frame', {
+        ...scope,
+        phase: scope.turnId !== undefined ? 'turn' : 'startup',
+        origin: 'wire_observed',
+        direction,
+        connectionId: this.connectionId,
+        payload: {},
+        raw,
+        rawSource: 'acp',
+      });
+    };
+    const stream = newlineFramedStream(proc.child.stdin, proc.child.stdout, {
+      sent: frame('sdk_to_harness'),
+      received: frame('harness_to_sdk'),
+      malformed: (raw, reason) => {
+        frame('harness_to_sdk')(raw);
+        if (recorder.finished) return;
+        const payload = {
+          code: 'acp_malformed_frame',
+          message: `the agent wrote a line that is ${reason}; it was skipped`,
+        };
+        recorder.record('diagnostic', { ...ctx.scope(), origin: 'normalized', direction: 'internal', payload });
+      },
+    });
+    const app = sdk.client({ name: 'sf-m3' }).onNotification('session/update', (c) => {
+      this.updates?.handle(c.params);
+      this.sync();
+    });
+    registerAcpClientRequests(app, {
+      recorder,
+      policies,
+      fileSystem: this.selection.fileSystem,
+      RequestError: sdk.RequestError,
+      connectionId: this.connectionId,
+      scope: ctx.scope,
+    });
+    this.connection = app.connect(stream);
+
+    ctx.setStage({ stage: 'harness_startup', operation: 'initialize' });
+    const init = await this.call<Record<string, unknown>>(ctx, 'initialize', {
+      protocolVersion: ACP_PROTOCOL_VERSION,
+      clientCapabilities: {
+        fs: {
+          readTextFile: this.selection.fileSystem.readTextFile !== undefined,
+          writeTextFile: this.selection.fileSystem.writeTextFile !== undefined,
+        },
+        terminal: false,
+      },
+      clientInfo: { name: 'sf-m3', version: '0.1.0' },
+    });
+    if (init.protocolVersion !== ACP_PROTOCOL_VERSION) {
+      throw new M3Error(
+        'acp_protocol_version_mismatch',
+        `the agent answered initialize with protocol version ${JSON.stringify(init.protocolVersion)}; the kit speaks ACP version 1`,
+        {},
+      );
+    }
+    ctx.setStage({ stage: 'harness_startup', operation: 'start MCP capture proxies' });
+    const mcpServers = await this.group.start(ctx.signal);
+    ctx.setStage({ stage: 'harness_startup', operation: 'session/new' });
+    const created = await this.call<Record<string, unknown>>(ctx, 'session/new', {
+      cwd: this.plan.workspace,
+      mcpServers,
+    });
+    if (typeof created.sessionId !== 'string' || created.sessionId === '') {
+      throw new M3Error('acp_protocol_error', 'the agent answered session/new without a sessionId', {});
+    }
+    this.agentSessionId = created.sessionId;
+    recorder.record('session.created', {
+      sessionId: ctx.sessionId,
+      phase: 'startup',
+      origin: 'harness_reported',
+      payload: {
+        sessionId: ctx.sessionId,
+        agentSessionId: created.sessionId,
+        protocolVersion: String(init.protocolVersion),
+        agent: isObject(init.agentInfo) ? (init.agentInfo as JsonObject) : null,
+        agentCapabilities: isObject(init.agentCapabilities) ? (init.agentCapabilities as JsonObject) : null,
+        modes: isObject(created.modes) ? (created.modes as JsonObject) : null,
+      },
+    });
+    await applySessionOptions(this.selection, created, (method, params) => {
+      ctx.setStage({ stage: 'harness_startup', operation: method });
+      return this.call(ctx, method, { sessionId: this.agentSessionId, ...params });
+    });
+    this.sync();
+    await this.syncing;
+  }
+
+  async runTurn(ctx: HarnessContext, turn: HarnessTurn): Promise<HarnessTurnEnd> {
+    const updates = this.updates as AcpUpdateRecorder;
+    updates.beginTurn();
+    this.cancelSent = false;
+    ctx.setStage({ stage: 'waiting_for_harness_response', operation: 'session/prompt' });
+    const timer = setInterval(() => {
+      this.process?.rememberDescendants();
+      this.sync();
+    }, SYNC_INTERVAL_MS);
+    const params = { sessionId: this.agentSessionId, prompt: [{ type: 'text', text: turn.prompt }] };
+    const prompt = this.call<Record<string, unknown>>(ctx, 'session/prompt', params);
+    this.prompt = prompt.catch(() => undefined);
+    try {
+      const response = await prompt;
+      const stopReason = typeof response.stopReason === 'string' ? response.stopReason : null;
+      return this.turnEnd(updates.turnText, stopReason);
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      const failure = error instanceof M3Error ? error : new M3Error('acp_connection_lost', String(error));
+      const terminal = failure.code !== 'acp_request_failed';
+      if (terminal) ctx.recorder.addLimitation('partial_trace');
+      return { text: updates.turnText === '' ? null : updates.turnText, stopReason: null, error: failure, terminal };
+    } finally {
+      clearInterval(timer);
+      this.prompt = undefined;
+      this.sync();
+      await this.syncing;
+    }
+  }
+
+  async cancelTurn(): Promise<void> {
+    if (this.prompt === undefined || this.connection === undefined || this.cancelSent) return;
+    this.cancelSent = true;
+    const notify = this.connection.agent
+      .notify('session/cancel', { sessionId: this.agentSessionId })
+      .catch(() => undefined);
+    await Promise.race([Promise.all([notify, this.prompt]), delay(CANCEL_WAIT_MS)]);
+  }
+
+  close(ctx: HarnessContext): Promise<void> {
+    this.closing ??= this.cleanup(ctx);
+    return this.closing;
+  }
+
+  /** `session/cancel` if a turn is in flight, close stdin, SIGTERM/SIGKILL the group, close the proxies, remove temp dirs. */
+  private async cleanup(ctx: HarnessContext): Promise<void> {
+    await this.cancelTurn().catch(() => undefined);
+    this.connection?.close();
+    this.process?.child.stdin.end();
+    let clean = true;
+    if (this.process !== undefined) {
+      await Promise.race([this.process.exited, delay(EXIT_WAIT_MS)]);
+      clean = await this.process.terminate();
+    }
+    await this.group?.close();
+    clean = (await removeLaunchRoot(this.plan)) && clean;
+    if (!clean) ctx.recorder.addLimitation('cleanup_failed');
+  }
+
+  private turnEnd(text: string, stopReason: string | null): HarnessTurnEnd {
+    if (stopReason === 'end_turn') return { text, stopReason };
+    if (stopReason === 'cancelled') return { text, stopReason, outcome: 'cancelled' };
+    const code = stopReason === 'refusal' ? 'model_refused' : 'acp_turn_incomplete';
+    return {
+      text,
+      stopReason,
+      error: new M3Error(code, `the agent ended the turn with stopReason ${JSON.stringify(stopReason)}`, {
+        stopReason,
+      }),
+    };
+  }
+
+  /** Reads the proxies' captures now (serialized; a call while one runs queues one more). */
+  private sync(): void {
+    const group = this.group;
+    if (group === undefined || this.syncQueued) return;
+    this.syncQueued = true;
+    this.syncing = this.syncing.then(() => {
+      this.syncQueued = false;
+      return group.sync();
+    });
+  }
+
+  /**
+   * One request to the agent, raced against the agent's exit and the execution's end. A JSON-RPC
+   * error answer becomes `acp_request_failed`; a lost connection `agent_exited` (with the exit).
+   */
+  private async call<T>(ctx: HarnessContext, method: string, params: unknown): Promise<T> {
+    const connection = this.connection as AcpClientConnection;
+    const proc = this.process as AcpAgentProcess;
+    let onAbort = (): void => undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(ctx.signal.reason);
+      if (ctx.signal.aborted) onAbort();
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([connection.agent.request<T>(method, params), aborted]);
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'number' && proc.exit === undefined && !connection.signal.aborted) {
+        throw new M3Error(
+          'acp_request_failed',
+          `the agent answered ${method} with JSON-RPC error ${code}: ${(error as Error).message}`,
+          { method, jsonrpcCode: code },
+        );
+      }
+      const exit = await Promise.race([proc.exited, delay(CANCEL_WAIT_MS).then(() => undefined)]);
+      if (exit !== undefined) throw agentExited(exit, method);
+      throw new M3Error('acp_connection_lost', `the connection to the acp agent broke during ${method}`, { method });
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+    }
+  }
+}

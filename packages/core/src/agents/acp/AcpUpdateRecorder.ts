@@ -1,0 +1,150 @@
+import type { JsonObject, JsonValue } from '../../json';
+import type { TraceRecorder } from '../../trace/TraceRecorder';
+import { acpToolIdentity, type AcpToolIdentity } from './acpToolIdentity';
+
+type Scope = () => { sessionId: string; turnId?: string };
+
+/** What one reported tool call has told so far (merged across `tool_call` / `tool_call_update`). */
+interface ReportedCall {
+  identity: AcpToolIdentity | undefined;
+  input: JsonValue | undefined;
+  requested: boolean;
+  resulted: boolean;
+}
+
+const FINISHED: ReadonlySet<string> = new Set(['completed', 'failed', 'success', 'error', 'cancelled']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The text of an ACP content block or list of blocks (`{ type: 'text', text }`). */
+function textOf(content: unknown): string {
+  if (Array.isArray(content)) return content.map(textOf).join('');
+  if (!isObject(content)) return '';
+  if (typeof content.text === 'string') return content.text;
+  return isObject(content.content) ? textOf(content.content) : '';
+}
+
+/**
+ * Turns an agent's `session/update` notifications into trace events for the turn in flight:
+ * message chunks → `assistant.content` (and the turn's text), thought chunks → `reasoning`,
+ * `tool_call` / `tool_call_update` → `tool.call_requested` / `tool.result_received` (origin
+ * `harness_reported`, server and tool from the title), `usage_update` → `usage`, anything else
+ * → `provider.event`. Everything is the agent's report; the wire evidence comes from the proxies.
+ */
+export class AcpUpdateRecorder {
+  private text: string[] = [];
+  private calls = new Map<string, ReportedCall>();
+  private usageSeen = false;
+
+  constructor(
+    private readonly recorder: TraceRecorder,
+    private readonly servers: readonly string[],
+    private readonly scope: Scope,
+  ) {}
+
+  /** Starts a new turn: its text and its tool calls (an id reused in a later turn is a new call). */
+  beginTurn(): void {
+    this.text = [];
+    this.calls = new Map();
+  }
+
+  /** The turn's answer: its message chunks concatenated. */
+  get turnText(): string {
+    return this.text.join('');
+  }
+
+  /** True once the agent reported usage. */
+  get usageReported(): boolean {
+    return this.usageSeen;
+  }
+
+  /** Records one `session/update` params object. */
+  handle(params: unknown): void {
+    if (this.recorder.finished) return;
+    const update = isObject(params) && isObject(params.update) ? params.update : undefined;
+    const kind = typeof update?.sessionUpdate === 'string' ? update.sessionUpdate : '';
+    const base = { ...this.scope(), phase: 'turn' as const, origin: 'harness_reported' as const };
+    if (update === undefined) {
+      this.recorder.record('provider.event', { ...base, payload: { category: 'acp', update: null } });
+    } else if (kind === 'agent_thought_chunk' || /reason|thought/.test(kind)) {
+      const text = textOf(update.content);
+      this.recorder.record('reasoning', {
+        ...base,
+        payload: { visibility: 'visible', content: [{ type: 'text', text }] },
+      });
+    } else if (kind === 'agent_message_chunk') {
+      const text = textOf(update.content);
+      this.text.push(text);
+      const messageId = typeof update.messageId === 'string' ? update.messageId : null;
+      this.recorder.record('assistant.content', {
+        ...base,
+        payload: { role: 'assistant', content: [{ type: 'text', text }], messageId },
+      });
+    } else if (kind === 'tool_call' || kind === 'tool_call_update') {
+      this.toolCall(update, base);
+    } else if (kind === 'usage_update') {
+      this.usage(update, base);
+    } else {
+      this.recorder.record('provider.event', {
+        ...base,
+        payload: { category: 'acp', kind, update: update as JsonObject },
+      });
+    }
+  }
+
+  private toolCall(update: Record<string, unknown>, base: ReturnType<Scope> & object): void {
+    const id = typeof update.toolCallId === 'string' ? update.toolCallId : '';
+    const call = this.calls.get(id) ?? { identity: undefined, input: undefined, requested: false, resulted: false };
+    this.calls.set(id, call);
+    if (typeof update.title === 'string' && update.title.trim() !== '') {
+      call.identity = acpToolIdentity(update.title, this.servers);
+    }
+    const input = update.rawInput ?? update.input ?? update.arguments;
+    if (input !== undefined) call.input = input as JsonValue;
+    const fields = {
+      ...base,
+      ...(call.identity?.server != null && { server: call.identity.server }),
+    };
+    if (!call.requested && call.identity !== undefined) {
+      call.requested = true;
+      this.recorder.record('tool.call_requested', {
+        ...fields,
+        payload: {
+          method: 'tools/call',
+          params: { name: call.identity.tool, arguments: call.input ?? {} },
+          providerCallId: id,
+          ...(typeof update.kind === 'string' && { toolKind: update.kind }),
+        },
+      });
+    }
+    const status = typeof update.status === 'string' ? update.status : undefined;
+    if (call.requested && !call.resulted && status !== undefined && FINISHED.has(status)) {
+      call.resulted = true;
+      const output = update.rawOutput ?? update.output ?? update.result;
+      const result: JsonValue =
+        output !== undefined
+          ? (output as JsonValue)
+          : { content: (update.content ?? []) as JsonValue, isError: status !== 'completed' };
+      this.recorder.record('tool.result_received', {
+        ...fields,
+        payload: { method: 'tools/call', result, providerCallId: id, status },
+      });
+    }
+  }
+
+  private usage(update: Record<string, unknown>, base: object): void {
+    this.usageSeen = true;
+    const cost = isObject(update.cost) ? update.cost : undefined;
+    this.recorder.record('usage', {
+      ...base,
+      payload: {
+        inputTokens: null,
+        outputTokens: null,
+        totalTokens: typeof update.used === 'number' ? update.used : null,
+        reasoningTokens: null,
+        cost: typeof cost?.amount === 'number' ? cost.amount : null,
+        currency: typeof cost?.currency === 'string' ? cost.currency : null,
+      },
+    });
+  }
+}
