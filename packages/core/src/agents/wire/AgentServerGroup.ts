@@ -1,9 +1,11 @@
-import { ModelValidationError, OperationCancelled, UnsupportedFeature } from '../../errors';
+import { ModelValidationError, OperationCancelled } from '../../errors';
 import type { M3Logger } from '../../logging/logger';
 import type { ProxyToolPolicy } from '../../proxy/toolPolicy';
 import type { Redactor } from '../../redaction/Redactor';
 import type { ServerDefinition } from '../../servers/ServerDefinition';
 import type { TraceRecorder } from '../../trace/TraceRecorder';
+import { HttpWireProxy } from './HttpWireProxy';
+import { InProcessHttpEndpoint } from './InProcessHttpEndpoint';
 import { StdioWireProxy } from './StdioWireProxy';
 
 /** An MCP server as an agent is told about it (ACP `session/new` mcpServers item shape). */
@@ -98,11 +100,8 @@ export class AgentServerGroup {
     const { recorder, redactor, scope } = this.options;
     const policy = this.options.policies.get(server.name) ?? ALLOW_ALL;
     if (server.kind === 'stdio') return StdioWireProxy.prepare({ server, policy, recorder, redactor, scope });
-    // HTTP and in-process servers: the loopback reverse proxy lands next.
-    throw new UnsupportedFeature(
-      `agent MCP server ${server.name}: ${server.kind} servers are not proxied for agents yet; use a StdioServer`,
-      { server: server.name },
-    );
+    if (server.kind === 'http') return HttpWireProxy.forHttpServer({ server, policy, recorder, redactor, scope });
+    return InProcessHttpEndpoint.start({ server, policy, recorder, redactor, scope });
   }
 
   /**

@@ -56,13 +56,17 @@ export class WireEventWriter {
     return this.options.connectionId;
   }
 
-  /** Records one JSON-RPC message (`message` as parsed; `frame` its redacted text kept as evidence). */
-  message(message: unknown, frame: string, direction: EventDirection, facts: WireMessageFacts = {}): void {
+  /**
+   * Records one JSON-RPC message (`message` as parsed; `frame` its text kept as evidence, by
+   * default the redacted message serialized).
+   */
+  message(message: unknown, frame: string | undefined, direction: EventDirection, facts: WireMessageFacts = {}): void {
     const { recorder } = this.options;
     if (recorder.finished) return;
     try {
       const safe = recorder.sanitize(message);
-      const { kind, fields } = jsonRpcMessageEvent(safe, frame, this.context(direction), this.pending);
+      const text = frame ?? JSON.stringify(safe);
+      const { kind, fields } = jsonRpcMessageEvent(safe, text, this.context(direction), this.pending);
       const payload = fields.payload as JsonObject;
       if (facts.policy !== undefined && kind === 'tool.call_requested') {
         payload.policy = { decision: facts.policy.decision, reason: facts.policy.reason };

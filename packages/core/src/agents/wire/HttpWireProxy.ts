@@ -1,0 +1,364 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TransportKind } from '../../enums';
+import { newId } from '../../ids';
+import type { JsonValue } from '../../json';
+import type { ProxyToolPolicy } from '../../proxy/toolPolicy';
+import type { Redactor } from '../../redaction/Redactor';
+import { checkEndpointTrust, safeUrl } from '../../servers/endpointTrust';
+import type { HTTPServer } from '../../servers/HTTPServer';
+import { resolveConfiguredValues } from '../../servers/resolveConfiguredValues';
+import type { TraceRecorder } from '../../trace/TraceRecorder';
+import { denialResponse, judgeToolCall, type ToolCallVerdict } from './policyDecision';
+import { SseDataParser } from './SseDataParser';
+import { WireEventWriter, type WireScope } from './WireEventWriter';
+
+/** The HTTP descriptor an agent is given in place of the real server. */
+export interface HttpAgentDescriptor {
+  type: 'http';
+  name: string;
+  url: string;
+  headers: Array<{ name: string; value: string }>;
+}
+
+/** What a reverse proxy forwards to and how it records. */
+export interface HttpWireProxyOptions {
+  readonly name: string;
+  /** The real Streamable HTTP endpoint (trust already checked). */
+  readonly target: URL;
+  /** Headers the proxy adds to every forwarded request (resolved secrets included). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly policy: ProxyToolPolicy;
+  readonly recorder: TraceRecorder;
+  readonly scope: WireScope;
+  /** What the trace names the server's transport (`http`, or `in_process` for a hosted factory). */
+  readonly transportKind: TransportKind;
+}
+
+/** Request headers of the agent passed on (everything else, credentials included, is dropped). */
+const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
+/** Response headers passed back to the agent. */
+const FORWARDED_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version', 'cache-control'];
+/** Largest request body the proxy reads (a `tools/call` is far smaller). */
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function proxyError(message: string): JsonValue {
+  return { jsonrpc: '2.0', id: null, error: { code: -32000, message } };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * Messages are recorded as the redacted message serialized (as `ObservedTransport` does), so
+ * credential-named fields are redacted structurally in the evidence too.
+ *
+ * A loopback reverse proxy in front of one Streamable HTTP MCP endpoint, listening on 127.0.0.1
+ * at an unguessable path. It forwards POST, GET and DELETE to the real URL adding the server's own
+ * headers (the agent never sees them), never follows redirects, keeps `Mcp-Session-Id` and the
+ * protocol headers, relays JSON and SSE answers as they arrive, records every JSON-RPC message
+ * both ways straight into the trace (origin `wire_observed`), and answers a `tools/call` the
+ * policy denies itself, with the stdio proxy's -32001 error, without forwarding it.
+ */
+export class HttpWireProxy {
+  readonly descriptor: HttpAgentDescriptor;
+  private readonly writer: WireEventWriter;
+  private readonly upstreams = new Set<AbortController>();
+  private closing: Promise<boolean> | undefined;
+
+  private constructor(
+    private readonly options: HttpWireProxyOptions,
+    private readonly http: Server,
+    private readonly path: string,
+    port: number,
+    writer: WireEventWriter,
+  ) {
+    this.writer = writer;
+    this.descriptor = { type: 'http', name: options.name, url: `http://127.0.0.1:${port}${path}`, headers: [] };
+  }
+
+  /** Checks the server's trust rules, resolves its headers (secrets become canaries) and listens. */
+  static async forHttpServer(options: {
+    server: HTTPServer;
+    policy: ProxyToolPolicy;
+    recorder: TraceRecorder;
+    redactor: Redactor;
+    scope: WireScope;
+  }): Promise<HttpWireProxy> {
+    const { server, redactor } = options;
+    const target = await checkEndpointTrust(server.url, server.trust);
+    const headers = resolveConfiguredValues(server.headers, { redactor, what: 'headers', serverName: server.name });
+    return HttpWireProxy.listen({ ...options, name: server.name, target, headers, transportKind: 'http' });
+  }
+
+  /** Starts listening on 127.0.0.1 (a free port) and records `transport.connected`. */
+  static async listen(options: HttpWireProxyOptions): Promise<HttpWireProxy> {
+    const path = `/${randomBytes(16).toString('hex')}/mcp`;
+    const writer = new WireEventWriter({
+      recorder: options.recorder,
+      server: options.name,
+      connectionId: newId('conn'),
+      scope: options.scope,
+    });
+    // Requests can only arrive once listening, by which time the proxy exists.
+    const ready: { proxy?: HttpWireProxy } = {};
+    const http = createServer((req, res) => {
+      if (ready.proxy === undefined) return sendJson(res, 503, proxyError('the proxy is starting'));
+      ready.proxy.handle(req, res).catch(() => {
+        writer.diagnostic('proxy_failed', 'the reverse proxy could not relay a request');
+        sendJson(res, 502, proxyError('the sf-m3 reverse proxy could not relay this request'));
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(0, '127.0.0.1', () => resolve());
+    });
+    const port = (http.address() as AddressInfo).port;
+    const proxy = new HttpWireProxy(options, http, path, port, writer);
+    ready.proxy = proxy;
+    writer.transport(true, options.transportKind, 'reverse-proxy');
+    return proxy;
+  }
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  /** Nothing to read: the reverse proxy records as messages pass. */
+  sync(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Stops listening, aborts open upstream requests, records `transport.disconnected`; never throws. */
+  close(): Promise<boolean> {
+    this.closing ??= (async () => {
+      for (const upstream of this.upstreams) upstream.abort();
+      this.http.closeAllConnections();
+      const closed = await new Promise<boolean>((resolve) => this.http.close((error) => resolve(error === undefined)));
+      this.writer.transport(false, this.options.transportKind, 'reverse-proxy', 'closed_by_client');
+      return closed || !this.http.listening;
+    })();
+    return this.closing;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== this.path || url.search !== '') {
+      res.writeHead(404).end();
+      return;
+    }
+    const method = req.method ?? 'GET';
+    if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
+      res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
+      return;
+    }
+    let body: string | undefined;
+    let denied: unknown[] = [];
+    if (method === 'POST') {
+      const bytes = await readBody(req);
+      if (bytes === null) return sendJson(res, 413, proxyError('the request body is larger than 16 MiB'));
+      const judged = this.judgeRequest(bytes.toString('utf8'));
+      if (judged.answerLocally) {
+        this.answerDenied(res, judged.denied, judged.batch);
+        return;
+      }
+      body = judged.forward;
+      denied = judged.denied;
+    }
+    await this.forward(req, res, method, body, denied);
+  }
+
+  /**
+   * Records the agent's messages and applies the policy: what to forward (a batch without its
+   * denied calls) and the proxy's answers to the denied ones.
+   */
+  private judgeRequest(text: string): { forward: string; denied: unknown[]; batch: boolean; answerLocally: boolean } {
+    const parsed = parseJson(text);
+    if (!parsed.ok) {
+      this.writer.diagnostic('non_json_frame', 'a request body that is not JSON was forwarded', {
+        direction: 'client_to_server',
+        raw: text,
+      });
+      return { forward: text, denied: [], batch: false, answerLocally: false };
+    }
+    const batch = Array.isArray(parsed.value);
+    const messages: unknown[] = batch ? (parsed.value as unknown[]) : [parsed.value];
+    const verdicts = messages.map((m) => judgeToolCall(this.options.policy, m));
+    messages.forEach((m, i) =>
+      this.writer.message(m, undefined, 'client_to_server', {
+        ...(verdicts[i] !== undefined && { policy: { decision: verdicts[i].decision, reason: verdicts[i].reason } }),
+      }),
+    );
+    const isDenied = (v: ToolCallVerdict | undefined) => v?.decision === 'denied';
+    if (!verdicts.some(isDenied)) return { forward: text, denied: [], batch, answerLocally: false };
+    const denied = messages.flatMap((m, i) => {
+      const id = (m as { id?: JsonValue }).id;
+      return isDenied(verdicts[i]) && id !== undefined ? [denialResponse(this.name, id, verdicts[i]!)] : [];
+    });
+    const kept = messages.filter((_m, i) => !isDenied(verdicts[i]));
+    if (kept.length === 0) return { forward: '', denied, batch, answerLocally: true };
+    return { forward: JSON.stringify(kept), denied, batch, answerLocally: false };
+  }
+
+  /** Answers a request whose every message was denied; nothing is forwarded. */
+  private answerDenied(res: ServerResponse, denied: unknown[], batch: boolean): void {
+    for (const answer of denied) this.writer.message(answer, undefined, 'server_to_client', { answeredByProxy: true });
+    if (denied.length === 0) {
+      res.writeHead(202).end();
+      return;
+    }
+    sendJson(res, 200, batch ? denied : denied[0]);
+  }
+
+  private upstreamHeaders(req: IncomingMessage): Headers {
+    const headers = new Headers();
+    for (const name of FORWARDED_REQUEST_HEADERS) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    for (const [name, value] of Object.entries(this.options.headers)) headers.set(name, value);
+    return headers;
+  }
+
+  private async forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    body: string | undefined,
+    denied: unknown[],
+  ): Promise<void> {
+    const upstream = new AbortController();
+    this.upstreams.add(upstream);
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.abort();
+      this.upstreams.delete(upstream);
+    });
+    let response: Response;
+    try {
+      response = await fetch(this.options.target, {
+        method,
+        headers: this.upstreamHeaders(req),
+        ...(body !== undefined && { body }),
+        redirect: 'manual',
+        signal: upstream.signal,
+      });
+    } catch (error) {
+      if (upstream.signal.aborted) return void res.end();
+      const code = (error as { cause?: { code?: unknown } }).cause?.code;
+      this.writer.diagnostic(
+        'upstream_unreachable',
+        `the HTTP MCP endpoint ${safeUrl(this.options.target)} could not be reached${typeof code === 'string' ? ` (${code})` : ''}`,
+      );
+      return sendJson(res, 502, proxyError('the MCP server could not be reached through the sf-m3 reverse proxy'));
+    }
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined);
+      this.writer.diagnostic(
+        'redirect_refused',
+        `the HTTP MCP endpoint ${safeUrl(this.options.target)} answered with a redirect (${response.status}); redirects are not followed: point the HTTPServer url at the final endpoint`,
+      );
+      return sendJson(res, 502, proxyError('the MCP server answered with a redirect, which is not followed'));
+    }
+    const headers: Record<string, string> = {};
+    for (const name of FORWARDED_RESPONSE_HEADERS) {
+      const value = response.headers.get(name);
+      if (value !== null) headers[name] = value;
+    }
+    const contentType = response.headers.get('content-type') ?? '';
+    if (contentType.includes('text/event-stream')) return this.relayEvents(res, response, headers, denied);
+    const text = response.body === null ? '' : await response.text();
+    if (contentType.includes('application/json') && text.length > 0) {
+      const parsed = parseJson(text);
+      if (parsed.ok) {
+        const messages: unknown[] = Array.isArray(parsed.value) ? (parsed.value as unknown[]) : [parsed.value];
+        for (const m of messages) this.writer.message(m, undefined, 'server_to_client');
+        if (denied.length > 0) {
+          for (const m of denied) this.writer.message(m, undefined, 'server_to_client', { answeredByProxy: true });
+          res.writeHead(response.status, headers);
+          res.end(JSON.stringify([...messages, ...denied]));
+          return;
+        }
+      } else {
+        this.writer.diagnostic('non_json_frame', 'a JSON response body that is not JSON was relayed', {
+          direction: 'server_to_client',
+          raw: text,
+        });
+      }
+    }
+    if (denied.length > 0 && text.length === 0 && response.status === 202) {
+      // The kept part of a batch was only notifications: the denied calls still need answers.
+      for (const m of denied) this.writer.message(m, undefined, 'server_to_client', { answeredByProxy: true });
+      return sendJson(res, 200, denied);
+    }
+    res.writeHead(response.status, headers);
+    res.end(text);
+  }
+
+  /** Relays an SSE stream chunk by chunk, recording each event's JSON-RPC message(s). */
+  private async relayEvents(
+    res: ServerResponse,
+    response: Response,
+    headers: Record<string, string>,
+    denied: unknown[],
+  ): Promise<void> {
+    res.writeHead(response.status, headers);
+    res.flushHeaders();
+    const parser = new SseDataParser();
+    const record = (data: string) => {
+      const parsed = parseJson(data);
+      if (!parsed.ok) {
+        if (data.length > 0) {
+          this.writer.diagnostic('non_json_frame', 'an SSE event whose data is not JSON was relayed', {
+            direction: 'server_to_client',
+            raw: data,
+          });
+        }
+        return;
+      }
+      const messages = Array.isArray(parsed.value) ? (parsed.value as unknown[]) : [parsed.value];
+      for (const m of messages) this.writer.message(m, undefined, 'server_to_client');
+    };
+    try {
+      if (response.body !== null) {
+        for await (const chunk of response.body) {
+          res.write(chunk);
+          parser.push(chunk as Uint8Array).forEach(record);
+        }
+      }
+      parser.end().forEach(record);
+    } catch {
+      // The agent or the proxy closed the stream: nothing more to relay.
+    }
+    for (const m of denied) {
+      this.writer.message(m, undefined, 'server_to_client', { answeredByProxy: true });
+      if (!res.writableEnded) res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
+    }
+    if (!res.writableEnded) res.end();
+  }
+}
