@@ -1,39 +1,184 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { exampleServerBin } from '@sf-m3/example-servers';
-import { agentManifests } from '../../../../../examples/fixtures/acp/agents';
 import { MCPTestKit } from '../../kit/MCPTestKit';
+import { secretFromEnv } from '../../redaction/SecretRef';
 import { StdioServer } from '../../servers/StdioServer';
-import { ACP_SDK_BUNDLE } from './acpSdk';
+import { agentManifests, agentPidOf, alive, ensureBuilt, livePidsOf, tracedPids } from './acpHarness.testkit';
 
-const root = join(__dirname, '..', '..', '..', '..', '..');
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
+const SECRET = 'acp-secret-value-7f3e9c';
 
-beforeAll(() => {
-  if (!existsSync(exampleServerBin)) execFileSync('npx', ['tsc', '-b', 'examples/servers'], { cwd: root });
-  if (!existsSync(ACP_SDK_BUNDLE))
-    execFileSync(process.execPath, ['packages/core/scripts/bundle-acp-sdk.js'], { cwd: root });
-}, 120_000);
+beforeAll(ensureBuilt, 120_000);
 
-describe('the acp harness', () => {
+describe('the acp harness with the shipping fixture agent', () => {
   let kit: MCPTestKit;
   beforeEach(() => {
     kit = new MCPTestKit();
   });
   afterEach(async () => {
     await kit.close();
+    delete process.env.M3_ACP_TEST_SECRET;
+    delete process.env.M3_ACP_AMBIENT;
   });
 
-  it('runs a two-turn session', async () => {
-    const [agent] = kit.agents([{ harness: 'acp', manifest: agentManifests.shipping, models: ['fixture'] }]);
-    const session = await agent!.session({ servers: [example], timeoutMs: 20_000 });
+  const shipping = (extra: Record<string, unknown> = {}) =>
+    kit.agents([{ harness: 'acp', manifest: agentManifests.shipping, models: ['fixture'], ...extra }])[0]!;
+
+  it('runs a two-turn session: answers, wire and reported tool calls correlated per turn, raw frames', async () => {
+    const session = await shipping().session({ servers: [example], timeoutMs: 30_000 });
+    const pids = livePidsOf(session);
     const first = await session.send('Quote 2 kg local');
     const second = await session.send('Quote 3 kg regional');
+    pids.push(...livePidsOf(session));
     const result = await session.close();
-    console.log(JSON.stringify({ first, second, error: result.error, outcome: result.snapshot.outcome }, null, 1));
+
+    expect(result.snapshot.outcome).toBe('completed');
+    expect([first.outcome, second.outcome]).toEqual(['completed', 'completed']);
+    expect(first.response?.text).toBe('quoted local');
+    expect(second.response?.text).toBe('quoted regional');
+    expect(first.stopReason).toBe('end_turn');
+
     const view = result.traceView;
-    console.log(JSON.stringify(view.toolCalls, null, 1).slice(0, 4000));
-    console.log(view.timeline.map((e) => e.kind).join(','));
+    expect(view.runtime).toMatchObject({ kind: 'acp', protocolVersion: { state: 'observed', value: '1' } });
+    expect(view.runtime.kind === 'acp' && view.runtime.agent.value).toMatchObject({ name: 'sf-m3-shipping-fixture' });
+    expect(view.summary.usage.state).toBe('unsupported');
+    expect(view.summary.turnCount).toBe(2);
+    expect(view.toolCalls).toHaveLength(2);
+    const [call1, call2] = view.toolCalls;
+    expect(call1).toMatchObject({ server: 'example', correlation: 'correlated', status: 'success', conflicts: [] });
+    expect(call1!.turnId).toBe(first.turnId);
+    expect(call1!.arguments.value).toEqual({ weight_kg: 2, zone: 'local' });
+    expect(call1!.wire.state).toBe('observed');
+    expect(call1!.reported.value).toMatchObject({
+      providerCallId: 'call-1',
+      server: 'example',
+      tool: 'shipping_quote',
+    });
+    expect(call2!.turnId).toBe(second.turnId);
+    expect(call2!.result.value).toMatchObject({ structuredContent: { value: { amount: 15.5, currency: 'USD' } } });
+    expect(view.forTurn(first).toolCalls.map((c) => c.arguments.value)).toEqual([{ weight_kg: 2, zone: 'local' }]);
+    expect(view.reasoning.length).toBeGreaterThanOrEqual(2);
+    const acpFrames = view.rawMessages.filter((m) => m.source === 'acp');
+    expect(new Set(acpFrames.map((m) => m.direction))).toEqual(new Set(['sdk_to_harness', 'harness_to_sdk']));
+    expect(acpFrames.some((m) => String(m.preview.value).includes('"session/prompt"'))).toBe(true);
+
+    const record = await kit.store.getExecution(result.executionId);
+    expect(record.labels).toMatchObject({ harness: 'acp', model: 'fixture', trial: '1', server: 'example' });
+    expect(record.labels.metadata).toMatchObject({ harness_config: 'acp:fixture', trial: '1' });
+    expect(pids.length).toBeGreaterThanOrEqual(3);
+    expect(alive([...pids, ...tracedPids(result.trace.events)])).toEqual([]);
+  });
+
+  it('gives the agent an allowlisted environment, a temp home and workspace, secrets as canaries', async () => {
+    process.env.M3_ACP_TEST_SECRET = SECRET;
+    process.env.M3_ACP_AMBIENT = 'must-not-leak';
+    const agent = kit.agents([
+      {
+        harness: 'acp',
+        manifest: {
+          ...agentManifests.shipping,
+          env: { PROVIDER_KEY: secretFromEnv('M3_ACP_TEST_SECRET'), PLAIN: 'x' },
+        },
+        models: ['fixture'],
+        name: 'fixture-b',
+      },
+    ])[0]!;
+    const session = await agent.session({ servers: [example], timeoutMs: 30_000 });
+    const [agentPid] = livePidsOf(session);
+    const env = Object.fromEntries(
+      readFileSync(`/proc/${agentPid}/environ`, 'utf8')
+        .split('\0')
+        .filter((l) => l.includes('='))
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
+    const cwd = readlinkSync(`/proc/${agentPid}/cwd`);
+    const turn = await session.send(
+      JSON.stringify({ tool: 'shipping_quote', arguments: { weight_kg: 2, zone: SECRET } }),
+    );
+    const result = await session.close();
+
+    expect(Object.keys(env).sort()).toEqual(
+      [
+        'CI',
+        'HOME',
+        'LANG',
+        'LC_ALL',
+        'NO_COLOR',
+        'PATH',
+        'PLAIN',
+        'PROVIDER_KEY',
+        'TZ',
+        'XDG_CACHE_HOME',
+        'XDG_CONFIG_HOME',
+        'XDG_DATA_HOME',
+        'XDG_STATE_HOME',
+      ].sort(),
+    );
+    expect(env.PROVIDER_KEY).toBe(SECRET);
+    expect(env.HOME).toMatch(/m3-acp-[^/]+\/home$/);
+    expect(env.PATH!.split(':')[0]).toBe(dirname(process.execPath));
+    expect(cwd).toMatch(/m3-acp-[^/]+\/workspace$/);
+    expect(JSON.stringify(result.trace.events)).not.toContain(SECRET);
+    expect(turn.prompt).toContain(SECRET); // the caller's own prompt is not rewritten; the trace is
+    const record = await kit.store.getExecution(result.executionId);
+    expect(record.labels.metadata.harness_config).toBe('acp:fixture:fixture-b');
+  });
+
+  it("enforces tools: ['example:shipping_quote'] and tools: [] at the wire", async () => {
+    const allowed = await shipping().run('Quote 2 kg local', { servers: [example], tools: ['example:shipping_quote'] });
+    expect(allowed.snapshot.outcome).toBe('completed');
+    expect(allowed.traceView.toolCalls.map((c) => c.status)).toEqual(['success']);
+
+    const other = await shipping().run(JSON.stringify({ tool: 'normalize_customer', arguments: { name: 'ada' } }), {
+      servers: [example],
+      tools: ['example:shipping_quote'],
+    });
+    const denied = await shipping().run('Quote 2 kg local', { servers: [example], tools: [] });
+    for (const result of [other, denied]) {
+      expect(result.turns[0]!.response?.text).toMatch(/^tool call denied: /);
+      const [call] = result.traceView.toolCalls;
+      expect(call).toMatchObject({ server: 'example', status: 'protocol_error', correlation: 'correlated' });
+      expect(call!.policy).toMatchObject({ decision: 'denied' });
+      expect(alive(tracedPids(result.trace.events))).toEqual([]);
+    }
+  });
+
+  it('validates selections without I/O and fails launch problems clearly', async () => {
+    expect(() => kit.agents([{ harness: 'acp', models: ['m'] }])).toThrow(/manifest: \{ command/);
+    expect(() => kit.agents([{ harness: 'acp', manifest: { command: 'a', shell: true }, models: ['m'] }])).toThrow(
+      /'shell' is unknown/,
+    );
+    expect(() => kit.agents([{ harness: 'acp', manifest: { command: 'a' } }])).toThrow(/models: \['<label>'/);
+    expect(() => kit.agents([{ harness: 'acp', manifest: { command: 'a' }, models: ['m'], mode: 'x' }])).toThrow(
+      /'mode' is unknown/,
+    );
+    expect(() =>
+      kit.agents([{ harness: 'acp', manifest: { command: 'a', env: { 'BAD-NAME': 'x' } }, models: ['m'] }]),
+    ).toThrow(/not a valid variable name/);
+
+    const missing = await kit
+      .agents([{ harness: 'acp', manifest: { command: 'sf-m3-no-such-agent' }, models: ['m'] }])[0]!
+      .run('hi', { servers: [example] });
+    expect(missing.snapshot.outcome).toBe('failed');
+    expect(missing.error?.code).toBe('acp_executable_missing');
+
+    const unset = await kit
+      .agents([
+        {
+          harness: 'acp',
+          manifest: { ...agentManifests.shipping, env: { K: secretFromEnv('M3_ACP_UNSET_VAR') } },
+          models: ['m'],
+        },
+      ])[0]!
+      .run('hi', { servers: [example] });
+    expect(unset.error?.code).toBe('acp_environment_missing');
+    expect(unset.error?.message).toContain('M3_ACP_UNSET_VAR');
+
+    const stale = await shipping({ agentModeId: 'architect' }).run('hi', { servers: [example] });
+    expect(stale.snapshot.outcome).toBe('failed');
+    expect(stale.error).toMatchObject({ code: 'acp_stale_option' });
+    expect(alive(tracedPids(stale.trace.events))).toEqual([]);
+    expect(agentPidOf(stale.trace.events)).toBeDefined();
   });
 });

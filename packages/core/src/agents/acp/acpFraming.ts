@@ -28,11 +28,15 @@ export function newlineFramedStream(
   observer: AcpFrameObserver,
   maxFrameBytes = ACP_MAX_FRAME_BYTES,
 ): AcpStream {
+  // Set once the stream is closed, errored, or cancelled by its reader (the SDK closing).
+  let done = false;
   const readable = new ReadableStream<AcpMessage>({
+    cancel() {
+      done = true;
+    },
     start(controller) {
       let pending: Buffer[] = [];
       let pendingBytes = 0;
-      let done = false;
       const emit = (line: Buffer): void => {
         const frame = line.length > 0 && line[line.length - 1] === 0x0d ? line.subarray(0, -1) : line;
         if (frame.length === 0) return;
@@ -48,7 +52,7 @@ export function newlineFramedStream(
           observer.malformed(frame, 'not a JSON object');
           return;
         }
-        controller.enqueue(value as AcpMessage);
+        if (!done) controller.enqueue(value as AcpMessage);
       };
       const fail = (error: Error): void => {
         if (done) return;
