@@ -80,6 +80,28 @@ export function trailingToolResults(request: FakeConversationView): readonly Fak
   return request.messages.at(-1)?.toolResults ?? [];
 }
 
+/**
+ * The name under which a tool is offered, or null: exactly `tool`, or a name ending in `_tool`, `.tool` or
+ * `/tool` (how agents prefix MCP tools: `mcp__example__shipping_quote`, `mcp_example_shipping_quote`). A pattern
+ * is tested against each name. Script tool calls with it so the same rule works for every agent.
+ */
+export function offeredTool(request: Pick<FakeConversationView, 'tools'>, tool: string | RegExp): string | null {
+  const names = request.tools.map((t) => t.name);
+  if (typeof tool !== 'string') {
+    return (
+      names.find((name) => {
+        tool.lastIndex = 0;
+        return tool.test(name);
+      }) ?? null
+    );
+  }
+  return (
+    names.find((name) => name === tool) ??
+    names.find((name) => /[_./]$/.test(name.slice(0, -tool.length)) && name.endsWith(tool)) ??
+    null
+  );
+}
+
 /** Tool-call rounds in the conversation so far: assistant messages that asked for at least one tool. */
 export function toolRounds(request: FakeConversationView): number {
   return request.messages.filter((m) => m.role === 'assistant' && m.toolCalls.length > 0).length;

@@ -1,5 +1,11 @@
 import type { FakeChatReply } from './fakeModelReply';
-import { lastUserText, trailingToolResults, type FakeModelDialect, type FakeModelRequest } from './fakeModelRequest';
+import {
+  lastUserText,
+  offeredTool,
+  trailingToolResults,
+  type FakeModelDialect,
+  type FakeModelRequest,
+} from './fakeModelRequest';
 
 /** A reply, or a function choosing one from the request (e.g. answer with the tool result it carries). */
 export type FakeChatReplySource = FakeChatReply | ((request: FakeModelRequest) => FakeChatReply);
@@ -16,7 +22,11 @@ export interface FakeRequestMatch {
   /** The model the request names: exactly, or a pattern. */
   readonly model?: string | RegExp;
   readonly dialect?: FakeModelDialect;
-  /** A tool with this name is offered (exactly, or a pattern) — tells an agent's main loop from its side calls. */
+  /**
+   * A tool with this name is offered — tells an agent's main loop from its side calls. A string matches the
+   * name exactly or as its last part after `_`, `.` or `/` (agents prefix MCP tools: `mcp__example__shipping_quote`,
+   * `mcp_example_shipping_quote`, `example__shipping_quote`); a pattern is tested as it is.
+   */
   readonly tool?: string | RegExp;
 }
 
@@ -46,7 +56,7 @@ function test(expected: string | RegExp, actual: string, whole: boolean): boolea
 export function requestMatches(match: FakeRequestMatch, request: FakeModelRequest): boolean {
   if (match.dialect !== undefined && match.dialect !== request.dialect) return false;
   if (match.model !== undefined && !test(match.model, request.model ?? '', true)) return false;
-  if (match.tool !== undefined && !request.tools.some((t) => test(match.tool!, t.name, true))) return false;
+  if (match.tool !== undefined && offeredTool(request, match.tool) === null) return false;
   if (match.lastUserText !== undefined && !test(match.lastUserText, lastUserText(request), false)) return false;
   if (match.afterToolResult !== undefined) {
     const results = trailingToolResults(request);

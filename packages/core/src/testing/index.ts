@@ -10,6 +10,6 @@ export type {
   FakeToolResultView,
   FakeToolView,
 } from './fakeModelRequest';
-export { lastUserText, trailingToolResults, toolRounds } from './fakeModelRequest';
+export { lastUserText, offeredTool, trailingToolResults, toolRounds } from './fakeModelRequest';
 export type { FakeRequestMatch, FakeRuleOptions, FakeRule } from './fakeModelRules';
 export { DEFAULT_FAKE_MODEL_LIMITS, type FakeModelLimits, type FakeLimitViolation } from './fakeModelLimits';
