@@ -201,6 +201,7 @@ describe('createTestM3', () => {
     ]);
     await defined[1].fn();
     expect(seen[0]).toMatchObject({ kit, trial: 2, caseId: 's::quotes', server: undefined });
-    expect(seen[0].agent).toEqual({ agentFor: { harness: 'acp', models: ['m'] } });
+    expect(seen[0]!.agent).toEqual({ agentFor: { harness: 'acp', models: ['m'] } });
+    expect(seen[0]!.server).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { ModelValidationError } from '@sf-m3/core';
+import type { AgentSelection, MCPTestKit, ServerDefinition } from '@sf-m3/core';
 import { applyHarnessOverrides } from './harnessOverrides';
 import type { M3SuiteOptions } from './runtimeBridge';
 
@@ -118,11 +119,12 @@ function agentChoices(entries: readonly unknown[]): AgentChoice[] {
 
 /** What a `test.m3` body receives. */
 export interface TestM3Context {
-  readonly kit: unknown;
+  /** The test's kit (`m3Kit`), labelled with this expansion's server, harness, model and trial. */
+  readonly kit: MCPTestKit;
   /** `kit.agents([...])[0]` for this expansion's harness and model; `undefined` without agents. */
-  readonly agent: unknown;
+  readonly agent: AgentSelection | undefined;
   /** The server definition of this expansion; `undefined` without servers. */
-  readonly server: unknown;
+  readonly server: ServerDefinition | undefined;
   /** 1-based trial number. */
   readonly trial: number;
   /** Shared by every expansion of the test. */
@@ -204,7 +206,13 @@ export function createTestM3(deps: TestM3Dependencies): TestM3 {
     const agents = (kit as { agents?: (selections: unknown[]) => unknown[] }).agents;
     const agent =
       expansion.agent === null || agents === undefined ? undefined : agents.call(kit, [expansion.agent.selection])[0];
-    return fn({ kit, agent, server: expansion.server?.resolve(), trial: expansion.trial, caseId: kit.caseId ?? '' });
+    return fn({
+      kit: kit as unknown as MCPTestKit,
+      agent: agent as AgentSelection | undefined,
+      server: expansion.server?.resolve() as ServerDefinition | undefined,
+      trial: expansion.trial,
+      caseId: kit.caseId ?? '',
+    });
   };
 
   const m3 = variant((title, fn, timeout) => deps.test(title, fn, timeout)) as TestM3;
