@@ -179,7 +179,11 @@ describe('createTestM3', () => {
       defined.push({ title, fn, declared });
     };
     const jestTest = Object.assign(record, { skip: record, only: record }) as JestTestLike;
-    const kit = { caseId: 's::quotes', agents: (selections: unknown[]) => selections.map((s) => ({ agentFor: s })) };
+    const kit = {
+      caseId: 's::quotes',
+      agents: (selections: unknown[], options: { trials: number }) =>
+        Array.from({ length: options.trials }, (_, i) => ({ agentFor: selections[0], trial: i + 1 })),
+    };
     const testM3 = createTestM3({
       test: jestTest,
       options: () => ({ trials: 2, agents: [{ harness: 'acp', models: ['m'] }] }),
@@ -201,7 +205,7 @@ describe('createTestM3', () => {
     ]);
     await defined[1].fn();
     expect(seen[0]).toMatchObject({ kit, trial: 2, caseId: 's::quotes', server: undefined });
-    expect(seen[0]!.agent).toEqual({ agentFor: { harness: 'acp', models: ['m'] } });
+    expect(seen[0]!.agent).toEqual({ agentFor: { harness: 'acp', models: ['m'] }, trial: 2 });
     expect(seen[0]!.server).toBeUndefined();
   });
 });

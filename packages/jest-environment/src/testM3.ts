@@ -121,7 +121,10 @@ function agentChoices(entries: readonly unknown[]): AgentChoice[] {
 export interface TestM3Context {
   /** The test's kit (`m3Kit`), labelled with this expansion's server, harness, model and trial. */
   readonly kit: MCPTestKit;
-  /** `kit.agents([...])[0]` for this expansion's harness and model; `undefined` without agents. */
+  /**
+   * The agent of this expansion's harness, model and trial (`agent.trial` is this trial's number);
+   * `undefined` without agents.
+   */
   readonly agent: AgentSelection | undefined;
   /** The server definition of this expansion; `undefined` without servers. */
   readonly server: ServerDefinition | undefined;
@@ -203,9 +206,12 @@ export function createTestM3(deps: TestM3Dependencies): TestM3 {
   const run = (expansion: TestM3Expansion, fn: (context: TestM3Context) => unknown): unknown => {
     const kit = deps.currentKit();
     if (kit === undefined) throw new ModelValidationError('test.m3 bodies run only inside the sf-m3 environment');
-    const agents = (kit as { agents?: (selections: unknown[]) => unknown[] }).agents;
+    const agents = (kit as { agents?: (selections: unknown[], options: { trials: number }) => unknown[] }).agents;
+    // `kit.agents` numbers trials from 1 (no I/O): the last of `trial` selections is this trial's.
     const agent =
-      expansion.agent === null || agents === undefined ? undefined : agents.call(kit, [expansion.agent.selection])[0];
+      expansion.agent === null || agents === undefined
+        ? undefined
+        : agents.call(kit, [expansion.agent.selection], { trials: expansion.trial }).at(-1);
     return fn({
       kit: kit as unknown as MCPTestKit,
       agent: agent as AgentSelection | undefined,
