@@ -16,6 +16,17 @@ describe('acpToolIdentity', () => {
     });
   });
 
+  it("reads Gemini CLI's `tool (server MCP Server)` for a server of the execution", () => {
+    expect(acpToolIdentity('shipping_quote (example MCP Server)', ['example', 'math'])).toEqual({
+      server: 'example',
+      tool: 'shipping_quote',
+    });
+    expect(acpToolIdentity('shipping_quote (other MCP Server)', ['example', 'math'])).toEqual({
+      server: null,
+      tool: 'shipping_quote (other MCP Server)',
+    });
+  });
+
   it('takes a bare tool name for the only server, and leaves the rest serverless', () => {
     expect(acpToolIdentity('shipping_quote', ['example'])).toEqual({ server: 'example', tool: 'shipping_quote' });
     expect(acpToolIdentity('shipping_quote', ['example', 'math'])).toEqual({ server: null, tool: 'shipping_quote' });
