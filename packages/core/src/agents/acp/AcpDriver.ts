@@ -48,6 +48,8 @@ export class AcpDriver implements HarnessDriver {
   private group: AgentServerGroup | undefined;
   private updates: AcpUpdateRecorder | undefined;
   private agentSessionId = '';
+  /** The turn wire evidence belongs to: the latest one started (a capture can land after its end). */
+  private wireTurnId: string | undefined;
   private prompt: Promise<unknown> | undefined;
   private syncing: Promise<void> = Promise.resolve();
   private syncQueued = false;
@@ -62,13 +64,17 @@ export class AcpDriver implements HarnessDriver {
     ctx.setStage({ stage: 'harness_startup', operation: 'launch' });
     this.plan = await prepareAcpLaunch(this.selection.manifest, ctx.redactor);
     const { servers, policies } = ctx.options;
+    const scope = () => ({
+      sessionId: ctx.sessionId,
+      ...(this.wireTurnId !== undefined && { turnId: this.wireTurnId }),
+    });
     this.group = new AgentServerGroup({
       servers,
       policies,
       recorder,
       redactor: ctx.redactor,
       logger: ctx.logger,
-      scope: ctx.scope,
+      scope,
     });
     this.updates = new AcpUpdateRecorder(
       recorder,
@@ -173,6 +179,10 @@ export class AcpDriver implements HarnessDriver {
 
   async runTurn(ctx: HarnessContext, turn: HarnessTurn): Promise<HarnessTurnEnd> {
     const updates = this.updates as AcpUpdateRecorder;
+    // What the proxies captured since the last turn ended still belongs to that turn.
+    this.sync();
+    await this.syncing;
+    this.wireTurnId = turn.turnId;
     updates.beginTurn();
     this.cancelSent = false;
     ctx.setStage({ stage: 'waiting_for_harness_response', operation: 'session/prompt' });
