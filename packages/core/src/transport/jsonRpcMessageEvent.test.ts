@@ -1,4 +1,4 @@
-import { jsonRpcMessageEvent, phaseOfMethod, type PendingRequestMethods } from './jsonRpcMessageEvent';
+import { jsonRpcMessageEvent, openRequests, phaseOfMethod, type PendingRequestMethods } from './jsonRpcMessageEvent';
 
 const context = { server: 'shop', connectionId: 'c1', origin: 'wire_observed' as const };
 const c2s = { ...context, direction: 'client_to_server' as const };
@@ -96,5 +96,21 @@ describe('jsonRpcMessageEvent', () => {
       'idle',
       'idle',
     ]);
+  });
+});
+
+describe('openRequests', () => {
+  test('lists unanswered requests of one direction with their typed ids', () => {
+    const pending: PendingRequestMethods = new Map();
+    jsonRpcMessageEvent({ jsonrpc: '2.0', id: 1, method: 'tools/call' }, '', c2s, pending);
+    jsonRpcMessageEvent({ jsonrpc: '2.0', id: 'a|b', method: 'ping' }, '', c2s, pending);
+    jsonRpcMessageEvent({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, '', c2s, pending);
+    jsonRpcMessageEvent({ jsonrpc: '2.0', id: 2, result: {} }, '', s2c, pending);
+    jsonRpcMessageEvent({ jsonrpc: '2.0', id: 5, method: 'roots/list' }, '', s2c, pending);
+    expect(openRequests(pending, 'client_to_server')).toEqual([
+      { id: 1, method: 'tools/call' },
+      { id: 'a|b', method: 'ping' },
+    ]);
+    expect(openRequests(pending, 'server_to_client')).toEqual([{ id: 5, method: 'roots/list' }]);
   });
 });

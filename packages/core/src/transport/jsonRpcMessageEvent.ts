@@ -28,6 +28,22 @@ export interface JsonRpcMessageEvent {
  */
 export type PendingRequestMethods = Map<string, string>;
 
+/** The requests sent in `direction` that are still unanswered, with their typed ids. */
+export function openRequests(
+  pending: PendingRequestMethods,
+  direction: EventDirection,
+): Array<{ id: string | number; method: string }> {
+  const out: Array<{ id: string | number; method: string }> = [];
+  for (const [key, method] of pending) {
+    const first = key.indexOf('|');
+    const second = key.indexOf('|', first + 1);
+    if (key.slice(0, first) !== direction) continue;
+    const raw = key.slice(second + 1);
+    out.push({ id: key.slice(first + 1, second) === 'number' ? Number(raw) : raw, method });
+  }
+  return out;
+}
+
 const MCP_CALL_METHODS: ReadonlySet<string> = new Set([
   'tools/call',
   'tools/list',

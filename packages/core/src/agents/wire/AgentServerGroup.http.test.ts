@@ -181,4 +181,31 @@ describe('HTTP reverse proxy details', () => {
       .map((e) => e.payload.code);
     expect(diagnostics).toContain('redirect_refused');
   });
+
+  test('a call still open when the group closes ends as transport_error in the trace', async () => {
+    const stalling = new InProcessServer({
+      name: 'slow',
+      factory: () => {
+        const server = new McpServer({ name: 'slow', version: '1.0.0' });
+        server.registerTool('stall', {}, () => new Promise<never>(() => undefined));
+        return server;
+      },
+    });
+    const { group, recorder, finish } = setupGroup([stalling]);
+    const [descriptor] = await group.start(new AbortController().signal);
+    const client = await connectAsAgent(descriptor!);
+    const call = client.callTool({ name: 'stall', arguments: {} }).then(
+      () => 'answered',
+      () => 'failed',
+    );
+    while (!recorder.events.some((e) => e.kind === 'tool.call_requested')) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await group.close();
+    // The SDK client may retry a lost SSE stream for a while; closing it ends the call at once.
+    await client.close();
+    expect(await call).toBe('failed');
+    const [stall] = finish().view().toolCalls;
+    expect(stall).toMatchObject({ tool: { value: 'stall' }, status: 'transport_error' });
+  });
 });

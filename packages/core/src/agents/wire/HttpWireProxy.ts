@@ -161,6 +161,7 @@ export class HttpWireProxy {
       for (const upstream of this.upstreams) upstream.abort();
       this.http.closeAllConnections();
       const closed = await new Promise<boolean>((resolve) => this.http.close((error) => resolve(error === undefined)));
+      this.writer.abandonOpenRequests('the reverse proxy closed');
       this.writer.transport(false, this.options.transportKind, 'reverse-proxy', 'closed_by_client');
       return closed || !this.http.listening;
     })();

@@ -5,6 +5,7 @@ import type { DiagnosticPayload, TransportPayload } from '../../trace/payloads';
 import type { TransportKind } from '../../enums';
 import {
   jsonRpcMessageEvent,
+  openRequests,
   type JsonRpcMessageContext,
   type PendingRequestMethods,
 } from '../../transport/jsonRpcMessageEvent';
@@ -107,6 +108,20 @@ export class WireEventWriter {
         ...(extra.rawOriginalSizeBytes !== undefined && { rawOriginalSizeBytes: extra.rawOriginalSizeBytes }),
       }),
     });
+  }
+
+  /**
+   * Records a `transport_closed` diagnostic for every request the agent sent that is still
+   * unanswered (the projection ends those calls with `transport_error`), then forgets them.
+   */
+  abandonOpenRequests(why: string): void {
+    for (const { id, method } of openRequests(this.pending, 'client_to_server')) {
+      this.diagnostic('transport_closed', `${why} before ${method} was answered`, {
+        jsonrpcId: id,
+        payload: { method },
+      });
+    }
+    this.pending.clear();
   }
 
   /** Records `transport.connected` / `transport.disconnected` for this proxied connection. */
