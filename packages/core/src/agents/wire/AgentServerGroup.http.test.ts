@@ -208,4 +208,72 @@ describe('HTTP reverse proxy details', () => {
     const [stall] = finish().view().toolCalls;
     expect(stall).toMatchObject({ tool: { value: 'stall' }, status: 'transport_error' });
   });
+
+  test('a partly denied batch: the allowed call is forwarded, the denial appended to the answer', async () => {
+    const { group, finish } = setupGroup(
+      [new InProcessServer({ name: 'example', factory: createExampleServer })],
+      ['example:shipping_quote'],
+    );
+    const [descriptor] = await group.start(new AbortController().signal);
+    const url = (descriptor as { url: string }).url;
+    const post = (body: unknown, session?: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-03-26',
+          ...(session !== undefined && { 'mcp-session-id': session }),
+        },
+        body: JSON.stringify(body),
+      });
+    const messagesOf = async (response: Response): Promise<Array<{ id?: number; error?: { code: number } }>> => {
+      const text = await response.text();
+      if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return [JSON.parse(text)].flat();
+      return text
+        .split('\n')
+        .filter((line) => line.startsWith('data: ') && line.length > 6)
+        .flatMap((line) => [JSON.parse(line.slice(6))].flat());
+    };
+    try {
+      const init = await post({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      });
+      const session = init.headers.get('mcp-session-id')!;
+      expect(session).toBeTruthy();
+      await messagesOf(init);
+      await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
+      const answers = await messagesOf(
+        await post(
+          [
+            {
+              jsonrpc: '2.0',
+              id: 1,
+              method: 'tools/call',
+              params: { name: 'shipping_quote', arguments: { weight_kg: 1, zone: 'local' } },
+            },
+            { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'process_id', arguments: {} } },
+          ],
+          session,
+        ),
+      );
+      expect(answers.map((a) => [a.id, a.error?.code ?? 'result'])).toEqual([
+        [1, 'result'],
+        [2, -32001],
+      ]);
+    } finally {
+      await group.close();
+    }
+    expect(
+      finish()
+        .view()
+        .toolCalls.map((c) => [c.tool.value, c.status, c.policy?.decision]),
+    ).toEqual([
+      ['shipping_quote', 'success', 'allowed'],
+      ['process_id', 'protocol_error', 'denied'],
+    ]);
+  });
 });
