@@ -1,8 +1,9 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { exampleServerBin } from '@sf-m3/example-servers';
+import { createExampleServer, exampleServerBin } from '@sf-m3/example-servers';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { secretFromEnv } from '../../redaction/SecretRef';
+import { InProcessServer } from '../../servers/InProcessServer';
 import { StdioServer } from '../../servers/StdioServer';
 import { agentManifests, agentPidOf, alive, ensureBuilt, livePidsOf, tracedPids } from './acpHarness.testkit';
 
@@ -142,6 +143,28 @@ describe('the acp harness with the shipping fixture agent', () => {
       expect(call!.policy).toMatchObject({ decision: 'denied' });
       expect(alive(tracedPids(result.trace.events))).toEqual([]);
     }
+  });
+
+  it('reaches an in-process server through the loopback capture layer, chained across two servers', async () => {
+    const inProcess = new InProcessServer({ name: 'shop', factory: createExampleServer });
+    const session = await shipping().session({ servers: [inProcess, example], timeoutMs: 30_000 });
+    const first = await session.send(
+      JSON.stringify({ server: 'shop', tool: 'shipping_quote', arguments: { weight_kg: 2, zone: 'local' } }),
+    );
+    const second = await session.send(
+      JSON.stringify({ server: 'example', tool: 'shipping_quote', arguments: { weight_kg: 9, zone: 'regional' } }),
+    );
+    const result = await session.close();
+    expect(result.snapshot.outcome).toBe('completed');
+    const calls = result.traceView.toolCalls;
+    expect(calls.map((c) => [c.server, c.correlation, c.status])).toEqual([
+      ['shop', 'correlated', 'success'],
+      ['example', 'correlated', 'success'],
+    ]);
+    expect(calls[0]!.turnId).toBe(first.turnId);
+    expect(calls[1]!.result.value).toMatchObject({ structuredContent: { value: { amount: 36.5 } } });
+    expect(second.response?.text).toContain('36.5');
+    expect(alive(tracedPids(result.trace.events))).toEqual([]);
   });
 
   it('validates selections without I/O and fails launch problems clearly', async () => {
