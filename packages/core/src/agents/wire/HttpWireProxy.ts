@@ -11,7 +11,7 @@ import type { HTTPServer } from '../../servers/HTTPServer';
 import { resolveConfiguredValues } from '../../servers/resolveConfiguredValues';
 import type { TraceRecorder } from '../../trace/TraceRecorder';
 import { denialResponse, judgeToolCall, type ToolCallVerdict } from './policyDecision';
-import { SseDataParser } from './SseDataParser';
+import { parseJson, readBody, relayEventStream } from './httpRelay';
 import { WireEventWriter, type WireScope } from './WireEventWriter';
 
 /** The HTTP descriptor an agent is given in place of the real server. */
@@ -40,8 +40,6 @@ export interface HttpWireProxyOptions {
 const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
 /** Response headers passed back to the agent. */
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version', 'cache-control'];
-/** Largest request body the proxy reads (a `tools/call` is far smaller). */
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent) {
@@ -56,35 +54,15 @@ function proxyError(message: string): JsonValue {
   return { jsonrpc: '2.0', id: null, error: { code: -32000, message } };
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
-}
-
 /**
- * Messages are recorded as the redacted message serialized (as `ObservedTransport` does), so
- * credential-named fields are redacted structurally in the evidence too.
- *
  * A loopback reverse proxy in front of one Streamable HTTP MCP endpoint, listening on 127.0.0.1
  * at an unguessable path. It forwards POST, GET and DELETE to the real URL adding the server's own
  * headers (the agent never sees them), never follows redirects, keeps `Mcp-Session-Id` and the
  * protocol headers, relays JSON and SSE answers as they arrive, records every JSON-RPC message
  * both ways straight into the trace (origin `wire_observed`), and answers a `tools/call` the
- * policy denies itself, with the stdio proxy's -32001 error, without forwarding it.
+ * policy denies itself, with the stdio proxy's -32001 error, without forwarding it. Messages are
+ * recorded as the redacted message serialized (as `ObservedTransport` does), so credential-named
+ * fields are redacted structurally in the evidence too.
  */
 export class HttpWireProxy {
   readonly descriptor: HttpAgentDescriptor;
@@ -292,7 +270,7 @@ export class HttpWireProxy {
       if (value !== null) headers[name] = value;
     }
     const contentType = response.headers.get('content-type') ?? '';
-    if (contentType.includes('text/event-stream')) return this.relayEvents(res, response, headers, denied);
+    if (contentType.includes('text/event-stream')) return relayEventStream(res, response, headers, this.writer, denied);
     const text = response.body === null ? '' : await response.text();
     if (contentType.includes('application/json') && text.length > 0) {
       const parsed = parseJson(text);
@@ -319,47 +297,5 @@ export class HttpWireProxy {
     }
     res.writeHead(response.status, headers);
     res.end(text);
-  }
-
-  /** Relays an SSE stream chunk by chunk, recording each event's JSON-RPC message(s). */
-  private async relayEvents(
-    res: ServerResponse,
-    response: Response,
-    headers: Record<string, string>,
-    denied: unknown[],
-  ): Promise<void> {
-    res.writeHead(response.status, headers);
-    res.flushHeaders();
-    const parser = new SseDataParser();
-    const record = (data: string) => {
-      const parsed = parseJson(data);
-      if (!parsed.ok) {
-        if (data.length > 0) {
-          this.writer.diagnostic('non_json_frame', 'an SSE event whose data is not JSON was relayed', {
-            direction: 'server_to_client',
-            raw: data,
-          });
-        }
-        return;
-      }
-      const messages = Array.isArray(parsed.value) ? (parsed.value as unknown[]) : [parsed.value];
-      for (const m of messages) this.writer.message(m, undefined, 'server_to_client');
-    };
-    try {
-      if (response.body !== null) {
-        for await (const chunk of response.body) {
-          res.write(chunk);
-          parser.push(chunk as Uint8Array).forEach(record);
-        }
-      }
-      parser.end().forEach(record);
-    } catch {
-      // The agent or the proxy closed the stream: nothing more to relay.
-    }
-    for (const m of denied) {
-      this.writer.message(m, undefined, 'server_to_client', { answeredByProxy: true });
-      if (!res.writableEnded) res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
-    }
-    if (!res.writableEnded) res.end();
   }
 }

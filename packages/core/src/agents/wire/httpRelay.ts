@@ -1,0 +1,80 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SseDataParser } from './SseDataParser';
+import type { WireEventWriter } from './WireEventWriter';
+
+/** Largest request body the reverse proxy reads (a `tools/call` is far smaller). */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** Reads a request body; null when it is larger than `MAX_BODY_BYTES`. */
+export async function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** JSON.parse without throwing. */
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * Relays an upstream SSE stream to the agent chunk by chunk, recording each event's JSON-RPC
+ * message(s) as it completes; then the proxy's answers to denied calls of the same request are
+ * sent as extra events.
+ */
+export async function relayEventStream(
+  res: ServerResponse,
+  response: Response,
+  headers: Record<string, string>,
+  writer: WireEventWriter,
+  denied: unknown[],
+): Promise<void> {
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  const parser = new SseDataParser();
+  const record = (data: string) => {
+    const parsed = parseJson(data);
+    if (!parsed.ok) {
+      if (data.length > 0) {
+        writer.diagnostic('non_json_frame', 'an SSE event whose data is not JSON was relayed', {
+          direction: 'server_to_client',
+          raw: data,
+        });
+      }
+      return;
+    }
+    const messages = Array.isArray(parsed.value) ? (parsed.value as unknown[]) : [parsed.value];
+    for (const m of messages) writer.message(m, undefined, 'server_to_client');
+  };
+  try {
+    if (response.body !== null) {
+      for await (const chunk of response.body) {
+        parser.push(chunk as Uint8Array).forEach(record);
+        // Backpressure: an agent that stops reading holds the server's stream back.
+        if (!res.write(chunk) && !res.writableEnded) {
+          await new Promise<void>((resolve) => {
+            res.once('drain', resolve);
+            res.once('close', resolve);
+          });
+        }
+      }
+    }
+    parser.end().forEach(record);
+  } catch {
+    // The agent or the proxy closed the stream: nothing more to relay.
+  }
+  for (const m of denied) {
+    writer.message(m, undefined, 'server_to_client', { answeredByProxy: true });
+    if (!res.writableEnded) res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
+  }
+  if (!res.writableEnded) res.end();
+}
