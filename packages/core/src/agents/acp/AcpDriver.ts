@@ -6,6 +6,7 @@ import { AgentServerGroup } from '../wire/AgentServerGroup';
 import { AcpAgentProcess, type AgentExit } from './AcpAgentProcess';
 import { registerAcpClientRequests } from './acpClientRequests';
 import { prepareAcpLaunch, removeLaunchRoot, type AcpLaunchPlan } from './acpEnvironment';
+import { frameEvidence } from './acpFrameEvidence';
 import { newlineFramedStream } from './acpFraming';
 import type { ResolvedAcpSelection } from './acpOptions';
 import { loadAcpSdk, type AcpClientConnection } from './acpSdk';
@@ -81,37 +82,15 @@ export class AcpDriver implements HarnessDriver {
       servers.map((s) => s.name),
       ctx.scope,
     );
-    if (ctx.signal.aborted) throw ctx.signal.reason;
+    if (ctx.signal.aborted) {
+      await removeLaunchRoot(this.plan);
+      throw ctx.signal.reason;
+    }
     const proc = new AcpAgentProcess(this.plan, recorder, ctx.scope);
     this.process = proc;
     if (proc.pid === null) throw agentExited(await proc.exited, 'its start');
-    const frame = (direction: 'sdk_to_harness' | 'harness_to_sdk') => (raw: Buffer) => {
-      if (recorder.finished) return;
-      const scope = ctx.scope();
-      recorder.record('raw.frame', {
-        ...scope,
-        phase: scope.turnId !== undefined ? 'turn' : 'startup',
-        origin: 'wire_observed',
-        direction,
-        connectionId: this.connectionId,
-        payload: {},
-        raw,
-        rawSource: 'acp',
-      });
-    };
-    const stream = newlineFramedStream(proc.child.stdin, proc.child.stdout, {
-      sent: frame('sdk_to_harness'),
-      received: frame('harness_to_sdk'),
-      malformed: (raw, reason) => {
-        frame('harness_to_sdk')(raw);
-        if (recorder.finished) return;
-        const payload = {
-          code: 'acp_malformed_frame',
-          message: `the agent wrote a line that is ${reason}; it was skipped`,
-        };
-        recorder.record('diagnostic', { ...ctx.scope(), origin: 'normalized', direction: 'internal', payload });
-      },
-    });
+    const observer = frameEvidence(recorder, ctx.scope, this.connectionId);
+    const stream = newlineFramedStream(proc.child.stdin, proc.child.stdout, observer);
     const app = sdk.client({ name: 'sf-m3' }).onNotification('session/update', (c) => {
       this.updates?.handle(c.params);
       this.sync();

@@ -12,7 +12,7 @@ export interface AcpFrameObserver {
   sent(frame: Buffer): void;
   /** A frame the agent wrote (without the newline and a trailing CR). */
   received(frame: Buffer): void;
-  /** A line that is not a JSON object: recorded, then skipped. */
+  /** After `received`: the frame is not a JSON object (or had no final newline) and is skipped. */
   malformed(frame: Buffer, reason: string): void;
 }
 
@@ -88,7 +88,11 @@ export function newlineFramedStream(
       });
       stdout.once('end', () => {
         if (done) return;
-        if (pendingBytes > 0) observer.malformed(Buffer.concat(pending), 'missing final newline');
+        if (pendingBytes > 0) {
+          const rest = Buffer.concat(pending);
+          observer.received(rest);
+          observer.malformed(rest, 'missing final newline');
+        }
         done = true;
         controller.close();
       });
