@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CaptureFile } from '../../proxy/CaptureFile';
 import { StdioServer } from '../../servers/StdioServer';
 import { isAlive } from '../../transport/processTree';
-import { connectAsAgent, exampleServerBin, setupGroup } from './wire.testkit';
+import { connectAsAgent, exampleServerBin, finishedCapture, setupGroup } from './wire.testkit';
 
 const example = () => new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
 
@@ -14,9 +14,10 @@ async function callBoth(tools: string[] | undefined) {
   const [descriptor] = await group.start(new AbortController().signal);
   let client: Client | undefined;
   const outcomes: Record<string, string> = {};
-  let capture: CaptureFile;
+  let capturePath: string | undefined;
   try {
     client = await connectAsAgent(descriptor!);
+    capturePath = group.captures()[0]!.capturePath;
     const listed = await client.listTools();
     expect(listed.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['shipping_quote', 'process_id']));
     for (const name of ['shipping_quote', 'process_id']) {
@@ -26,12 +27,13 @@ async function callBoth(tools: string[] | undefined) {
         (e: Error) => e.message,
       );
     }
-    await group.sync();
-    capture = await CaptureFile.readAll(group.captures()[0]!.capturePath);
-  } finally {
+  } catch (error) {
     await client?.close();
     await group.close();
+    throw error;
   }
+  await client.close();
+  const capture = await finishedCapture(capturePath!).finally(() => group.close());
   const pids = [capture.start!.pid!, capture.start!.proxyPid];
   return { outcomes, capture, view: finish().view(), pids };
 }

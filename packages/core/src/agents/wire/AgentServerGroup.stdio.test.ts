@@ -7,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { secretFromEnv } from '../../redaction/SecretRef';
 import { StdioServer } from '../../servers/StdioServer';
 import { isAlive } from '../../transport/processTree';
-import { connectAsAgent, exampleServerBin, reportToolCall, setupGroup } from './wire.testkit';
+import { connectAsAgent, exampleServerBin, finishedCapture, reportToolCall, setupGroup } from './wire.testkit';
 
 const SECRET = 'wire-stdio-secret-7f3a9c1e';
 process.env.SF_M3_WIRE_TEST_TOKEN = SECRET;
@@ -57,8 +57,11 @@ describe('AgentServerGroup over a stdio server', () => {
       expect(capture).toMatchObject({ server: 'example', serverPid });
       proxyPid = capture!.proxyPid;
       expect(proxyPid).not.toBe(serverPid);
-      const bytes = readFileSync(capture!.capturePath, 'utf8');
+      await client.close();
+      // The finished capture file holds the echoed secret only as [REDACTED].
+      const bytes = readFileSync((await finishedCapture(capture!.capturePath)).path, 'utf8');
       expect(bytes).toContain('normalize_customer');
+      expect(bytes).toContain('[REDACTED]');
       expect(bytes).not.toContain(SECRET);
     } finally {
       await client?.close();
@@ -122,5 +125,21 @@ describe('AgentServerGroup over a stdio server', () => {
       ['process_id', 'success', 'wire_only'],
       ['normalize_customer', 'success', 'wire_only'],
     ]);
+  });
+
+  test('records frames as the proxy appends them, without waiting for sync()', async () => {
+    const { group, recorder } = setupGroup([example()]);
+    const [descriptor] = await group.start(new AbortController().signal);
+    const client = await connectAsAgent(descriptor!);
+    try {
+      await client.callTool({ name: 'shipping_quote', arguments: { weight_kg: 1, zone: 'local' } });
+      const recorded = () =>
+        recorder.events.some((e) => e.kind === 'tool.result_received' && e.origin === 'wire_observed');
+      while (!recorded()) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(recorder.events.some((e) => e.kind === 'process.started')).toBe(true);
+    } finally {
+      await client.close();
+      await group.close();
+    }
   });
 });

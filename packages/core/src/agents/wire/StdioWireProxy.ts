@@ -1,3 +1,4 @@
+import { watch, type FSWatcher } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -51,6 +52,8 @@ export class StdioWireProxy {
   private proxyPid: number | null = null;
   private serverPid: number | null = null;
   private closing: Promise<boolean> | undefined;
+  private watcher: FSWatcher | undefined;
+  private syncScheduled = false;
 
   private constructor(
     private readonly options: StdioWireProxyOptions,
@@ -68,6 +71,39 @@ export class StdioWireProxy {
       connectionId: newId('conn'),
       scope: options.scope,
     });
+    this.watch();
+  }
+
+  /**
+   * Records frames as the proxy appends them (inotify/FSEvents on the private capture directory),
+   * so events get times and turns close to the wire's; `sync()` still guarantees completeness.
+   * Without a working watcher, only explicit `sync()` calls record.
+   */
+  private watch(): void {
+    try {
+      this.watcher = watch(this.captureDir, { persistent: false }, () => this.scheduleSync());
+      this.watcher.on('error', () => this.unwatch());
+    } catch {
+      this.watcher = undefined;
+    }
+  }
+
+  private unwatch(): void {
+    try {
+      this.watcher?.close();
+    } catch {
+      // Already closed.
+    }
+    this.watcher = undefined;
+  }
+
+  private scheduleSync(): void {
+    if (this.syncScheduled || this.closing !== undefined) return;
+    this.syncScheduled = true;
+    setImmediate(() => {
+      this.syncScheduled = false;
+      if (this.closing === undefined) this.sync().catch(() => undefined);
+    }).unref();
   }
 
   /**
@@ -112,7 +148,7 @@ export class StdioWireProxy {
     return { server: this.name, capturePath: this.capture.path, proxyPid: this.proxyPid, serverPid: this.serverPid };
   }
 
-  /** Records every capture record appended since the last call; calls are serialized. */
+  /** Records every capture record appended and not recorded yet; calls are serialized. */
   sync(): Promise<void> {
     const next = this.syncing.then(() => this.syncOnce());
     this.syncing = next.catch(() => undefined);
@@ -141,6 +177,7 @@ export class StdioWireProxy {
   private async closeOnce(): Promise<boolean> {
     const grace = this.options.graceMs ?? DEFAULT_GRACE_MS;
     let clean = true;
+    this.unwatch();
     await this.sync().catch(() => undefined);
     if (this.capture.end === undefined) {
       clean = (await reapProxyProcesses(this.proxyPid, this.serverPid, grace).catch(() => false)) && clean;

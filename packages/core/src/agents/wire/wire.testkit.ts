@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createLogger } from '../../logging/logger';
+import { CaptureFile } from '../../proxy/CaptureFile';
 import { normalizeToolPolicy } from '../../proxy/toolPolicy';
 import { Redactor } from '../../redaction/Redactor';
 import type { ServerDefinition } from '../../servers/ServerDefinition';
@@ -78,4 +79,16 @@ export function reportToolCall(
     ...scope,
     payload: { method: 'tools/call', params: { name, arguments: args }, providerCallId },
   });
+}
+
+/**
+ * Reads a capture file once the proxy has finished it (its `end` record is there): the proxy
+ * records a frame just after relaying it, so a read right after an answer may miss that frame.
+ */
+export async function finishedCapture(path: string): Promise<CaptureFile> {
+  for (;;) {
+    const capture = await CaptureFile.readAll(path);
+    if (capture.end !== undefined) return capture;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
