@@ -170,6 +170,19 @@ describe('the Anthropic Messages dialect', () => {
     expect(error.error.message).toContain('anthropic_messages request #1 (model claude-x');
     expect(error.error.message).not.toContain('Quote 2 kg');
 
+    fake.when({ lastUserText: 'busy' }, { status: 529, headers: { 'retry-after': '0' } });
+    const busy = await postJson(
+      `${origin}/v1/messages`,
+      { model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'busy?' }] },
+      HEADERS,
+    );
+    expect(busy.status).toBe(529);
+    expect(busy.headers.get('retry-after')).toBe('0');
+    expect(await busy.json()).toEqual({
+      type: 'error',
+      error: { type: 'overloaded_error', message: 'scripted HTTP 529' },
+    });
+
     const counted = await postJson(
       `${origin}/v1/messages/count_tokens`,
       { model: 'claude-x', messages: firstTurn },
@@ -178,7 +191,12 @@ describe('the Anthropic Messages dialect', () => {
     expect(((await counted.json()) as { input_tokens: number }).input_tokens).toBeGreaterThan(0);
     const models = await fetch(`${origin}/v1/models`, { headers: HEADERS });
     expect(await models.json()).toMatchObject({ data: [{ type: 'model', id: 'fake-model' }], has_more: false });
-    expect(fake.modelRequests).toHaveLength(1);
-    expect(fake.requests.map((r) => r.path)).toEqual(['/v1/messages', '/v1/messages/count_tokens', '/v1/models']);
+    expect(fake.modelRequests).toHaveLength(2);
+    expect(fake.requests.map((r) => r.path)).toEqual([
+      '/v1/messages',
+      '/v1/messages',
+      '/v1/messages/count_tokens',
+      '/v1/models',
+    ]);
   });
 });

@@ -98,6 +98,39 @@ describe('content-matched rules (over Chat Completions with the openai package)'
     expect(fake.answers.map((a) => a.kind)).toEqual(['rule', 'rule', 'queue']);
   });
 
+  it('parallel tool calls: the results of one round are one trailing message; afterToolResult names either tool', async () => {
+    fake
+      .when(
+        { afterToolResult: false },
+        {
+          toolCalls: [
+            { id: 'a', name: 'add', arguments: { a: 1, b: 2 } },
+            { id: 'b', name: 'mul', arguments: { a: 2, b: 3 } },
+          ],
+        },
+      )
+      .when({ afterToolResult: 'mul' }, (req) => ({
+        content: req.messages
+          .at(-1)!
+          .toolResults.map((r) => `${r.name}=${r.text}`)
+          .join(' '),
+      }));
+    const first = (await ask('compute')).choices[0]!.message;
+    const second = await client.chat.completions.create({
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'compute' },
+        first,
+        { role: 'tool', tool_call_id: 'a', content: '3' },
+        { role: 'tool', tool_call_id: 'b', content: '6' },
+      ],
+    });
+    expect(second.choices[0]!.message.content).toBe('add=3 mul=6');
+    const request = fake.modelRequests[1]!;
+    expect(request.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(lastUserText(request)).toBe('compute');
+  });
+
   it('matches tool names with agent prefixes, by dialect, and refuses a rule with times < 1', () => {
     const request = { tools: [{ name: 'mcp__example__shipping_quote', description: '', parameters: null }] };
     expect(offeredTool(request, 'shipping_quote')).toBe('mcp__example__shipping_quote');
