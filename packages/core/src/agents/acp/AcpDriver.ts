@@ -152,6 +152,7 @@ export class AcpDriver implements HarnessDriver {
       ctx.setStage({ stage: 'harness_startup', operation: method });
       return this.call(ctx, method, { sessionId: this.agentSessionId, ...params });
     });
+    proc.rememberDescendants();
     this.sync();
     await this.syncing;
   }
@@ -237,10 +238,12 @@ export class AcpDriver implements HarnessDriver {
     const group = this.group;
     if (group === undefined || this.syncQueued) return;
     this.syncQueued = true;
-    this.syncing = this.syncing.then(() => {
-      this.syncQueued = false;
-      return group.sync();
-    });
+    this.syncing = this.syncing
+      .then(() => {
+        this.syncQueued = false;
+        return group.sync();
+      })
+      .catch(() => undefined);
   }
 
   /**
