@@ -1,7 +1,7 @@
 // The stdio path end to end: a real MCP client spawns the descriptor's command (the capture proxy)
 // in front of the real example server, as an agent would; the group turns the capture into wire
 // events that the projection pairs and correlates with the agent's own report.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { secretFromEnv } from '../../redaction/SecretRef';
@@ -57,6 +57,11 @@ describe('AgentServerGroup over a stdio server', () => {
       expect(capture).toMatchObject({ server: 'example', serverPid });
       proxyPid = capture!.proxyPid;
       expect(proxyPid).not.toBe(serverPid);
+      // Neither the proxy's nor the server's argv, nor the proxy's environment, holds the secret.
+      for (const file of [`/proc/${proxyPid}/cmdline`, `/proc/${proxyPid}/environ`, `/proc/${serverPid}/cmdline`]) {
+        expect(readFileSync(file, 'utf8')).not.toContain(SECRET);
+      }
+      expect(statSync(dirname(capture!.capturePath)).mode & 0o777).toBe(0o700);
       await client.close();
       // The finished capture file holds the echoed secret only as [REDACTED].
       const bytes = readFileSync((await finishedCapture(capture!.capturePath)).path, 'utf8');
