@@ -1,6 +1,7 @@
 import { exampleServerBin } from '@sf-m3/example-servers';
 import type { TraceEvent } from '../../trace/Event';
 import { MCPTestKit } from '../../kit/MCPTestKit';
+import { secretFromEnv } from '../../redaction/SecretRef';
 import { StdioServer } from '../../servers/StdioServer';
 import { descendantsOf } from '../../transport/processTree';
 import { agentManifests, agentPidOf, alive, ensureBuilt, livePidsOf, tracedPids } from './acpHarness.testkit';
@@ -115,6 +116,36 @@ describe('acp harness lifecycle', () => {
     expect(result.snapshot.outcome).toBe('cancelled');
     expect(result.error?.message).toMatch(/kit was closed while a turn was running/);
     expect(alive([...pids, ...tracedPids(result.trace.events)])).toEqual([]);
+  });
+
+  it('a deadline during startup names harness_startup / initialize and ends the silent agent', async () => {
+    const silent = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
+    const result = await agent(silent).run('hi', { servers: [example], timeoutMs: 1_500 });
+    expect(result.snapshot.outcome).toBe('timed_out');
+    const [diagnostic] = result.traceView.diagnostics.filter((d) => d.code === 'execution_timeout');
+    expect(diagnostic).toMatchObject({ stage: 'harness_startup', operation: 'initialize' });
+    expect(agentPidOf(result.trace.events)).toBeDefined();
+    expect(alive(tracedPids(result.trace.events))).toEqual([]);
+  });
+
+  it('an agent that exits at once fails with agent_exited; its stderr is kept, redacted', async () => {
+    process.env.M3_ACP_STDERR_SECRET = 'stderr-secret-4b1d9e';
+    try {
+      const dying = {
+        command: process.execPath,
+        args: ['-e', 'process.stderr.write("boom " + process.env.K + "\\n"); process.exit(3)'],
+        env: { K: secretFromEnv('M3_ACP_STDERR_SECRET') },
+      };
+      const result = await agent(dying).run('hi', { servers: [example] });
+      expect(result.snapshot.outcome).toBe('failed');
+      expect(result.error).toMatchObject({ code: 'agent_exited', details: { exitCode: 3, method: 'initialize' } });
+      const [exit] = result.traceView.processes.filter((p) => p.pid.value === agentPidOf(result.trace.events));
+      expect(exit?.exitCode.value).toBe(3);
+      expect(exit?.stderr.value?.preview).toBe('boom [REDACTED]\n');
+      expect(JSON.stringify(result.trace.events)).not.toContain('stderr-secret-4b1d9e');
+    } finally {
+      delete process.env.M3_ACP_STDERR_SECRET;
+    }
   });
 
   it('answers permission requests from the tool policy and records them', async () => {
