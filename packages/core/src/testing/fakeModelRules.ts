@@ -1,3 +1,4 @@
+import { ModelValidationError } from '../errors';
 import type { FakeChatReply } from './fakeModelReply';
 import {
   lastUserText,
@@ -75,7 +76,10 @@ export class FakeRuleBook {
   add(match: FakeRequestMatch, reply: FakeChatReplySource, options: FakeRuleOptions = {}): FakeRule {
     const times = options.times ?? Infinity;
     if (!(times >= 1))
-      throw new RangeError(`times must be 1 or more (got ${String(options.times)}); omit it for no limit`);
+      throw new ModelValidationError(
+        `a fake model rule's times must be 1 or more (got ${String(options.times)}): omit it for no limit`,
+        { option: 'times' },
+      );
     const rule: FakeRule = { match, reply, remaining: times, used: 0 };
     this.rules.push(rule);
     return rule;
