@@ -95,6 +95,11 @@ describe('m3 test --trials 3 on an ACP agent suite', () => {
     expect(run.stdout).toMatch(
       / {2}by case\n(?:.*\n)*? {4}m3\.expect\.toHaveToolCall\s+shipping::shipping quotes a parcel\s+100\.0%.*3\/3\n/,
     );
+    // `m3 report` reads the same rates back from the database.
+    const report = await runM3Async(['report', runId], folder);
+    expect(report.status).toBe(0);
+    expect(report.stdout).toContain('agents      pass rates of evaluations on agent executions\n');
+    expect(report.stdout).toMatch(/ {4}m3\.expect\.toHaveToolCall\s+acp:fixture\s+100\.0%.*3\/3\n/);
     const feedback = readFeedback(folder, runId);
     expect(feedback.agentStats.byModel).toContainEqual(
       expect.objectContaining({ evaluator: 'm3.expect.toBeCompleted', harness: 'acp', model: 'fixture', passed: 3 }),
