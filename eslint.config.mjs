@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '.m3/**', 'coverage/**', 'e2e/fixtures/**/.m3/**', 'vendor/**'],
+    ignores: ['**/dist/**', '**/node_modules/**', '.m3/**', 'coverage/**', 'e2e/fixtures/**/.m3/**', '**/vendor/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
