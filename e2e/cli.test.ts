@@ -2,8 +2,6 @@
 // codes, printed summaries, feedback.json and the rows saved in the SQLite database.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExecutionStore } from '@sf-m3/core';
-import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
 import {
   copyFixture,
   ensureBuilt,
@@ -13,21 +11,13 @@ import {
   repoRoot,
   runM3,
   runM3Combined,
+  withStore,
 } from './cli.testkit';
 
 jest.setTimeout(180_000);
 
 const MISSING_SUITE =
   "m3 results are being saved, so this test needs a suite: wrap it in describe.m3('<suite name>', ...)";
-
-async function withStore<T>(folder: string, read: (store: ExecutionStore) => Promise<T>): Promise<T> {
-  const store = new SQLiteExecutionStore(join(folder, '.m3', 'executions.sqlite'));
-  try {
-    return await read(store);
-  } finally {
-    await store.close();
-  }
-}
 
 beforeAll(() => {
   ensureBuilt();

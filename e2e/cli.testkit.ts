@@ -4,6 +4,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { ExecutionStore } from '@sf-m3/core';
+import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
 
 /** The sf-m3 repository root. */
 export const repoRoot = resolve(__dirname, '..');
@@ -30,6 +32,16 @@ export function ensureBuilt(): void {
   if (outputs.every((file) => existsSync(join(repoRoot, file)))) return;
   const build = spawnSync('npx', ['tsc', '-b'], { cwd: repoRoot, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`npx tsc -b failed:\n${build.stdout}${build.stderr}`);
+}
+
+/** Opens a fixture folder's results database (`.m3/executions.sqlite`), reads it and closes it. */
+export async function withStore<T>(folder: string, read: (store: ExecutionStore) => Promise<T>): Promise<T> {
+  const store = new SQLiteExecutionStore(join(folder, '.m3', 'executions.sqlite'));
+  try {
+    return await read(store);
+  } finally {
+    await store.close();
+  }
 }
 
 /** Copies `e2e/fixtures/<name>` into a fresh temp folder and returns its path. */

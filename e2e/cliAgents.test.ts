@@ -1,23 +1,19 @@
 // End-to-end: agent suites (describe.m3 with agents, test.m3) run through the real `m3` bin and the
 // real Jest: one execution per server × agent × trial sharing one case id, labels, the summary's
 // per-harness/model/case pass rates, and `--harness` replacing the suite's models.
-import { join } from 'node:path';
-import type { ExecutionStore } from '@sf-m3/core';
 import { FakeChatCompletionsServer, trailingToolResults } from '@sf-m3/core/testing';
-import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
 import { isAlive } from '../packages/core/src/transport/processTree';
-import { copyFixture, ensureBuilt, printedRunId, readFeedback, removeFixture, runM3Async } from './cli.testkit';
+import {
+  copyFixture,
+  ensureBuilt,
+  printedRunId,
+  readFeedback,
+  removeFixture,
+  runM3Async,
+  withStore,
+} from './cli.testkit';
 
 jest.setTimeout(240_000);
-
-async function withStore<T>(folder: string, read: (store: ExecutionStore) => Promise<T>): Promise<T> {
-  const store = new SQLiteExecutionStore(join(folder, '.m3', 'executions.sqlite'));
-  try {
-    return await read(store);
-  } finally {
-    await store.close();
-  }
-}
 
 beforeAll(() => {
   ensureBuilt();
