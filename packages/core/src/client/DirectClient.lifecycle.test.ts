@@ -1,6 +1,6 @@
 /// <reference lib="esnext.disposable" />
 import { createExampleServer } from '@sf-m3/example-servers';
-import { KitClosed, M3Error, OperationCancelled } from '../errors';
+import { ClientNotReady, KitClosed, M3Error, OperationCancelled } from '../errors';
 import { InProcessServer } from '../servers/InProcessServer';
 import { createFeatureServer, rejection, useKitPerTest } from './directClient.testkit';
 
@@ -75,8 +75,43 @@ describe('close and the cleanup boundary', () => {
     await expect(client.ping()).rejects.toThrow(/not connected: await client.connect\(\)/);
     expect(() => client.trace).toThrow(/not connected/);
     await client.close();
-    expect(client.result).toBeUndefined();
+    // Closed before connecting: no execution exists, so there is no result to read.
+    expect(() => client.result).toThrow(ClientNotReady);
+    expect(() => client.result).toThrow(/closed before it connected/);
+    expect(() => client.finalTrace).toThrow(ClientNotReady);
+    expect(() => client.initialization).toThrow(ClientNotReady);
     expect(kit().executionIds()).toEqual([]);
+  });
+
+  test('initialization, result and finalTrace throw ClientNotReady until they exist, then keep their values', async () => {
+    const client = kit().direct(example);
+    expect(() => client.initialization).toThrow(ClientNotReady);
+    expect(() => client.initialization).toThrow(
+      /client\.initialization is not available yet: await client\.connect\(\)/,
+    );
+    expect(() => client.result).toThrow(/client\.result is set once the client is closed: await client\.close\(\)/);
+    await client.connect();
+    expect(client.initialization.serverInfo.name).toBeTruthy();
+    expect(await client.initialize()).toBe(client.initialization);
+    const early = (() => {
+      try {
+        return client.finalTrace;
+      } catch (error) {
+        return error as ClientNotReady;
+      }
+    })();
+    expect(early).toBeInstanceOf(ClientNotReady);
+    expect(early).toMatchObject({
+      code: 'client_not_ready',
+      details: { property: 'finalTrace', state: 'open', executionId: client.executionId },
+    });
+    expect(() => client.result).toThrow(ClientNotReady);
+    const initialization = client.initialization;
+    await client.close();
+    expect(client.result.snapshot.outcome).toBe('completed');
+    expect(client.finalTrace.finalized).toBe(true);
+    expect(client.result.executionId).toBe(client.executionId);
+    expect(client.initialization).toBe(initialization);
   });
 
   test('await using closes the client at the end of the scope', async () => {
@@ -110,6 +145,7 @@ describe('closing while connecting', () => {
     expect(client.result?.snapshot.outcome).toBe('cancelled');
     expect((await kit().store.getExecution(client.executionId)).outcome).toBe('cancelled');
     await expect(client.ping()).rejects.toThrow(/closed/);
+    expect(() => client.initialization).toThrow(/closed before initialize completed/);
   });
 
   test('kit.close() during connect leaves nothing open', async () => {

@@ -16,6 +16,7 @@ import { TraceRecorder } from '../trace/TraceRecorder';
 import type { TraceResult } from '../trace/TraceResult';
 import { ObservedTransport } from '../transport/ObservedTransport';
 import { openTransport, type OpenedTransport } from '../transport/openTransport';
+import { clientNotReady, type LateProperty } from './clientNotReady';
 import { closeError, closeOutcome, type CloseRequest } from './closeOutcome';
 import { createSdkClient, readInitialization } from './createSdkClient';
 import type { DirectClientHost, ExecutionContext } from './DirectClientHost';
@@ -89,9 +90,13 @@ export abstract class DirectConnection {
     linkToKit(this, host.linkTarget);
   }
 
-  /** What the server said at `initialize`; undefined before `connect()`. */
-  get initialization(): InitializationResult | undefined {
-    return this.initializationValue;
+  /**
+   * What the server said at `initialize`. Throws `ClientNotReady` until `connect()` has resolved
+   * (and on a client whose connect failed); kept after close.
+   */
+  get initialization(): InitializationResult {
+    if (this.initializationValue !== undefined) return this.initializationValue;
+    throw this.notReady('initialization');
   }
 
   /** True between a successful `connect()` and `close()`. */
@@ -113,14 +118,16 @@ export abstract class DirectConnection {
     return linkToKit(this.recorder.snapshot(), this.host.linkTarget);
   }
 
-  /** The finalized trace; undefined until `close()` has finished. */
-  get finalTrace(): TraceResult | undefined {
-    return this.finalTraceValue;
+  /** The finalized trace. Throws `ClientNotReady` until `close()` has finished. */
+  get finalTrace(): TraceResult {
+    if (this.finalTraceValue !== undefined) return this.finalTraceValue;
+    throw this.notReady('finalTrace');
   }
 
-  /** The execution result; undefined until `close()` has finished. */
-  get result(): ExecutionResult | undefined {
-    return this.resultValue;
+  /** The execution result. Throws `ClientNotReady` until `close()` has finished. */
+  get result(): ExecutionResult {
+    if (this.resultValue !== undefined) return this.resultValue;
+    throw this.notReady('result');
   }
 
   /** Starts the transport, runs `initialize` and returns this client. Idempotent. */
@@ -134,7 +141,7 @@ export abstract class DirectConnection {
   async initialize(): Promise<InitializationResult> {
     await this.connect();
     this.assertOpen('initialize');
-    return this.initializationValue as InitializationResult;
+    return this.initialization;
   }
 
   /** Closes the connection, reaps the child, finalizes and saves the execution. Idempotent. */
@@ -334,6 +341,15 @@ export abstract class DirectConnection {
     if (this.state !== 'connecting') {
       throw new M3Error('cancelled', 'connect was cancelled: the client was closed while connecting');
     }
+  }
+
+  private notReady(property: LateProperty): M3Error {
+    return clientNotReady({
+      property,
+      state: this.state,
+      everConnected: this.recorder !== undefined,
+      executionId: this.executionId,
+    });
   }
 
   private closedError(operation: string): M3Error {

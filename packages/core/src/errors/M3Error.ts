@@ -78,6 +78,16 @@ export class KitClosed extends M3Error {
   }
 }
 
+/**
+ * A direct client property was read before the client reached the state that sets it:
+ * `initialization` before `connect()` finished, `result` or `finalTrace` before `close()` finished.
+ */
+export class ClientNotReady extends M3Error {
+  constructor(message: string, details: JsonObject = {}) {
+    super('client_not_ready', message, details);
+  }
+}
+
 /** A trace was projected before its execution finished. */
 export class TraceNotFinalized extends M3Error {
   constructor(
