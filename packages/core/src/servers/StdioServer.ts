@@ -2,6 +2,7 @@ import { basename, isAbsolute } from 'node:path';
 import { ModelValidationError } from '../errors';
 import type { JsonObject } from '../json';
 import { isSensitiveName } from '../redaction/Redactor';
+import { definitionCanaries, redactCommandLine, redactDefinitionText } from './redactCommandLine';
 import {
   checkPlainString,
   describeConfiguredValues,
@@ -73,18 +74,26 @@ export class StdioServer {
 
   /** Name, transport and the executable's basename (never the command line). */
   describe(): ServerDescription {
-    return { name: this.name, transport: 'stdio', target: basename(this.command) };
+    return {
+      name: this.name,
+      transport: 'stdio',
+      target: redactDefinitionText(basename(this.command), definitionCanaries(this.env)),
+    };
   }
 
-  /** JSON form: secret references by name and sensitive env values hidden. */
+  /**
+   * JSON form: secret references by name, sensitive env values hidden, and the command line with
+   * every secret-looking value replaced by `[REDACTED]` (see `redactCommandLine`).
+   */
   toJSON(): JsonObject {
+    const canaries = definitionCanaries(this.env);
     return {
       kind: this.kind,
       name: this.name,
-      command: this.command,
-      args: [...this.args],
+      command: redactDefinitionText(this.command, canaries),
+      args: redactCommandLine(this.args, canaries),
       env: describeConfiguredValues(this.env, isSensitiveName),
-      ...(this.cwd !== undefined && { cwd: this.cwd }),
+      ...(this.cwd !== undefined && { cwd: redactDefinitionText(this.cwd, canaries) }),
     };
   }
 }
