@@ -211,7 +211,7 @@ describe('toHaveToolCall', () => {
           providerCallId: 'p1',
           server: 'weather',
           tool: 'get_weather',
-          arguments: { city: 'Oslo' },
+          arguments: { state: 'observed', value: { city: 'Oslo' } },
           result: { state: 'observed', value: { content: [{ type: 'text', text: 'sunny' }], isError: false } },
           status: { state: 'observed', value: 'success' },
         },

@@ -118,7 +118,7 @@ function fromReported(entry: ToolCallEntry): ToolCallCandidate | null {
   return {
     tool: stringOr(reported.tool),
     server: stringOr(reported.server),
-    arguments: 'arguments' in reported ? reported.arguments : UNAVAILABLE,
+    arguments: observedValue(reported.arguments),
     result: result === UNAVAILABLE ? UNAVAILABLE : projectToolResult(result),
     status: stringOr(observedValue(reported.status)),
     latencyMs: UNAVAILABLE,

@@ -78,7 +78,8 @@ export interface ReportedToolCall {
   readonly providerCallId: string | null;
   readonly server: string | null;
   readonly tool: string;
-  readonly arguments: JsonValue;
+  /** The latest input the agent reported for the call; `not_emitted` when it reported none. */
+  readonly arguments: Observation<JsonValue>;
   readonly result: Observation<JsonValue>;
   readonly status: Observation<string>;
 }

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../../json';
+import { canonicalJson } from '../../trace/projection/ProjectionContext';
 import type { TraceRecorder } from '../../trace/TraceRecorder';
 import { acpToolIdentity, type AcpToolIdentity } from './acpToolIdentity';
 
@@ -7,8 +8,10 @@ type Scope = () => { sessionId: string; turnId?: string };
 /** What one reported tool call has told so far (merged across `tool_call` / `tool_call_update`). */
 interface ReportedCall {
   identity: AcpToolIdentity | undefined;
+  /** The latest `rawInput` the agent sent for the call (undefined: it never sent one). */
   input: JsonValue | undefined;
-  requested: boolean;
+  /** `canonicalJson` of the input last recorded in a `tool.call_requested`; undefined until one is. */
+  recordedInput: string | undefined;
   resulted: boolean;
 }
 
@@ -92,38 +95,49 @@ export class AcpUpdateRecorder {
     }
   }
 
+  /**
+   * A `tool_call` / `tool_call_update`. The request is recorded once the title names the tool, and
+   * again whenever the agent reports a different `rawInput` for the same `toolCallId` (Claude Code
+   * ACP first sends `rawInput: {}`, then the real input): the projection takes the latest. No
+   * `rawInput` at all (Gemini CLI) means the agent did not report arguments, so none are recorded.
+   * The result is `rawOutput` as sent, else the ACP `content` blocks, once the status is final.
+   */
   private toolCall(update: Record<string, unknown>, base: ReturnType<Scope> & object): void {
     const id = typeof update.toolCallId === 'string' ? update.toolCallId : '';
-    const call = this.calls.get(id) ?? { identity: undefined, input: undefined, requested: false, resulted: false };
+    const call = this.calls.get(id) ?? {
+      identity: undefined,
+      input: undefined,
+      recordedInput: undefined,
+      resulted: false,
+    };
     this.calls.set(id, call);
     if (typeof update.title === 'string' && update.title.trim() !== '') {
       call.identity = acpToolIdentity(update.title, this.servers);
     }
-    const input = update.rawInput ?? update.input ?? update.arguments;
-    if (input !== undefined) call.input = input as JsonValue;
+    if (update.rawInput !== undefined) call.input = update.rawInput as JsonValue;
     const fields = {
       ...base,
       ...(call.identity?.server != null && { server: call.identity.server }),
     };
-    if (!call.requested && call.identity !== undefined) {
-      call.requested = true;
+    const input = canonicalJson(call.input);
+    if (call.identity !== undefined && call.recordedInput !== input) {
+      call.recordedInput = input;
       this.recorder.record('tool.call_requested', {
         ...fields,
         payload: {
           method: 'tools/call',
-          params: { name: call.identity.tool, arguments: call.input ?? {} },
+          params: { name: call.identity.tool, ...(call.input !== undefined && { arguments: call.input }) },
           providerCallId: id,
           ...(typeof update.kind === 'string' && { toolKind: update.kind }),
         },
       });
     }
     const status = typeof update.status === 'string' ? update.status : undefined;
-    if (call.requested && !call.resulted && status !== undefined && FINISHED.has(status)) {
+    if (call.recordedInput !== undefined && !call.resulted && status !== undefined && FINISHED.has(status)) {
       call.resulted = true;
-      const output = update.rawOutput ?? update.output ?? update.result;
       const result: JsonValue =
-        output !== undefined
-          ? (output as JsonValue)
+        update.rawOutput !== undefined
+          ? (update.rawOutput as JsonValue)
           : { content: (update.content ?? []) as JsonValue, isError: status !== 'completed' };
       this.recorder.record('tool.result_received', {
         ...fields,

@@ -3,6 +3,7 @@ import type { JsonValue } from '../../json';
 import { EventKind, type TraceEvent } from '../Event';
 import { notEmitted, observed, unavailable, unsupported, type Observation } from '../Observation';
 import type {
+  ContentBlock,
   CorrelationState,
   EvidenceConflict,
   ReportedToolCall,
@@ -37,8 +38,10 @@ interface WireCall {
 /** A tool call as the agent reported it, with its reported result when there is one. */
 interface ReportedCall {
   readonly request: TraceEvent;
+  /** Later reports of the same call (same `providerCallId` and turn) with new input. */
+  readonly amendments: TraceEvent[];
   result?: TraceEvent;
-  readonly value: ReportedToolCall;
+  value: ReportedToolCall;
 }
 
 /** True for a request event that is a `tools/call`. */
@@ -76,17 +79,22 @@ function decodeWire(context: ProjectionContext, exchange: RpcExchange): WireCall
   return { exchange, server, tool, arguments: args, result, status, latencyMs, wire };
 }
 
+function reportedArguments(request: TraceEvent): Observation<JsonValue> {
+  const params = request.payload.params;
+  return isJsonObject(params) && params.arguments !== undefined ? observed(params.arguments) : notEmitted();
+}
+
 function decodeReported(request: TraceEvent): ReportedCall {
   const params = request.payload.params;
   const name = isJsonObject(params) && typeof params.name === 'string' ? params.name : '';
-  const args = isJsonObject(params) && params.arguments !== undefined ? params.arguments : null;
   return {
     request,
+    amendments: [],
     value: {
       providerCallId: stringField(request.payload, 'providerCallId') ?? null,
       server: request.server ?? null,
       tool: name,
-      arguments: args,
+      arguments: reportedArguments(request),
       result: notEmitted(),
       status: notEmitted(),
     },
@@ -104,13 +112,30 @@ function withReportedResult(call: ReportedCall): ReportedToolCall {
   };
 }
 
-/** Pairs reported requests with reported results by `providerCallId` (else the latest open call). */
+/** The call a later request with this `providerCallId` in the same turn re-reports, if any. */
+function reReported(calls: readonly ReportedCall[], event: TraceEvent): ReportedCall | undefined {
+  const id = stringField(event.payload, 'providerCallId');
+  if (id === undefined) return undefined;
+  return calls.findLast((c) => c.value.providerCallId === id && c.request.turnId === event.turnId);
+}
+
+/**
+ * Pairs reported requests with reported results by `providerCallId` (else the latest open call).
+ * A request repeating a `providerCallId` of the same turn re-reports that call: its latest
+ * arguments stand (an agent may send a placeholder input first and the real one later).
+ */
 function collectReported(events: readonly TraceEvent[]): ReportedCall[] {
   const calls: ReportedCall[] = [];
   for (const event of events) {
     if (event.origin !== 'harness_reported') continue;
-    if (event.kind === EventKind.TOOL_CALL_REQUESTED) calls.push(decodeReported(event));
-    else if (event.kind === EventKind.TOOL_RESULT_RECEIVED) {
+    if (event.kind === EventKind.TOOL_CALL_REQUESTED) {
+      const earlier = reReported(calls, event);
+      if (earlier === undefined) calls.push(decodeReported(event));
+      else {
+        earlier.amendments.push(event);
+        earlier.value = { ...earlier.value, arguments: reportedArguments(event) };
+      }
+    } else if (event.kind === EventKind.TOOL_RESULT_RECEIVED) {
       const id = stringField(event.payload, 'providerCallId');
       const open = calls.filter((c) => c.result === undefined);
       const match = id !== undefined ? open.find((c) => c.value.providerCallId === id) : open.at(-1);
@@ -131,9 +156,35 @@ function correlate(reported: ReportedCall, wires: readonly WireCall[], taken: Se
   return candidates.find((w) => reported.value.server === null || w.server === reported.value.server) ?? candidates[0];
 }
 
-/** Compares an MCP-shaped reported result with the wire result (`isError: false` ≡ absent). */
-function sameResult(reported: JsonValue, wire: ToolResultValue): boolean | undefined {
+/** Content blocks with ACP `{ type: 'content', content }` wrappers replaced by what they wrap. */
+function unwrapAcpContent(blocks: readonly JsonValue[]): JsonValue[] {
+  return blocks.map((b) => (isJsonObject(b) && b.type === 'content' && isJsonObject(b.content) ? b.content : b));
+}
+
+/** The text of the `text` blocks (ACP-wrapped or not), one per line. */
+function textOfBlocks(blocks: readonly JsonValue[]): string {
+  return unwrapAcpContent(blocks)
+    .flatMap((b) => (isJsonObject(b) && b.type === 'text' && typeof b.text === 'string' ? [b.text] : []))
+    .join('\n');
+}
+
+/** The blocks of a reported result that is ACP tool-call content rather than an MCP `CallToolResult`. */
+function acpContentOf(reported: JsonValue | null): JsonValue[] | undefined {
   if (!isJsonObject(reported) || !Array.isArray(reported.content)) return undefined;
+  return reported.content.some((b) => isJsonObject(b) && b.type === 'content') ? reported.content : undefined;
+}
+
+/**
+ * Compares a reported result with the wire result. An MCP-shaped report is compared by shape
+ * (`isError: false` ≡ absent); a plain string or ACP `content` blocks (which cannot carry
+ * `structuredContent`) by text. Undefined when the report is neither.
+ */
+function sameResult(reported: JsonValue, wire: ToolResultValue): boolean | undefined {
+  const wireText = textOfBlocks(wire.content as JsonValue[]);
+  if (typeof reported === 'string') return reported === wireText;
+  if (!isJsonObject(reported) || !Array.isArray(reported.content)) return undefined;
+  const acp = acpContentOf(reported);
+  if (acp !== undefined) return textOfBlocks(acp) === wireText;
   const shape = (content: JsonValue, structured: JsonValue | undefined, isError: boolean) =>
     canonicalJson({ content, structured: structured ?? null, isError });
   return (
@@ -149,8 +200,9 @@ function conflictsOf(reported: ReportedToolCall, wire: WireCall): EvidenceConfli
   }
   if (reported.tool !== (wire.tool.value ?? ''))
     conflicts.push({ field: 'tool', reported: reported.tool, wire: wire.tool.value });
-  if (reported.arguments !== null && canonicalJson(reported.arguments) !== canonicalJson(wire.arguments.value ?? {})) {
-    conflicts.push({ field: 'arguments', reported: reported.arguments, wire: wire.arguments.value });
+  const args = reported.arguments;
+  if (args.state === 'observed' && canonicalJson(args.value ?? null) !== canonicalJson(wire.arguments.value ?? {})) {
+    conflicts.push({ field: 'arguments', reported: args.value, wire: wire.arguments.value });
   }
   if (reported.result.state === 'observed' && wire.result.state === 'observed') {
     if (sameResult(reported.result.value!, wire.result.value!) === false) {
@@ -178,7 +230,7 @@ function policyOf(request: TraceEvent): ToolPolicyVerdict | undefined {
 
 function wireEntry(context: ProjectionContext, wire: WireCall, reported: ReportedCall | undefined): ToolCallEntry {
   const { request, response, terminal } = wire.exchange;
-  const sources = [request, response, reported?.request, reported?.result];
+  const sources = [request, response, reported?.request, ...(reported?.amendments ?? []), reported?.result];
   const reportedValue = reported && withReportedResult(reported);
   const correlation: CorrelationState = reported ? 'correlated' : 'wire_only';
   const policy = policyOf(request);
@@ -213,13 +265,15 @@ function reportedResultAsTool(value: ReportedToolCall, status: ToolCallStatus): 
   if (value.result.state !== 'observed')
     return value.result.state === 'not_emitted' ? notEmitted() : unavailable('malformed_source');
   const raw = value.result.value;
-  if (typeof raw === 'string') {
-    return observed({
-      content: [{ type: 'text', text: raw }],
+  const plain = (content: JsonValue[]) =>
+    observed<ToolResultValue>({
+      content: content as ContentBlock[],
       structuredContent: notEmitted(),
       isError: status === 'tool_error',
     });
-  }
+  if (typeof raw === 'string') return plain([{ type: 'text', text: raw }]);
+  const acp = acpContentOf(raw);
+  if (acp !== undefined) return plain(unwrapAcpContent(acp));
   return toolResultOf(raw ?? undefined);
 }
 
@@ -228,14 +282,14 @@ function reportedEntry(context: ProjectionContext, call: ReportedCall): ToolCall
   const status: ToolCallStatus = call.result
     ? (reportedToolStatus(value.status.value ?? undefined) ?? 'success')
     : 'incomplete';
-  const base = entryBase(context, 'tool_call', [call.request, call.result], status);
+  const base = entryBase(context, 'tool_call', [call.request, ...call.amendments, call.result], status);
   return {
     ...base,
     server: value.server ?? base.server ?? '',
     callId: callIdOf(call.request),
     status,
     tool: value.tool === '' ? unavailable('malformed_source') : observed(value.tool),
-    arguments: value.arguments === null ? notEmitted() : observed(value.arguments),
+    arguments: value.arguments,
     result: reportedResultAsTool(value, status),
     error: notEmitted(),
     jsonrpcId: null,
