@@ -8,6 +8,7 @@
 // model label and the trials and keep this manifest.
 import { shipping } from '../fixtures/acp/agents';
 import { exampleServer } from './servers';
+import { expectLocalThenRegionalQuote } from './shippingQuotes';
 
 const shippingAgent = { harness: 'acp', manifest: shipping, models: ['fixture'] };
 
@@ -21,19 +22,9 @@ describe.m3('acp shipping', { agents: [shippingAgent], servers: [exampleServer],
 
     expect(result).toBeCompleted();
     expect(result.snapshot.caseId).toBe(caseId);
-    // Wire evidence (the default): the frames the proxy saw between the agent and the server.
-    expect(result).toHaveToolCall('shipping_quote', {
-      arguments: { weight_kg: 2, zone: 'local' },
-      result: { structuredContent: { amount: 9, currency: 'USD' } },
-      resultPartial: true,
-      status: 'success',
-      turn: first,
-    });
-    expect(result).toHaveToolCall('shipping_quote', { arguments: { weight_kg: 3, zone: 'regional' }, turn: second });
-    expect(result).toHaveToolCalls(['shipping_quote', 'shipping_quote']);
-    // The agent's own report (ACP tool_call updates) agrees with the wire.
-    expect(result).toHaveToolCall('shipping_quote', { evidence: 'reported', count: 2 });
-    expect(result.traceView.toolCalls.map((call) => call.correlation)).toEqual(['correlated', 'correlated']);
+    // The frames the proxy saw between the agent and the server, per turn, and the agent's own
+    // report of them (ACP tool_call updates) correlated with the wire: see shippingQuotes.ts.
+    expectLocalThenRegionalQuote(result, first, second);
     expect(result.traceView.runtime.kind).toBe('acp');
 
     // What the agent said, turn by turn.

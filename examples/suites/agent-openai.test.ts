@@ -4,6 +4,7 @@
 // MCP client, so the `tools/call` exchange is wire evidence in the execution's trace.
 import { FakeChatCompletionsServer, lastUserText, trailingToolResults } from 'sf-m3/testing';
 import { exampleServer } from './servers';
+import { expectLocalThenRegionalQuote } from './shippingQuotes';
 
 /**
  * The fake model, scripted by request content rather than order (the first matching rule answers):
@@ -45,18 +46,8 @@ describe.m3('openai agent', () => {
     expect(result).toBeCompleted();
     expect(first.response?.text).toBe('The quote is {"amount":9,"currency":"USD"}.');
     expect(second.response?.text).toBe('The quote is {"amount":15.5,"currency":"USD"}.');
-    expect(result).toHaveToolCall('shipping_quote', {
-      arguments: { weight_kg: 2, zone: 'local' },
-      result: { structuredContent: { amount: 9, currency: 'USD' } },
-      resultPartial: true,
-      status: 'success',
-      turn: first,
-    });
-    expect(result).toHaveToolCall('shipping_quote', { arguments: { weight_kg: 3, zone: 'regional' }, turn: second });
-    expect(result).toHaveToolCalls(['shipping_quote', 'shipping_quote']);
-    // The agent's own report of each call agrees with what crossed the wire.
-    expect(result).toHaveToolCall('shipping_quote', { evidence: 'reported', count: 2 });
-    expect(result.traceView.toolCalls.map((call) => call.correlation)).toEqual(['correlated', 'correlated']);
+    // Each call on the wire in its own turn, and the model's tool calls correlated with the wire.
+    expectLocalThenRegionalQuote(result, first, second);
     expect(result.traceView.runtime.kind).toBe('openai');
     // The second turn carries the whole conversation, the first turn's tool exchange included.
     expect(model.modelRequests.at(-1)!.messages.map((m) => m.role)).toEqual([
