@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, basename } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, basename, join } from 'node:path';
 import { ModelValidationError } from '../errors/M3Error';
 import { buildProxyCommand, captureProxyScriptPath } from './buildProxyCommand';
 import { createProxyConfig, DEFAULT_PROXY_BOUNDS, writeProxyConfig } from './ProxyConfig';
@@ -56,5 +56,18 @@ describe('buildProxyCommand', () => {
       args: [captureProxyScriptPath, '/tmp/x/config.json'],
     });
     expect(statSync(captureProxyScriptPath).isFile()).toBe(true);
+  });
+
+  test('the script folder needs only Node built-ins and its own files (it runs outside the kit)', () => {
+    const folder = dirname(captureProxyScriptPath);
+    const files = readdirSync(folder).filter((f) => f.endsWith('.js'));
+    const required = files.flatMap((f) =>
+      [...readFileSync(join(folder, f), 'utf8').matchAll(/require\((['"])([^'"]+)\1\)/g)].map((m) => m[2]),
+    );
+    expect(required.length).toBeGreaterThan(files.length);
+    for (const name of required) {
+      if (name.startsWith('./')) expect(files).toContain(`${name.slice(2)}.js`);
+      else expect(name).toMatch(/^node:/);
+    }
   });
 });

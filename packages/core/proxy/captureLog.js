@@ -1,0 +1,113 @@
+// The append-only capture file: one JSON line per record (`v`, `seq`, `time`, `ts`, `server`).
+// Record shapes are read by src/proxy/CaptureFile.ts; keep the two in sync.
+// Plain CommonJS, Node built-ins only (see mcp-capture-proxy.js).
+'use strict';
+
+const fs = require('node:fs');
+const { createHash } = require('node:crypto');
+const { frameBody } = require('./framing');
+const { cutUtf8 } = require('./redaction');
+
+const CAPTURE_VERSION = 1;
+
+/** A compact description of one JSON-RPC message (no params or results). */
+function describeMessage(m) {
+  if (!m || typeof m !== 'object' || Array.isArray(m)) return { kind: 'invalid' };
+  const hasId = Object.prototype.hasOwnProperty.call(m, 'id');
+  if (typeof m.method === 'string') {
+    const out = { kind: hasId ? 'request' : 'notification', method: m.method };
+    if (hasId) out.id = m.id;
+    if (m.method === 'tools/call' && m.params && typeof m.params.name === 'string') out.tool = m.params.name;
+    return out;
+  }
+  if (hasId && Object.prototype.hasOwnProperty.call(m, 'error')) return { kind: 'error', id: m.id };
+  if (hasId && Object.prototype.hasOwnProperty.call(m, 'result')) return { kind: 'response', id: m.id };
+  return { kind: 'invalid' };
+}
+
+class CaptureLog {
+  /**
+   * Opens `capturePath` for appending (created 0600); throws when it cannot.
+   * `redact` cleans frame text, `frameBytes` bounds what is stored of one frame.
+   */
+  constructor({ capturePath, serverName, redact, frameBytes }) {
+    const fd = fs.openSync(capturePath, 'a', 0o600);
+    this.stream = fs.createWriteStream(capturePath, { fd, flags: 'a' });
+    this.serverName = serverName;
+    this.redact = redact;
+    this.frameBytes = frameBytes;
+    this.seq = 0;
+    /** True once a write failed: nothing more is written (the missing `end` tells the kit). */
+    this.broken = false;
+    this.stream.on('error', () => {
+      if (!this.broken)
+        process.stderr.write(
+          'sf-m3 capture proxy: the capture file could not be written; wire evidence is incomplete\n',
+        );
+      this.broken = true;
+    });
+  }
+
+  /** Appends one record; returns false when the file's buffer is full (wait for onceDrain). */
+  write(record) {
+    if (this.broken) return true;
+    record.v = CAPTURE_VERSION;
+    record.seq = this.seq++;
+    const now = performance.timeOrigin + performance.now();
+    record.time = Math.round(now * 1000) / 1000;
+    record.ts = new Date(now).toISOString();
+    record.server = this.serverName;
+    return this.stream.write(`${JSON.stringify(record)}\n`);
+  }
+
+  /** Calls `fn` once the file's buffer has drained. */
+  onceDrain(fn) {
+    this.stream.once('drain', fn);
+  }
+
+  /** Appends a `frame` record: the frame redacted, then bounded, with a summary of its messages. */
+  writeFrame(direction, origin, frame, terminated, parsed, extra) {
+    const { body, crlf } = frameBody(frame, terminated);
+    let raw;
+    let redacted = false;
+    let sizeBytes;
+    if (parsed.format === 'binary') {
+      raw = `base64:${body.toString('base64')}`;
+      sizeBytes = body.length;
+    } else {
+      const text = parsed.text !== undefined ? parsed.text : body.toString('utf8');
+      const clean = this.redact(text);
+      redacted = clean !== text;
+      raw = clean;
+      sizeBytes = Buffer.byteLength(clean, 'utf8');
+    }
+    const bounded = cutUtf8(raw, this.frameBytes);
+    const record = {
+      type: 'frame',
+      direction,
+      origin,
+      format: parsed.format,
+      originalSizeBytes: body.length,
+      sizeBytes,
+      storedBytes: Buffer.byteLength(bounded.text, 'utf8'),
+      sha256: createHash('sha256').update(bounded.text, 'utf8').digest('hex'),
+      truncated: bounded.truncated,
+      redacted,
+      crlf,
+      terminated,
+      raw: bounded.text,
+    };
+    if (parsed.format === 'json') record.messages = [describeMessage(parsed.value)];
+    else if (parsed.format === 'batch') record.messages = parsed.value.map(describeMessage);
+    if (extra) Object.assign(record, extra);
+    return this.write(record);
+  }
+
+  /** Flushes and closes the file, then calls `done`. */
+  close(done) {
+    if (this.broken) done();
+    else this.stream.end(done);
+  }
+}
+
+module.exports = { CaptureLog };
