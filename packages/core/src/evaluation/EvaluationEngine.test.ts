@@ -278,6 +278,30 @@ describe('required evaluations', () => {
     );
     expect((await engine.evaluate({}, 'other.v1', { executionId: exec.executionId })).required).toBe(false);
   });
+
+  it('reads an execution record once for its required evaluators (they are fixed at creation)', async () => {
+    const { engine, store, addExecution } = setup();
+    const exec = await addExecution({ requiredEvaluators: ['spec.v1'] });
+    engine.register('spec.v1', (ctx) => ({ status: 'passed', metrics: { n: (ctx.subject as { n: number }).n } }));
+    engine.register('other.v1', () => true);
+    const reads = jest.spyOn(store, 'getExecution');
+    const verdicts = [];
+    for (let n = 0; n < 3; n += 1) {
+      verdicts.push(await engine.evaluate({ n }, 'spec.v1', { executionId: exec.executionId }));
+      verdicts.push(await engine.evaluate({ n }, 'other.v1', { executionId: exec.executionId }));
+    }
+    expect(verdicts.map((v) => v.required)).toEqual([true, false, true, false, true, false]);
+    expect(reads.mock.calls.filter(([id]) => id === exec.executionId)).toHaveLength(1);
+  });
+
+  it('does not remember an execution the store did not know yet', async () => {
+    const { engine, store, source } = setup();
+    engine.register('spec.v1', () => true);
+    const record = executionRecord({ runId: source.runId, requiredEvaluators: ['spec.v1'] });
+    expect((await engine.evaluate({ a: 1 }, 'spec.v1', { executionId: record.executionId })).required).toBe(false);
+    await store.createExecution(record);
+    expect((await engine.evaluate({ a: 2 }, 'spec.v1', { executionId: record.executionId })).required).toBe(true);
+  });
 });
 
 describe('missing and pending required evaluations', () => {

@@ -9,6 +9,7 @@ import { toJsonValue } from '../redaction/Redactor';
 import { lineageKey, type EvaluationLineage } from '../store/aggregation/lineage';
 import type { ExecutionStore } from '../store/ExecutionStore';
 import type { ExecutionRecord } from '../store/records';
+import { SpecRequirements } from './SpecRequirements';
 import { boundText, boundedRationale, redactStrings } from './boundedRationale';
 import { BUILTIN_EVALUATORS } from './builtins';
 import type { EvaluationLabels, EvaluationResult } from './EvaluationResult';
@@ -85,9 +86,11 @@ export class EvaluationEngine {
   private readonly registry = new Map<string, Registration>();
   private readonly saved: EvaluationResult[] = [];
   private readonly requiredLineages = new Set<string>();
+  private readonly specRequirements: SpecRequirements;
   private lastCreatedMs = 0;
 
   constructor(private readonly source: EvaluationContextSource) {
+    this.specRequirements = new SpecRequirements(source.store);
     for (const [name, callback] of Object.entries(BUILTIN_EVALUATORS)) {
       this.registry.set(name, { kind: 'builtin', callback });
     }
@@ -292,13 +295,8 @@ export class EvaluationEngine {
 
   private async isRequired(lineage: EvaluationLineage, requested: boolean): Promise<boolean> {
     if (requested || this.requiredLineages.has(lineageKey(lineage))) return true;
-    if (lineage.executionId) {
-      try {
-        const record = await this.source.store.getExecution(lineage.executionId);
-        if (record.requiredEvaluators.includes(lineage.evaluator)) return true;
-      } catch {
-        // an execution the store does not know has no spec-level requirements
-      }
+    if (lineage.executionId && (await this.specRequirements.requires(lineage.executionId, lineage.evaluator))) {
+      return true;
     }
     return this.source.store.isRequiredLineage(lineage);
   }
