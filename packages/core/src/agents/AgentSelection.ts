@@ -61,6 +61,11 @@ export class AgentSelection {
     this.labels = Object.freeze({ harness: this.harness, model: this.model, trial: String(trial) });
   }
 
+  /** @internal True when this selection was made by the kit whose agent host is `host`. */
+  ownedBy(host: AgentHost): boolean {
+    return this.host === host;
+  }
+
   /** One prompt in a fresh session; resolves with the execution even when it failed or timed out. */
   async run(prompt: string, options: AgentRunOptions): Promise<ExecutionResult> {
     if (typeof prompt !== 'string' || prompt.trim() === '') {

@@ -48,6 +48,7 @@ export function startAgentExecution(f: AgentExecutionFacts): Promise<void> {
       timeoutMs: f.options.timeoutMs,
       createdAt: f.createdAt,
       servers,
+      requiredEvaluators: f.options.requiredEvaluators,
     }),
   );
 }

@@ -36,6 +36,7 @@ export function agentExecutionRecord(input: {
   timeoutMs: number;
   createdAt: string;
   servers: JsonObject[];
+  requiredEvaluators?: readonly string[];
 }): ExecutionRecord {
   const { host, identity, executionId, caseId, timeoutMs, createdAt, servers } = input;
   const single = servers.length === 1 ? servers[0] : undefined;
@@ -73,7 +74,7 @@ export function agentExecutionRecord(input: {
     }) as JsonObject,
     servers: servers as unknown as ExecutionRecord['servers'],
     labels: { ...labels, harness: identity.harness, model: identity.model, trial },
-    requiredEvaluators: [],
+    requiredEvaluators: [...(input.requiredEvaluators ?? [])],
     createdAt,
     finishedAt: null,
     outcome: null,

@@ -1,6 +1,7 @@
 import { ModelValidationError, UnsupportedFeature } from '../errors';
 import { parseChatEndpointUrl, resolveChatEndpointCredential } from '../endpoint/chatEndpoint';
 import { normalizeToolPolicy, type ProxyToolPolicy } from '../proxy/toolPolicy';
+import type { SpecEvaluation } from '../kit/DirectSpec';
 import { isServerDefinition, type ServerDefinition } from '../servers/ServerDefinition';
 import type { AcpAgentSelectionSpec } from './acp/acpOptions';
 
@@ -36,6 +37,11 @@ export interface AgentRunOptions {
   readonly timeoutMs?: number;
   /** Logical case id (default: the kit's). */
   readonly caseId?: string;
+  /**
+   * Evaluations the execution must produce (`required: true`): recorded on the execution, so one
+   * that never arrives counts as missing in aggregation (SPEC §8), as for a `DirectSpec`.
+   */
+  readonly evaluations?: readonly SpecEvaluation[];
 }
 
 /** A validated `openai` endpoint configuration (never holds the key itself). */
@@ -102,6 +108,8 @@ export interface ResolvedRunOptions {
   readonly policies: Map<string, ProxyToolPolicy>;
   readonly timeoutMs: number;
   readonly caseId: string | undefined;
+  /** Names of the evaluators the execution must produce. */
+  readonly requiredEvaluators: string[];
 }
 
 /** Checks `agent.run`/`agent.session` options; throws `ModelValidationError` naming the fix. */
@@ -125,5 +133,10 @@ export function resolveRunOptions(options: AgentRunOptions, defaultTimeoutMs?: n
   if (options.caseId !== undefined && (typeof options.caseId !== 'string' || options.caseId.trim() === '')) {
     throw new ModelValidationError('agent caseId must be a non-empty string');
   }
-  return { servers, policies, timeoutMs, caseId: options.caseId };
+  const evaluations = options.evaluations ?? [];
+  if (!Array.isArray(evaluations) || evaluations.some((e) => typeof e?.name !== 'string' || e.name.trim() === '')) {
+    throw new ModelValidationError('agent evaluations must be a list of { name, required? }');
+  }
+  const requiredEvaluators = [...new Set(evaluations.filter((e) => e.required === true).map((e) => e.name))];
+  return { servers, policies, timeoutMs, caseId: options.caseId, requiredEvaluators };
 }

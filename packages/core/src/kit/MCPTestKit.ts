@@ -2,6 +2,7 @@
 import type { AgentHost } from '../agents/AgentHost';
 import type { AgentSelectionSpec } from '../agents/agentOptions';
 import { createAgentSelections, type AgentSelection, type AgentSelectionOptions } from '../agents/AgentSelection';
+import { AgentSpec } from '../agents/AgentSpec';
 import { DirectClient } from '../client/DirectClient';
 import type { DirectClientHost, ExecutionContext } from '../client/DirectClientHost';
 import { validateDirectClientOptions, type DirectClientOptions } from '../client/DirectClientOptions';
@@ -197,17 +198,21 @@ export class MCPTestKit {
     return this.makeClient(server, checked, this.executionContext({ spec, ...execution }));
   }
 
-  /** Runs a one-shot spec to its end; resolves with the result even when it failed or timed out. */
-  async run(spec: DirectSpec): Promise<ExecutionResult> {
+  /**
+   * Runs a one-shot spec to its end (a `DirectSpec` or an `AgentSpec`); resolves with the result
+   * even when it failed or timed out.
+   */
+  async run(spec: DirectSpec | AgentSpec): Promise<ExecutionResult> {
     return this.submit(spec).result();
   }
 
-  /** Starts a one-shot spec in the background and returns its handle. */
-  submit(spec: DirectSpec): ExecutionHandle {
+  /** Starts a one-shot spec (a `DirectSpec` or an `AgentSpec`) in the background and returns its handle. */
+  submit(spec: DirectSpec | AgentSpec): ExecutionHandle {
     this.assertOpen('submit');
+    if (spec instanceof AgentSpec) return this.submitAgent(spec);
     if (!(spec instanceof DirectSpec)) {
       throw new UnsupportedFeature(
-        'kit.submit/run takes a DirectSpec (CallTool, ListTools, ReadResource, GetPrompt, Ping); run an agent with agent.run(prompt, options) or agent.submit(prompt, options) from kit.agents()',
+        'kit.submit/run takes a DirectSpec (CallTool, ListTools, ReadResource, GetPrompt, Ping) or an AgentSpec; or run an agent from kit.agents() with agent.run(prompt, options) or agent.submit(prompt, options)',
       );
     }
     const client = this.makeClient(
@@ -239,6 +244,16 @@ export class MCPTestKit {
   agents(selections: readonly AgentSelectionSpec[], options?: AgentSelectionOptions): AgentSelection[] {
     this.assertOpen('agents');
     return createAgentSelections(this.agentHost, selections, options);
+  }
+
+  private submitAgent(spec: AgentSpec): ExecutionHandle {
+    const selection = spec.selection((entry) => this.agents([entry]));
+    if (!selection.ownedBy(this.agentHost)) {
+      throw new ModelValidationError(
+        'the AgentSpec names an agent selection made by another kit: make it with this kit.agents(...), or pass the selection entry itself',
+      );
+    }
+    return selection.submit(spec.prompt, spec.options);
   }
 
   /** Names an evaluator callback (or an `LLMJudge`); it does not make it required. */
