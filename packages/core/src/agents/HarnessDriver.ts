@@ -37,8 +37,13 @@ export interface HarnessTurn {
   readonly prompt: string;
 }
 
-/** How a turn ended (an abort of `ctx.signal` may be thrown instead). */
+/**
+ * How a turn ended. When `ctx.signal` aborts mid-turn (deadline, cancel) a driver returns what the
+ * turn produced so far (the session then ends the turn `timed_out` / `cancelled`), or throws the
+ * abort when it has nothing to keep.
+ */
 export interface HarnessTurnEnd {
+  /** The turn's answer; for a turn that broke off, the text streamed so far (partial). */
   readonly text: string | null;
   readonly stopReason: string | null;
   /** Set when the turn failed. */

@@ -42,6 +42,7 @@ describe('acp harness lifecycle', () => {
     const result = await session.close();
 
     expect(turn.outcome).toBe('timed_out');
+    expect(turn.response?.text).toBe('thinking'); // streamed before the deadline: kept, partial
     expect(result.snapshot.outcome).toBe('timed_out');
     expect(result.error?.code).toBe('timeout');
     const [diagnostic] = result.traceView.diagnostics.filter((d) => d.code === 'execution_timeout');
@@ -80,9 +81,28 @@ describe('acp harness lifecycle', () => {
     await handle.cancel();
     const result = await handle.result({ timeoutMs: 10_000 });
     expect(result.snapshot.outcome).toBe('cancelled');
+    expect(result.turns[0]?.outcome).toBe('cancelled');
+    expect(result.turns[0]?.response?.text).toBe('thinking'); // the agent never answered the prompt
     const exited = result.traceView.processes.find((p) => p.pid.value === pids[0]);
     expect(exited?.signal.value).toBe('SIGKILL');
     expect(pids.length).toBeGreaterThanOrEqual(2); // the agent and its SIGTERM-proof grandchild
+    expect(alive([...pids, ...tracedPids(result.trace.events)])).toEqual([]);
+  });
+
+  it('a deadline on an agent that never answers keeps the text it streamed (partial) in the timed-out turn', async () => {
+    const session = await agent(agentManifests.stallingIgnoringCancel).session({
+      servers: [example],
+      timeoutMs: 2_000,
+    });
+    const pids = livePidsOf(session);
+    const turn = await session.send('wait for me');
+    const result = await session.close();
+
+    expect(turn.outcome).toBe('timed_out');
+    expect(turn.stopReason).toBeNull();
+    expect(turn.response?.text).toBe('thinking');
+    expect(result.turns[0]?.response?.text).toBe('thinking');
+    expect(result.snapshot.outcome).toBe('timed_out');
     expect(alive([...pids, ...tracedPids(result.trace.events)])).toEqual([]);
   });
 

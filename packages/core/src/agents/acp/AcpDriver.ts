@@ -178,11 +178,15 @@ export class AcpDriver implements HarnessDriver {
       const stopReason = typeof response.stopReason === 'string' ? response.stopReason : null;
       return this.turnEnd(updates.turnText, stopReason);
     } catch (error) {
-      if (ctx.signal.aborted) throw error;
+      // What the agent streamed before the turn broke off is kept (partial) in every case.
+      const text = updates.turnText === '' ? null : updates.turnText;
+      // The execution ended (deadline, cancel) while the agent had not answered: the session
+      // gives the turn its outcome.
+      if (ctx.signal.aborted) return { text, stopReason: null };
       const failure = error instanceof M3Error ? error : new M3Error('acp_connection_lost', String(error));
       const terminal = failure.code !== 'acp_request_failed';
       if (terminal) ctx.recorder.addLimitation('partial_trace');
-      return { text: updates.turnText === '' ? null : updates.turnText, stopReason: null, error: failure, terminal };
+      return { text, stopReason: null, error: failure, terminal };
     } finally {
       clearInterval(timer);
       this.prompt = undefined;
