@@ -96,10 +96,17 @@ describe.each([
     });
     expect(turn.response?.text).toContain('costs 9 USD');
     expect(result.traceView.runtime.kind).toBe('acp');
-    // What the agent reported over ACP and what crossed the wire are one call in the trace. (Its
-    // `conflicts` are not asserted: see docs/real-agents.md, "What it does not prove yet".)
+    // What the agent reported over ACP and what crossed the wire are one call in the trace, and
+    // they agree: Claude Code ACP's real input (after a `{}` placeholder) is the reported input,
+    // Gemini CLI reports none, and each agent's result matches the wire result by its text.
     const quotes = result.traceView.toolCalls.filter((c) => c.tool.value === 'shipping_quote');
     expect(quotes.map((c) => [c.server, c.correlation, c.status])).toEqual([['example', 'correlated', 'success']]);
+    expect(quotes[0].conflicts).toEqual([]);
+    expect(quotes[0].reported.value.arguments).toEqual(
+      agentName === 'claude'
+        ? { state: 'observed', value: { weight_kg: 2, zone: 'local' } }
+        : { state: 'not_emitted', value: null, reason: 'provider_did_not_emit' },
+    );
 
     // The model saw the agent's real wire format, offered the example server's tool, got the result back.
     const requests = fake.modelRequests;
