@@ -51,7 +51,7 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
         throw new UsageError('--baseline', `run ${baselineRunId} was not found in the results database`);
       }
     }
-    const summary = await buildRunSummary(store, {
+    const summarized = await buildRunSummary(store, {
       runId,
       redactor,
       resultsDb: displayPath(io.cwd, path),
@@ -60,7 +60,7 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
       baselineNote,
       jestExit: null,
     });
-    return await reportSummary(store, summary, io, redactor, input.json === true);
+    return reportSummary(summarized, io, redactor, input.json === true);
   } finally {
     await store.close();
   }

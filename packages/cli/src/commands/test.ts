@@ -13,9 +13,8 @@ import { serverSecrets } from '../options/serverGroups';
 import { validateTestOptions, type RawTestOptions, type TestOptions } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
 import { openResultsStore } from '../store/openResultsStore';
-import { buildRunSummary, tallyAttempts } from '../summary/buildRunSummary';
+import { buildRunSummary, tallyAttempts, type SummarizedRun } from '../summary/buildRunSummary';
 import { formatSummary } from '../summary/formatSummary';
-import type { RunSummary } from '../summary/RunSummary';
 
 /** Everything `m3 test` was given. */
 export interface TestCommandInput {
@@ -73,14 +72,12 @@ async function finishAbandonedRun(store: ExecutionStore, run: RunRecord, exit: J
 }
 
 /** Prints a summary as text or JSON and writes feedback.json; returns the exit status. */
-export async function reportSummary(
-  store: ExecutionStore,
-  summary: RunSummary,
+export function reportSummary(
+  { summary, attempts }: SummarizedRun,
   io: CliIO,
   redactor: Redactor,
   json: boolean,
-): Promise<number> {
-  const attempts = await store.listAttempts({ runId: summary.runId });
+): number {
   const written = writeFeedback(io.cwd, buildFeedback(summary, attempts, redactor));
   const shownPath = displayPath(io.cwd, written);
   if (json) {
@@ -141,7 +138,7 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
       return 1;
     }
     await finishAbandonedRun(store, run, exit);
-    const summary = await buildRunSummary(store, {
+    const summarized = await buildRunSummary(store, {
       runId,
       redactor,
       resultsDb: shownDb,
@@ -150,7 +147,7 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
       baselineNote: baseline.note,
       jestExit: { code: exit.code, signal: exit.signal },
     });
-    return await reportSummary(store, summary, io, redactor, options.json);
+    return reportSummary(summarized, io, redactor, options.json);
   } finally {
     await store.close();
   }

@@ -31,7 +31,7 @@ describe('feedback.json', () => {
         ],
       },
     ]);
-    const summary = await buildRunSummary(store, {
+    const { summary, attempts } = await buildRunSummary(store, {
       runId,
       redactor,
       resultsDb: '.m3/executions.sqlite',
@@ -39,7 +39,6 @@ describe('feedback.json', () => {
       baselineRunId: baselineId,
       jestExit: { code: 1, signal: null },
     });
-    const attempts = await store.listAttempts({ runId });
     const written = writeFeedback(root, buildFeedback(summary, attempts, redactor));
     expect(written).toBe(feedbackPath(root, runId));
     expect(written).toBe(join(root, '.m3', 'reports', runId, 'feedback.json'));
@@ -106,8 +105,8 @@ describe('feedback.json', () => {
         evaluations: [{ evaluator: 'm3.expect.toHaveToolCall', status: trial === 1 ? 'passed' : 'failed' }],
       })),
     );
-    const summary = await buildRunSummary(store, { runId, redactor, resultsDb: 'db', cwd: root });
-    const written = writeFeedback(root, buildFeedback(summary, await store.listAttempts({ runId }), redactor));
+    const { summary, attempts } = await buildRunSummary(store, { runId, redactor, resultsDb: 'db', cwd: root });
+    const written = writeFeedback(root, buildFeedback(summary, attempts, redactor));
     const { agentStats } = JSON.parse(readFileSync(written, 'utf8'));
     expect(Object.keys(agentStats)).toEqual(['byCase', 'byHarness', 'byModel']);
     const expected = { evaluator: 'm3.expect.toHaveToolCall', passed: 1, expected: 2, passRate: 0.5 };

@@ -37,7 +37,18 @@ describe('buildRunSummary', () => {
       { suite: 'orders', fullName: 'orders later', outcome: 'todo' },
       { suite: 'orders', fullName: 'orders skipped', outcome: 'skipped' },
     ]);
-    const summary = await buildRunSummary(store, { ...options, runId, jestExit: { code: 0, signal: null } });
+    const { summary, attempts } = await buildRunSummary(store, {
+      ...options,
+      runId,
+      jestExit: { code: 0, signal: null },
+    });
+    // The attempt records it was built from come back with it (feedback.json lists them).
+    expect(attempts.map((a) => a.fullName).sort()).toEqual([
+      'orders later',
+      'orders skipped',
+      'shipping quotes local',
+      'shipping quotes regional',
+    ]);
     expect(summary.verdict).toBe('passed');
     expect(summary.reasons).toEqual([]);
     expect(summary.attempts).toEqual({ total: 4, passed: 2, failed: 0, skipped: 1, todo: 1 });
@@ -64,7 +75,7 @@ describe('buildRunSummary', () => {
         failureMessage: '\nexpected 9 with key sk-live-secret-1234\n  at stack',
       },
     ]);
-    const summary = await buildRunSummary(store, { ...options, runId, jestExit: { code: 1, signal: null } });
+    const { summary } = await buildRunSummary(store, { ...options, runId, jestExit: { code: 1, signal: null } });
     expect(summary.verdict).toBe('failed');
     expect(summary.failedTests).toEqual([
       {
@@ -82,7 +93,7 @@ describe('buildRunSummary', () => {
       { suite: 's', fullName: 's flaky', outcome: 'failed', retryIndex: 0 },
       { suite: 's', fullName: 's flaky', outcome: 'passed', retryIndex: 1 },
     ]);
-    const summary = await buildRunSummary(store, { ...options, runId });
+    const { summary } = await buildRunSummary(store, { ...options, runId });
     expect(summary.attempts).toMatchObject({ total: 2, passed: 1, failed: 1 });
     expect(summary.failedTests).toEqual([]);
   });
@@ -103,7 +114,7 @@ describe('buildRunSummary', () => {
       ],
       { status: 'passed' },
     );
-    const summary = await buildRunSummary(store, { ...options, runId, jestExit: { code: 0, signal: null } });
+    const { summary } = await buildRunSummary(store, { ...options, runId, jestExit: { code: 0, signal: null } });
     expect(summary.verdict).toBe('failed');
     expect(summary.requiredFailures).toEqual([
       expect.objectContaining({
@@ -122,7 +133,7 @@ describe('buildRunSummary', () => {
     const runId = await seedRun(store, [
       { suite: 'quality', fullName: 'quality x', outcome: 'passed', requiredEvaluators: ['project.must.v1'] },
     ]);
-    const summary = await buildRunSummary(store, { ...options, runId });
+    const { summary } = await buildRunSummary(store, { ...options, runId });
     expect(summary.requiredFailures).toEqual([
       expect.objectContaining({ evaluator: 'project.must.v1', status: 'missing' }),
     ]);
@@ -165,7 +176,7 @@ describe('buildRunSummary', () => {
         evaluations: [{ evaluator: 'example.math.v1', status: 'failed' }],
       },
     ]);
-    const { agents, evaluations } = await buildRunSummary(store, { ...options, runId });
+    const { agents, evaluations } = (await buildRunSummary(store, { ...options, runId })).summary;
     expect(evaluations).toEqual([expect.objectContaining({ evaluator: 'example.math.v1', passed: 3, expected: 6 })]);
     const view = (rows: NonNullable<typeof agents>['byHarness']) =>
       rows.map((r) => [r.evaluator, r.harness, r.model, r.caseId, r.passed, r.expected]);
@@ -186,7 +197,7 @@ describe('buildRunSummary', () => {
     expect(agents!.byModel[1]!.interval![1]).toBe(1);
 
     const plain = await seedRun(store, [{ suite: 's', fullName: 's direct', outcome: 'passed' }]);
-    expect((await buildRunSummary(store, { ...options, runId: plain })).agents).toBeNull();
+    expect((await buildRunSummary(store, { ...options, runId: plain })).summary.agents).toBeNull();
   });
 
   test('an unknown run is a usage error', async () => {

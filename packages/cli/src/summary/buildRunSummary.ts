@@ -67,8 +67,14 @@ export function decideVerdict(parts: {
   return { verdict: reasons.length === 0 ? 'passed' : 'failed', reasons };
 }
 
-/** Reads the run (and the baseline run) and builds its summary. */
-export async function buildRunSummary(store: SummaryStore, options: BuildRunSummaryOptions): Promise<RunSummary> {
+/** A run's summary and the attempt records it was built from (feedback.json lists them). */
+export interface SummarizedRun {
+  summary: RunSummary;
+  attempts: AttemptRecord[];
+}
+
+/** Reads the run (and the baseline run) once and builds its summary. */
+export async function buildRunSummary(store: SummaryStore, options: BuildRunSummaryOptions): Promise<SummarizedRun> {
   const { redactor } = options;
   const facts = await collectRunFacts(store, options.runId, redactor);
   const agents = await collectAgentPassRates(store, facts.run.runId);
@@ -110,7 +116,7 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
     requiredFailures: facts.requiredFailures,
     jestExit,
   });
-  return {
+  const summary: RunSummary = {
     schemaVersion: 1,
     runId: facts.run.runId,
     label: facts.run.label,
@@ -130,4 +136,5 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
     verdict,
     reasons,
   };
+  return { summary, attempts: facts.attempts };
 }
