@@ -5,11 +5,12 @@ import type { ErrorInfo } from '../execution/ExecutionResult';
 import { newId } from '../ids';
 import type { JsonObject, JsonValue } from '../json';
 import type { Redactor } from '../redaction/Redactor';
-import type { EventDirection, EventKind, EventOrigin, LifecyclePhase, TraceEvent } from './Event';
+import type { EventKind, TraceEvent } from './Event';
 import type { EvidenceRef, RawEvidenceBlob } from './EvidenceRef';
 import type { ExecutionFinishedPayload } from './payloads';
-import { boundRaw, DEFAULT_RAW_LIMITS, type RawEvidenceLimits, type RawEvidenceSource } from './rawCapture';
-import type { StderrCapture } from './TraceEntry';
+import { DEFAULT_RAW_LIMITS } from './rawCapture';
+import { RawEvidenceKeeper, type RawFields } from './RawEvidenceKeeper';
+import type { DeferredFallback, FinishExtras, RecordFields, TraceRecorderOptions } from './RecorderInputs';
 import { sanitizeJson } from './sanitizeJson';
 import { TraceResult } from './TraceResult';
 
@@ -18,58 +19,7 @@ export const CAPTURE_INCOMPLETE = 'capture_incomplete';
 /** Added when raw evidence was cut or dropped because the execution's 64 MiB budget ran out. */
 export const RAW_EVIDENCE_BUDGET_EXCEEDED = 'raw_evidence_budget_exceeded';
 
-/** What a caller gives `TraceRecorder.record`. */
-export interface RecordFields {
-  phase?: LifecyclePhase;
-  origin?: EventOrigin;
-  direction?: EventDirection;
-  server?: string;
-  connectionId?: string;
-  sessionId?: string;
-  turnId?: string;
-  jsonrpcId?: string | number;
-  payload: object;
-  /**
-   * True when `payload` is already the output of `recorder.sanitize` (plain, redacted JSON): it is
-   * then stored without a second walk. Saves time on the hot path of observed transports.
-   */
-  preRedacted?: boolean;
-  /** The frame or stderr this event was decoded from; redacted, bounded and stored by sha256. */
-  raw?: string | Buffer;
-  /** Media type of `raw` (default `application/json`). */
-  rawMediaType?: string;
-  /**
-   * What `raw` is (default `mcp`). For `process_stderr` a `StderrCapture` goes to `payload.stderr`;
-   * otherwise the preview fields of a `raw.frame` payload are merged into the payload.
-   */
-  rawSource?: RawEvidenceSource;
-  /** Bytes the source produced before the caller kept only part of them (e.g. a stderr tail). */
-  rawOriginalSizeBytes?: number;
-  /** True when the caller already redacted something in `raw` (e.g. structurally, by JSON key). */
-  rawRedacted?: boolean;
-}
-
-/** Options of a recorder. */
-export interface TraceRecorderOptions {
-  executionId: string;
-  redactor: Redactor;
-  /** Monotonic milliseconds (default `performance.now`). */
-  clock?: () => number;
-  /** Trace id (default: the `traceId` of the `execution.created` payload, else a new id). */
-  traceId?: string;
-  /** Raw evidence limits (default SPEC §5: 64 KiB preview, 1 MiB a frame, 64 MiB an execution). */
-  rawLimits?: Partial<RawEvidenceLimits>;
-  /** Limitations every trace of this recorder carries (default `['capture_incomplete']`). */
-  limitations?: string[];
-}
-
-/** Extra facts for `finish`. */
-export interface FinishExtras {
-  /** The one-shot result of a direct spec, stored in the `execution.finished` payload. */
-  directResult?: JsonValue;
-  /** Limitations to add, e.g. `cleanup_failed`. */
-  limitations?: string[];
-}
+export type { DeferredFallback, FinishExtras, RecordFields, TraceRecorderOptions } from './RecorderInputs';
 
 /** An event accepted by `recordLater`: its inputs and the time it was accepted. */
 interface PendingRecord {
@@ -77,12 +27,6 @@ interface PendingRecord {
   fields: RecordFields;
   offsetMs: number;
   fallback: DeferredFallback | undefined;
-}
-
-/** What `recordLater` records instead when building the event throws. */
-export interface DeferredFallback {
-  kind: EventKind;
-  fields: RecordFields;
 }
 
 /** Events `recordLater` holds at most before it builds them at once. */
@@ -102,16 +46,11 @@ export class TraceRecorder {
   private readonly clock: () => number;
   private readonly startMono: number;
   private readonly startWall: number;
-  private readonly limits: RawEvidenceLimits;
   private readonly baseLimitations: string[];
   private readonly extraLimitations = new Set<string>();
   private readonly eventList: TraceEvent[] = [];
-  /** Stored evidence; text is turned into a Buffer only when `evidence` is read. */
-  private readonly blobs: Array<{ reference: EvidenceRef; bytes: Buffer | string }> = [];
-  private readonly materialized: RawEvidenceBlob[] = [];
-  private readonly blobDigests = new Set<string>();
+  private readonly raw: RawEvidenceKeeper;
   private readonly listeners = new Set<(e: TraceEvent) => void>();
-  private rawBytesStored = 0;
   private lastOffset = 0;
   private lastIsoMs = Number.NaN;
   private lastIso = '';
@@ -127,7 +66,11 @@ export class TraceRecorder {
     this.startMono = this.clock();
     this.startWall = Date.now();
     this.traceIdValue = options.traceId ?? newId('trace');
-    this.limits = { ...DEFAULT_RAW_LIMITS, ...options.rawLimits };
+    this.raw = new RawEvidenceKeeper({
+      redactor: options.redactor,
+      limits: { ...DEFAULT_RAW_LIMITS, ...options.rawLimits },
+      onBudgetExceeded: () => this.extraLimitations.add(RAW_EVIDENCE_BUDGET_EXCEEDED),
+    });
     this.baseLimitations = options.limitations ?? [CAPTURE_INCOMPLETE];
   }
 
@@ -145,12 +88,7 @@ export class TraceRecorder {
   /** Raw evidence blobs kept so far (deduplicated by sha256). */
   get evidence(): readonly RawEvidenceBlob[] {
     this.flushPending();
-    for (let i = this.materialized.length; i < this.blobs.length; i += 1) {
-      const blob = this.blobs[i] as { reference: EvidenceRef; bytes: Buffer | string };
-      const bytes = typeof blob.bytes === 'string' ? Buffer.from(blob.bytes, 'utf8') : blob.bytes;
-      this.materialized.push(Object.freeze({ reference: blob.reference, bytes }));
-    }
-    return this.materialized;
+    return this.raw.evidence;
   }
 
   /** True once `finish` has run; later `record` calls throw. */
@@ -279,7 +217,7 @@ export class TraceRecorder {
       // One copy that the raw fields are then written into (same keys and order as merging them).
       // Object.assign, not a spread: V8 makes a spread of an object with many fields very slow.
       payload = Object.assign({}, payload);
-      rawEvidence = this.attachRaw(fields, payload);
+      rawEvidence = this.raw.attach(fields as RawFields, payload);
     } else if (fields.preRedacted === true) {
       payload = Object.assign({}, payload);
     }
@@ -316,67 +254,6 @@ export class TraceRecorder {
       }
     }
     return event;
-  }
-
-  /**
-   * Keeps `fields.raw` as evidence and writes its preview fields into `payload` (a fresh copy the
-   * caller owns); returns the evidence reference, if any was kept.
-   */
-  private attachRaw(fields: RecordFields, payload: JsonObject): EvidenceRef | undefined {
-    const raw = fields.raw as string | Buffer;
-    const mediaType = fields.rawMediaType ?? 'application/json';
-    const source: RawEvidenceSource = fields.rawSource ?? 'mcp';
-    const inputBytes = typeof raw === 'string' ? Buffer.byteLength(raw, 'utf8') : raw.length;
-    const budget = this.limits.executionBytes - this.rawBytesStored;
-    const bounded = boundRaw(
-      raw,
-      mediaType,
-      this.redactor,
-      this.limits,
-      budget,
-      fields.rawOriginalSizeBytes,
-      fields.rawRedacted === true,
-      inputBytes,
-    );
-    if (bounded === null || bounded.cutByBudget) this.extraLimitations.add(RAW_EVIDENCE_BUDGET_EXCEEDED);
-    if (source === 'process_stderr') {
-      const stderr: StderrCapture =
-        bounded === null
-          ? { preview: '', sizeBytes: fields.rawOriginalSizeBytes ?? inputBytes, truncated: true, redacted: false }
-          : {
-              preview: bounded.preview,
-              sizeBytes: bounded.reference.originalSizeBytes,
-              truncated: bounded.reference.truncated || bounded.previewTruncated,
-              redacted: bounded.reference.redacted,
-              evidenceRef: bounded.reference,
-            };
-      payload.stderr = stderr as unknown as JsonObject;
-    } else if (bounded === null) {
-      // The fields of `RawFrameFields`, in its order, written in place (no intermediate object).
-      payload.source = source;
-      payload.mediaType = mediaType;
-      payload.preview = '';
-      payload.previewTruncated = true;
-      payload.sizeBytes = fields.rawOriginalSizeBytes ?? inputBytes;
-      payload.truncated = true;
-      payload.redacted = false;
-      payload.dropped = true;
-    } else {
-      payload.source = source;
-      payload.mediaType = mediaType;
-      payload.preview = bounded.preview;
-      payload.previewTruncated = bounded.previewTruncated;
-      payload.sizeBytes = bounded.reference.originalSizeBytes;
-      payload.truncated = bounded.reference.truncated;
-      payload.redacted = bounded.reference.redacted;
-    }
-    if (bounded === null) return undefined;
-    if (!this.blobDigests.has(bounded.reference.sha256)) {
-      this.blobDigests.add(bounded.reference.sha256);
-      this.blobs.push({ reference: bounded.reference, bytes: bounded.bytes });
-      this.rawBytesStored += bounded.reference.sizeBytes;
-    }
-    return bounded.reference;
   }
 
   /** The trace so far: partial and not finalized (or the final trace once finished). */
