@@ -25,44 +25,44 @@ function describeMessage(m) {
   return { kind: 'invalid' };
 }
 
+/**
+ * Records are appended with synchronous writes, so a record is in the file (the page cache every
+ * reader sees) when `write` returns: the relay writes a server frame's record before the frame's
+ * bytes reach the client, so whoever saw an answer can read its record. Synchronous writes also
+ * keep the file in `seq` order and need no backpressure of their own: while one runs, the proxy
+ * reads nothing more from either side.
+ */
 class CaptureLog {
   /**
    * Opens `capturePath` for appending (created 0600); throws when it cannot.
    * `redact` cleans frame text, `frameBytes` bounds what is stored of one frame.
    */
   constructor({ capturePath, serverName, redact, frameBytes }) {
-    const fd = fs.openSync(capturePath, 'a', 0o600);
-    this.stream = fs.createWriteStream(capturePath, { fd, flags: 'a' });
+    this.fd = fs.openSync(capturePath, 'a', 0o600);
     this.serverName = serverName;
     this.redact = redact;
     this.frameBytes = frameBytes;
     this.seq = 0;
     /** True once a write failed: nothing more is written (the missing `end` tells the kit). */
     this.broken = false;
-    this.stream.on('error', () => {
-      if (!this.broken)
-        process.stderr.write(
-          'sf-m3 capture proxy: the capture file could not be written; wire evidence is incomplete\n',
-        );
-      this.broken = true;
-    });
   }
 
-  /** Appends one record; returns false when the file's buffer is full (wait for onceDrain). */
+  /** Appends one record; a failed write is reported once on stderr and ends the capture. */
   write(record) {
-    if (this.broken) return true;
+    if (this.broken) return;
     record.v = CAPTURE_VERSION;
     record.seq = this.seq++;
     const now = performance.timeOrigin + performance.now();
     record.time = Math.round(now * 1000) / 1000;
     record.ts = new Date(now).toISOString();
     record.server = this.serverName;
-    return this.stream.write(`${JSON.stringify(record)}\n`);
-  }
-
-  /** Calls `fn` once the file's buffer has drained. */
-  onceDrain(fn) {
-    this.stream.once('drain', fn);
+    const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+    try {
+      for (let written = 0; written < line.length;) written += fs.writeSync(this.fd, line, written);
+    } catch {
+      this.broken = true;
+      process.stderr.write('sf-m3 capture proxy: the capture file could not be written; wire evidence is incomplete\n');
+    }
   }
 
   /** Appends a `frame` record: the frame redacted, then bounded, with a summary of its messages. */
@@ -100,13 +100,16 @@ class CaptureLog {
     if (parsed.format === 'json') record.messages = [describeMessage(parsed.value)];
     else if (parsed.format === 'batch') record.messages = parsed.value.map(describeMessage);
     if (extra) Object.assign(record, extra);
-    return this.write(record);
+    this.write(record);
   }
 
-  /** Flushes and closes the file, then calls `done`. */
-  close(done) {
-    if (this.broken) done();
-    else this.stream.end(done);
+  /** Closes the file (every record is already in it). */
+  close() {
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      /* already closed */
+    }
   }
 }
 

@@ -48,19 +48,6 @@ function main() {
   }
   const paused = { client: new Set(), server: new Set() };
 
-  /** A full capture buffer holds both sides back until it drains. */
-  function afterCaptureWrite(written) {
-    if (written) return;
-    pause('client', 'capture');
-    pause('server', 'capture');
-    capture.onceDrain(() => {
-      resume('client', 'capture');
-      resume('server', 'capture');
-    });
-  }
-  const writeRecord = (record) => afterCaptureWrite(capture.write(record));
-  const writeFrameRecord = (...args) => afterCaptureWrite(capture.writeFrame(...args));
-
   const child = spawn(config.server.command, config.server.args, {
     cwd: config.server.cwd || undefined,
     env: config.server.inheritEnv === false ? { ...config.server.env } : { ...process.env, ...config.server.env },
@@ -122,7 +109,7 @@ function main() {
     for (const m of messagesOf(parsed)) {
       if (m && typeof m === 'object' && 'id' in m && !('method' in m)) inFlight.delete(idKey(m.id));
     }
-    writeFrameRecord('server_to_client', 'server', frame, terminated, parsed);
+    capture.writeFrame('server_to_client', 'server', frame, terminated, parsed);
   });
   function flushInjections() {
     while (injections.length > 0) writeStdout(injections.shift());
@@ -132,22 +119,19 @@ function main() {
     else writeStdout(buf);
   }
 
+  // Every frame a chunk completes is recorded before the chunk is relayed, so a client never
+  // holds an answer whose record is not in the capture file yet. The bytes of a frame still open
+  // go on at once: the client cannot act on them before its newline.
   child.stdout.on('data', (chunk) => {
+    serverSplitter.push(chunk);
     const lastNl = injections.length === 0 ? -1 : chunk.lastIndexOf(NEWLINE);
     if (lastNl === -1) {
       writeStdout(chunk);
-      serverSplitter.push(chunk);
       return;
     }
-    const head = chunk.subarray(0, lastNl + 1);
-    const tail = chunk.subarray(lastNl + 1);
-    writeStdout(head);
-    serverSplitter.push(head);
+    writeStdout(chunk.subarray(0, lastNl + 1));
     flushInjections();
-    if (tail.length > 0) {
-      writeStdout(tail);
-      serverSplitter.push(tail);
-    }
+    if (lastNl + 1 < chunk.length) writeStdout(chunk.subarray(lastNl + 1));
   });
 
   let stderrTail = '';
@@ -163,7 +147,7 @@ function main() {
     const route = routeClientFrame(parsed, policy);
     route.forwarded.forEach(trackForwarded);
     if (route.forward !== null) writeServer(route.forward === 'frame' ? frame : route.forward);
-    writeFrameRecord('client_to_server', 'client', frame, terminated, parsed, route.record);
+    capture.writeFrame('client_to_server', 'client', frame, terminated, parsed, route.record);
     if (route.errors.length > 0) respondDenied(route.errors, route.asBatch);
   });
 
@@ -171,11 +155,11 @@ function main() {
     const text = JSON.stringify(asBatch ? errors : errors[0]);
     const buf = Buffer.from(`${text}\n`, 'utf8');
     const parsed = { format: asBatch ? 'batch' : 'json', value: asBatch ? errors : errors[0], text };
-    writeFrameRecord('server_to_client', 'proxy', buf, true, parsed);
+    capture.writeFrame('server_to_client', 'proxy', buf, true, parsed);
     inject(buf);
   }
 
-  writeRecord({
+  capture.write({
     type: 'start',
     pid: child.pid === undefined ? null : child.pid,
     proxyPid: process.pid,
@@ -235,7 +219,7 @@ function main() {
   let spawnFailed = false;
   child.on('error', (error) => {
     spawnFailed = true;
-    writeRecord({ type: 'spawn_error', code: typeof error.code === 'string' ? error.code : 'spawn_failed' });
+    capture.write({ type: 'spawn_error', code: typeof error.code === 'string' ? error.code : 'spawn_failed' });
     finish(null, null, 127);
   });
 
@@ -261,7 +245,7 @@ function main() {
     else if (code !== 0) exitCode = code === null ? 1 : code;
     else exitCode = !clientEnded && pending.length > 0 ? 1 : 0;
     if (forcedExit === null) {
-      writeRecord({
+      capture.write({
         type: 'exit',
         reason,
         code,
@@ -272,13 +256,12 @@ function main() {
         stderrTruncated: stderrTail.length > bounds.stderrTailBytes,
       });
     }
-    writeRecord({ type: 'end', exitCode });
-    capture.close(() => {
-      const exit = () => process.exit(exitCode);
-      // The callback runs once everything written before it has been handed to the pipe.
-      if (stdoutOpen) process.stdout.write('', exit);
-      else exit();
-    });
+    capture.write({ type: 'end', exitCode });
+    capture.close();
+    const exit = () => process.exit(exitCode);
+    // The callback runs once everything written before it has been handed to the pipe.
+    if (stdoutOpen) process.stdout.write('', exit);
+    else exit();
   }
 }
 

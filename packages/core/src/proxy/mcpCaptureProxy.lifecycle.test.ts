@@ -1,5 +1,5 @@
 // Start, EOF, SIGTERM and a dying server: ordering of relayed bytes, capture records and exit.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +37,35 @@ describe('capture proxy lifecycle', () => {
       encoding: 'utf8',
     });
     expect(run.status).toBe(78);
+  });
+
+  test("an answer reaches the client only once its record and its request's are in the capture file", async () => {
+    const proxy = await startProxy();
+    const unrecorded: string[] = [];
+    proxy.child.stdout.on('data', () => {
+      // Read at once, in the handler: whatever the client holds must already be in the file.
+      const records = readFileSync(proxy.capturePath, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { direction?: string; messages?: { id?: unknown }[] });
+      const recorded = (direction: string) =>
+        new Set(records.filter((r) => r.direction === direction).flatMap((r) => r.messages!.map((m) => m.id)));
+      const requests = recorded('client_to_server');
+      const answers = recorded('server_to_client');
+      const answered = proxy.lines().map((l) => JSON.parse(l) as { id?: number });
+      // (The server's goodbye notification after EOF has no id.)
+      for (const { id } of answered.filter((m) => m.id !== undefined)) {
+        if (!requests.has(id)) unrecorded.push(`request ${id}`);
+        if (!answers.has(id)) unrecorded.push(`answer ${id}`);
+      }
+    });
+    for (let id = 1; id <= 40; id += 1) {
+      proxy.child.stdin.write(rpc(id, 'echo', { id }));
+      await proxy.waitForLines(id);
+    }
+    proxy.child.stdin.end();
+    expect((await proxy.exited).code).toBe(0);
+    expect(unrecorded).toEqual([]);
   });
 
   test('EOF: server stdin closes, its last output is relayed and recorded, then the proxy exits with its code', async () => {
