@@ -95,6 +95,31 @@ describe('capture proxy tool policy', () => {
     ]);
   });
 
+  test('a denial is answered between server frames, never inside one the server is still writing', async () => {
+    const proxy = await startProxy({ tools: [] });
+    const notification = Buffer.from('{"jsonrpc":"2.0","method":"notifications/slow","params":{"text":"half way"}}\n');
+    const cut = notification.indexOf('way');
+    const emit = (chunk: Buffer) => rpc(`emit-${chunk.length}`, 'emit', { chunks: [chunk.toString('base64')] });
+    // The server writes the first part of a frame and then waits for its next request.
+    proxy.child.stdin.write(emit(notification.subarray(0, cut)));
+    while (proxy.stdout().length < cut) await new Promise((resolve) => setTimeout(resolve, 10));
+    proxy.child.stdin.write(call(7, 'quote'));
+    proxy.child.stdin.write(emit(notification.subarray(cut)));
+    const [first, second] = await proxy.waitForLines(2);
+    expect(`${first}\n`).toBe(notification.toString());
+    expect(JSON.parse(second)).toMatchObject({ id: 7, error: { code: -32001 } });
+    proxy.child.stdin.end();
+    await proxy.exited;
+    const capture = await proxy.capture();
+    // The proxy's answer was recorded when it was decided, before the server's frame was complete.
+    const received = capture.frames.filter((f) => f.direction === 'server_to_client');
+    expect(received.map((f) => [f.origin, f.messages?.[0].method ?? f.messages?.[0].id])).toEqual([
+      ['proxy', 7],
+      ['server', 'notifications/slow'],
+      ['server', 'notifications/goodbye'],
+    ]);
+  });
+
   test('a batch of only denied calls reaches the server not at all', async () => {
     const proxy = await startProxy({ tools: [] });
     proxy.child.stdin.write(`[${call(1, 'a').trim()},${call(2, 'b').trim()}]\n`);
