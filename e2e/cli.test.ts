@@ -226,6 +226,10 @@ describe('m3 test options reach Jest', () => {
       const run = runM3(args, folder, { E2E_ALREADY_SET: 'from the shell' });
       expect(`${run.stdout}${run.stderr}`).not.toMatch(/tok-e2e-(secret-777|bearer-888)/);
       expect(run.status).toBe(0);
+      // --trials only expands test.m3 tests and this project has none: one warning says so.
+      expect(run.stderr.match(/--trials \d+ had no effect.*/g)).toEqual([
+        '--trials 3 had no effect: no test.m3 test ran',
+      ]);
       const runId = printedRunId(run.stdout);
       const saved = await withStore(folder, (store) => store.getRun(runId));
       expect(saved!.argv).toContain('SERVICE_TOKEN=[REDACTED]');
@@ -246,6 +250,7 @@ describe('m3 test options reach Jest', () => {
       const run = runM3([...args, '--arg', exampleServer, '--trials', '2'], folder);
       expect(run.stdout).toContain('attempts    2 passed, 0 failed, 0 skipped, 0 todo');
       expect(run.status).toBe(0);
+      expect(`${run.stdout}${run.stderr}`).not.toContain('had no effect');
       const runId = printedRunId(run.stdout);
       const attempts = await withStore(folder, (store) => store.listAttempts({ runId }));
       expect(attempts.map((a) => a.fullName).sort()).toEqual([

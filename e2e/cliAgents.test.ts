@@ -38,6 +38,7 @@ describe('m3 test --trials 3 on an ACP agent suite', () => {
     const run = await runM3Async(['test', 'tests/shipping.test.js', '--trials', '3'], folder);
     expect(run.stdout).toContain('attempts    3 passed, 0 failed, 0 skipped, 0 todo');
     expect(run.status).toBe(0);
+    expect(`${run.stdout}${run.stderr}`).not.toContain('had no effect');
     const runId = printedRunId(run.stdout);
 
     const saved = await withStore(folder, async (store) => {

@@ -15,6 +15,7 @@ import { UsageError } from '../options/UsageError';
 import { openResultsStore } from '../store/openResultsStore';
 import { buildRunSummary, tallyAttempts, type SummarizedRun } from '../summary/buildRunSummary';
 import { formatSummary } from '../summary/formatSummary';
+import { trialsWithoutEffect } from '../summary/trialsWithoutEffect';
 
 /** Everything `m3 test` was given. */
 export interface TestCommandInput {
@@ -147,6 +148,8 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
       baselineNote: baseline.note,
       jestExit: { code: exit.code, signal: exit.signal },
     });
+    const trialsWarning = trialsWithoutEffect(options.trials, summarized.attempts);
+    if (trialsWarning !== null) io.stderr(`m3 test: warning: ${trialsWarning}\n`);
     return reportSummary(summarized, io, redactor, options.json);
   } finally {
     await store.close();
