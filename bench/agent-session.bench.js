@@ -14,6 +14,7 @@ const core = require(path.join(ROOT, 'packages/core/dist'));
 const examples = require(path.join(ROOT, 'examples/servers/dist'));
 const fixtures = require(path.join(ROOT, 'examples/fixtures/acp/agents.js'));
 const { JsonRpcPeer } = require(path.join(ROOT, 'examples/fixtures/acp/lib/jsonRpcPeer.js'));
+const { median, percentile, timed } = require('./stats');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
@@ -22,24 +23,6 @@ const TOOL = { name: 'shipping_quote', arguments: { weight_kg: 2, zone: 'local' 
 /** The prompt the fixture agent follows exactly: the same call the raw client makes. */
 const PROMPT = JSON.stringify({ tool: TOOL.name, arguments: TOOL.arguments });
 const EXPECTED_TEXT = '{"amount":9,"currency":"USD"}';
-
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank];
-}
-
-const median = (values) => percentile(values, 50);
-
-async function timed(count, step) {
-  const latencies = [];
-  for (let i = 0; i < count; i += 1) {
-    const started = performance.now();
-    await step(i);
-    latencies.push(performance.now() - started);
-  }
-  return latencies;
-}
 
 /** The N tool calls by a raw SDK client over stdio (connect/close not timed). */
 async function rawSdk() {

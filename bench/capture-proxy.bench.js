@@ -9,34 +9,22 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { performance } = require('node:perf_hooks');
 
 const ROOT = path.resolve(__dirname, '..');
 const proxy = require(path.join(ROOT, 'packages/core/dist/proxy'));
 const examples = require(path.join(ROOT, 'examples/servers/dist'));
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+const { median, timed } = require('./stats');
 
 const CALLS = Number(process.env.M3_BENCH_CALLS || 500);
 const WARMUP = 200;
 const TOOL = { name: 'shipping_quote', arguments: { weight_kg: 2, zone: 'local' } };
 const ECHO_SERVER = path.join(ROOT, 'packages/core/src/proxy/__fixtures__/ndjsonServer.js');
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 async function timeCalls(call) {
   for (let i = 0; i < WARMUP; i += 1) await call(i);
-  const latencies = [];
-  for (let i = 0; i < CALLS; i += 1) {
-    const started = performance.now();
-    await call(i);
-    latencies.push(performance.now() - started);
-  }
-  return latencies;
+  return timed(CALLS, call);
 }
 
 /** Writes a proxy config for `command args` and returns the proxy command and capture path. */

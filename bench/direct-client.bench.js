@@ -14,6 +14,7 @@ const examples = require(path.join(ROOT, 'examples/servers/dist'));
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js');
+const { median } = require('./stats');
 
 const CALLS = Number(process.env.M3_BENCH_CALLS || 500);
 const ROUNDS = Number(process.env.M3_BENCH_ROUNDS || 5);
@@ -25,12 +26,6 @@ const TOOL = { name: 'shipping_quote', arguments: { weight_kg: 2, zone: 'local' 
 
 function mean(values) {
   return values.reduce((sum, value) => sum + value, 0) / values.length;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** Times `count` sequential calls of `call`; pushes per-call latencies (ms), returns CPU µs used. */

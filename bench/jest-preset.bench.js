@@ -6,6 +6,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { median } = require('./stats');
 
 const ROOT = path.resolve(__dirname, '..');
 const JEST = require.resolve('jest/bin/jest', { paths: [ROOT] });
@@ -52,12 +53,6 @@ function runJest(folder, env) {
     throw new Error(`jest failed in ${folder} (exit ${result.status}):\n${result.stderr.slice(-4000)}`);
   }
   return elapsedMs;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 async function run() {
