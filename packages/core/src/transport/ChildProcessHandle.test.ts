@@ -91,4 +91,36 @@ describe('ChildProcessHandle', () => {
     expect(isAlive(pid)).toBe(false);
     expect(isAlive(found[0]!)).toBe(false);
   });
+
+  it('with processGroup, reaps a group member it never saw as a descendant (orphaned before any look)', async () => {
+    // The leader starts a SIGTERM-proof grandchild, prints its pid and exits: the grandchild is
+    // reparented (no longer a descendant) but stays in the leader's process group.
+    const code =
+      "const g = require('child_process').spawn(process.execPath, ['-e', \"process.on('SIGTERM', () => {}); setInterval(() => {}, 1000); process.stdout.write('ready')\"], { stdio: ['ignore', 'pipe', 'ignore'] });" +
+      "g.stdout.once('data', () => { process.stdout.write(String(g.pid)); process.exit(0); });";
+    const child = spawn(process.execPath, ['-e', code], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    const grandchild = await new Promise<number>((resolve) =>
+      child.stdout.once('data', (d) => resolve(Number(String(d)))),
+    );
+    const trace = recorder();
+    const handle = new ChildProcessHandle({
+      pid: child.pid as number,
+      child,
+      executable: 'node',
+      redactor: new Redactor(),
+      recorder: trace,
+      scope: () => ({ sessionId: 'session-1' }),
+      processGroup: true,
+      graceMs: 300,
+    });
+    await handle.exited;
+    expect(descendantsOf(child.pid as number)).toEqual([]);
+    expect(isAlive(grandchild)).toBe(true);
+    await handle.reap();
+    expect(isAlive(grandchild)).toBe(false);
+    expect(handle.exit).toEqual({ code: 0, signal: null });
+    const exited = trace.events.find((e) => e.kind === 'process.exited')!;
+    expect(exited).toMatchObject({ sessionId: 'session-1' });
+    expect(exited.server).toBeUndefined();
+  });
 });

@@ -4,7 +4,7 @@ import { TransportError } from '../errors';
 import type { Redactor } from '../redaction/Redactor';
 import type { TraceRecorder } from '../trace/TraceRecorder';
 import type { ProcessExitedPayload } from '../trace/payloads';
-import { descendantsOf, isAlive, signalProcess } from './processTree';
+import { descendantsOf, isAlive, processGroupMembers, signalProcess } from './processTree';
 import { StderrTail } from './StderrTail';
 
 /** How a child ended. */
@@ -23,8 +23,16 @@ export interface ChildProcessHandleOptions {
   executable: string;
   redactor: Redactor;
   recorder: TraceRecorder;
-  server: string;
-  connectionId: string;
+  /** Server binding the process serves (stdio servers; absent for an agent). */
+  server?: string;
+  connectionId?: string;
+  /** Session (and turn) `process.exited` is tagged with (agent processes). */
+  scope?: () => { sessionId?: string; turnId?: string };
+  /**
+   * The child leads its own process group (spawned `detached`): signals go to the whole group, and
+   * a last SIGKILL to the group ends members started after the last look at the descendants.
+   */
+  processGroup?: boolean;
   /** Grace between SIGTERM and SIGKILL (default 2000 ms). */
   graceMs?: number;
 }
@@ -78,6 +86,11 @@ export class ChildProcessHandle {
     return this.exitInfo !== null;
   }
 
+  /** How the child ended; null while it runs. */
+  get exit(): ProcessExit | null {
+    return this.exitInfo;
+  }
+
   /** The kept stderr tail (64 KiB), redacted. */
   stderr(): string {
     return this.options.redactor.redactText(this.tail.text());
@@ -102,7 +115,20 @@ export class ChildProcessHandle {
   /** Synchronous last resort at process exit: SIGKILL the child and its known descendants. */
   killNow(): void {
     for (const pid of this.descendants) signalProcess(pid, 'SIGKILL');
-    if (this.exitInfo === null) signalProcess(this.pid, 'SIGKILL');
+    this.signalChild('SIGKILL');
+  }
+
+  /** Signals the child (its whole group with `processGroup`), never a pid it no longer holds. */
+  private signalChild(signal: NodeJS.Signals): void {
+    if (this.options.processGroup === true) {
+      try {
+        process.kill(-this.pid, signal);
+        return;
+      } catch {
+        // No such group: fall back to the child itself while it runs.
+      }
+    }
+    if (this.exitInfo === null) signalProcess(this.pid, signal);
   }
 
   private async doReap(): Promise<void> {
@@ -110,23 +136,41 @@ export class ChildProcessHandle {
     this.rememberDescendants();
     const others = [...this.descendants];
     if (this.exitInfo === null) {
-      signalProcess(this.pid, 'SIGTERM');
+      this.signalChild('SIGTERM');
       for (const pid of others) signalProcess(pid, 'SIGTERM');
       const ended = await Promise.race([this.exitObserved.then(() => true), delay(grace).then(() => false)]);
       if (!ended) {
-        signalProcess(this.pid, 'SIGKILL');
+        this.signalChild('SIGKILL');
         await Promise.race([this.exitObserved, delay(grace)]);
       }
     }
     await this.endStragglers(others, grace);
+    const groupLeft = this.options.processGroup === true ? await this.endGroup(grace) : [];
     liveHandles.delete(this);
     const survivors = [this.pid, ...others].filter((pid) => (pid === this.pid ? this.exitInfo === null : isAlive(pid)));
+    survivors.push(...groupLeft.filter((pid) => !survivors.includes(pid)));
     if (survivors.length > 0) {
       throw new TransportError('the stdio server process could not be reaped: it survived SIGKILL', {
         pids: survivors,
       });
     }
     await this.exited;
+  }
+
+  /**
+   * SIGKILL to the child's process group (members started or orphaned after the last look at the
+   * descendants), then waits until the group is empty; returns the members still alive after `grace`.
+   */
+  private async endGroup(grace: number): Promise<number[]> {
+    let members = processGroupMembers(this.pid);
+    if (members.length === 0) return [];
+    this.signalChild('SIGKILL');
+    const deadline = Date.now() + grace;
+    while (members.length > 0 && Date.now() < deadline) {
+      await delay(POLL_MS);
+      members = processGroupMembers(this.pid);
+    }
+    return members;
   }
 
   /** SIGTERM then SIGKILL for descendants that outlived the child. */
@@ -190,13 +234,15 @@ export class ChildProcessHandle {
       stderr: null,
     };
     const text = this.tail.totalBytes > 0 ? this.tail.text() : undefined;
+    const { server, connectionId, scope } = this.options;
     try {
       recorder.record('process.exited', {
+        ...scope?.(),
         phase: 'cleanup',
         origin: 'normalized',
         direction: 'internal',
-        server: this.options.server,
-        connectionId: this.options.connectionId,
+        ...(server !== undefined && { server }),
+        ...(connectionId !== undefined && { connectionId }),
         payload,
         ...(text !== undefined && {
           raw: text,

@@ -82,3 +82,32 @@ export function signalProcess(pid: number, signal: NodeJS.Signals): void {
     // Already gone (ESRCH) or not ours (EPERM): nothing more to do.
   }
 }
+
+/** Living (non-zombie) members of the process group `pgid`; best effort, never throws. */
+export function processGroupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  try {
+    if (process.platform === 'linux') {
+      for (const entry of readdirSync('/proc')) {
+        if (!/^\d+$/.test(entry)) continue;
+        try {
+          const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+          // After the command name: state, ppid, pgrp, ...
+          const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          if (Number(pgrp) === pgid && state !== 'Z') members.push(Number(entry));
+        } catch {
+          // The process ended while we were reading.
+        }
+      }
+    } else if (process.platform !== 'win32') {
+      const out = execFileSync('ps', ['-A', '-o', 'pid=,pgid=,stat='], { encoding: 'utf8', timeout: 2000 });
+      for (const line of out.split('\n')) {
+        const [pid, group, state] = line.trim().split(/\s+/);
+        if (Number(group) === pgid && state !== undefined && !state.startsWith('Z')) members.push(Number(pid));
+      }
+    }
+  } catch {
+    // No process table to read: report none.
+  }
+  return members;
+}

@@ -86,7 +86,7 @@ export class AcpDriver implements HarnessDriver {
       await removeLaunchRoot(this.plan);
       throw ctx.signal.reason;
     }
-    const proc = new AcpAgentProcess(this.plan, recorder, ctx.scope);
+    const proc = new AcpAgentProcess(this.plan, recorder, ctx.redactor, ctx.scope);
     this.process = proc;
     if (proc.pid === null) throw agentExited(await proc.exited, 'its start');
     const observer = frameEvidence(recorder, ctx.scope, this.connectionId);
