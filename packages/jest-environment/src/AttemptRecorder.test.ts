@@ -24,6 +24,9 @@ class FakeKit implements BridgedKit {
   closed = 0;
   failures: ReturnType<BridgedKit['requiredFailures']> = [];
   constructor(readonly options: KitFactoryOptions) {}
+  get caseId(): string {
+    return this.options.caseId;
+  }
   executionIds(): string[] {
     return ['exec-1'];
   }

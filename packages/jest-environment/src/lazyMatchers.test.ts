@@ -23,7 +23,7 @@ describe('lazyMatchers', () => {
   });
 
   test('the lazy matchers really work inside expect', () => {
-    expect.extend(lazyMatchers(() => m3Matchers as unknown as Record<string, MatcherFn>));
+    expect.extend(lazyMatchers(() => m3Matchers as unknown as Record<string, MatcherFn>) as jest.ExpectExtendMap);
     (expect('shipping quote') as unknown as { toHaveTextContaining(s: string): void }).toHaveTextContaining('quote');
   });
 });
