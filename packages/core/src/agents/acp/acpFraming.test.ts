@@ -44,6 +44,14 @@ describe('newlineFramedStream', () => {
     await expect(reading).rejects.toMatchObject({ code: 'acp_frame_too_large' });
   });
 
+  it('errors the stream on a complete frame over the bound, newline included in the same chunk', async () => {
+    const { stdout, seen, stream } = setup(16);
+    const reading = readAll(stream);
+    stdout.write('{"a":1}\n{"a":"0123456789abcdef"}\n{"b":2}\n');
+    await expect(reading).rejects.toMatchObject({ code: 'acp_frame_too_large' });
+    expect(seen.received).toEqual(['{"a":1}']);
+  });
+
   it('writes each message as one compact JSON line and shows it as sent', async () => {
     const { stdin, seen, stream } = setup();
     const lines: string[] = [];

@@ -60,12 +60,20 @@ export function newlineFramedStream(
         controller.error(error);
         stdout.destroy();
       };
+      const tooLarge = (): void =>
+        fail(
+          new M3Error('acp_frame_too_large', `the agent wrote a frame over ${maxFrameBytes} bytes`, {
+            maxFrameBytes,
+          }),
+        );
       stdout.on('data', (chunk: Buffer) => {
         if (done) return;
         let start = 0;
         for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
           const piece = chunk.subarray(start, nl);
+          if (pendingBytes + piece.length > maxFrameBytes) return tooLarge();
           emit(pending.length === 0 ? piece : Buffer.concat([...pending, piece]));
+          if (done) return;
           pending = [];
           pendingBytes = 0;
           start = nl + 1;
@@ -73,17 +81,7 @@ export function newlineFramedStream(
         if (start < chunk.length) {
           pending.push(chunk.subarray(start));
           pendingBytes += chunk.length - start;
-          if (pendingBytes > maxFrameBytes) {
-            fail(
-              new M3Error(
-                'acp_frame_too_large',
-                `the agent wrote a frame over ${maxFrameBytes} bytes without a newline`,
-                {
-                  maxFrameBytes,
-                },
-              ),
-            );
-          }
+          if (pendingBytes > maxFrameBytes) tooLarge();
         }
       });
       stdout.once('end', () => {
