@@ -76,11 +76,14 @@ export function registerAcpClientRequests(app: AcpClientApp, c: AcpClientRequest
         method: 'session/request_permission',
         result,
         decision: optionId !== undefined ? 'allowed' : 'denied',
-        reason: allowed
-          ? 'tool policy allows it'
-          : identity.server === null
-            ? 'not an MCP tool of this test'
-            : 'tool policy denies it',
+        reason:
+          optionId !== undefined
+            ? 'tool policy allows it'
+            : allowed
+              ? 'tool policy allows it, but the agent offered no allow option'
+              : identity.server === null
+                ? 'not an MCP tool of this test'
+                : 'tool policy denies it',
       },
     });
     return result;
