@@ -13,7 +13,7 @@ import { linkToKit } from '../kit/kitLink';
 import type { ServerDefinition } from '../servers/ServerDefinition';
 import type { DirectClientHost, ExecutionContext } from './DirectClientHost';
 import { checkTimeoutMs, type CallToolOptions, type DirectClientOptions } from './DirectClientOptions';
-import { DirectConnection } from './DirectConnection';
+import { DirectOperations } from './DirectOperations';
 import { listAll } from './listAll';
 import type {
   ClientNotificationMessage,
@@ -50,10 +50,10 @@ const LOGGING_LEVELS: ReadonlySet<string> = new Set([
  * One MCP connection under test (SPEC §4). Made by `kit.direct(server, options)`, unconnected;
  * `connect()` starts the transport, runs `initialize` and starts recording the execution's trace;
  * `close()` cancels what is in flight, closes the connection, reaps the child process, finalizes
- * the trace and saves the execution (see `DirectConnection`). Tool errors come back as results;
- * the exceptions are the SPEC §4 classes.
+ * the trace and saves the execution (see `DirectConnection`; requests go through
+ * `DirectOperations`). Tool errors come back as results; the exceptions are the SPEC §4 classes.
  */
-export class DirectClient extends DirectConnection {
+export class DirectClient extends DirectOperations {
   private readonly validator: ToolSchemaValidator | undefined;
   private toolCache: Promise<Map<string, Tool>> | undefined;
 
