@@ -98,13 +98,17 @@ describe('capture proxy lifecycle', () => {
     expect(capture.exit).toMatchObject({ reason: 'client_eof', stopSignal: 'SIGTERM', code: 0 });
   });
 
-  test('SIGTERM: forwarded to the server group, its last frame recorded, records flushed before exit', async () => {
+  test('SIGTERM: forwarded to the server group, its last frame relayed and recorded, records flushed before exit', async () => {
     const proxy = await startProxy();
     proxy.child.stdin.write(rpc(1, 'echo'));
     await proxy.waitForLines(1);
+    const stdoutEnded = new Promise((resolve) => proxy.child.stdout.once('end', resolve));
     proxy.child.kill('SIGTERM');
     const exit = await proxy.exited;
     expect(exit).toEqual({ code: 143, signal: null });
+    // What the server said on its way out reached the client before the proxy exited.
+    await stdoutEnded;
+    expect(JSON.parse(proxy.lines().at(-1)!)).toEqual({ jsonrpc: '2.0', method: 'notifications/terminated' });
     expect(proxy.serverLog().map((e) => e.event)).toEqual(['line', 'sigterm']);
     const capture = await proxy.capture();
     expect(capture.frames.at(-1)?.messages).toEqual([{ kind: 'notification', method: 'notifications/terminated' }]);
