@@ -65,6 +65,9 @@ describe('buildProxyCommand', () => {
       [...readFileSync(join(folder, f), 'utf8').matchAll(/require\((['"])([^'"]+)\1\)/g)].map((m) => m[2]),
     );
     expect(required.length).toBeGreaterThan(files.length);
+    // The package ships the whole folder, not only the entry script.
+    const manifest = JSON.parse(readFileSync(join(folder, '..', 'package.json'), 'utf8')) as { files: string[] };
+    expect(manifest.files).toContain('proxy');
     for (const name of required) {
       if (name.startsWith('./')) expect(files).toContain(`${name.slice(2)}.js`);
       else expect(name).toMatch(/^node:/);
