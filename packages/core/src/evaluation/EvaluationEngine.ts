@@ -9,15 +9,17 @@ import { toJsonValue } from '../redaction/Redactor';
 import { lineageKey, type EvaluationLineage } from '../store/aggregation/lineage';
 import type { ExecutionStore } from '../store/ExecutionStore';
 import type { ExecutionRecord } from '../store/records';
-import { SpecRequirements } from './SpecRequirements';
 import { boundText, boundedRationale, redactStrings } from './boundedRationale';
-import { BUILTIN_EVALUATORS } from './builtins';
 import type { EvaluationLabels, EvaluationResult } from './EvaluationResult';
 import type { EvaluateOptions, EvaluationContext, EvaluatorCallback } from './EvaluatorCallback';
 import { normalizeVerdict, type NormalizedVerdict } from './normalizeVerdict';
 import { subjectDigest, subjectJson } from './subjectDigest';
 import { buildEvaluationLabels } from './evaluationLabels';
 import { ownString, pickId, resolveTraceView } from './resolveSubject';
+import { EvaluatorRegistry, validateEvaluatorName, type Registration } from './EvaluatorRegistry';
+import { SpecRequirements } from './SpecRequirements';
+
+export { MAX_EVALUATOR_NAME } from './EvaluatorRegistry';
 
 /** What the kit gives the engine: where to save, how to redact, and the run/suite/case it is bound to. */
 export interface EvaluationContextSource {
@@ -57,25 +59,9 @@ export interface JudgeResponseOptions {
   readonly metadata?: JsonObject;
 }
 
-type Registration =
-  | { readonly kind: 'builtin' | 'callback'; readonly callback: EvaluatorCallback }
-  | { readonly kind: 'judge'; readonly judge: LLMJudge };
-
-/** Longest evaluator name. */
-export const MAX_EVALUATOR_NAME = 256;
 /** Prefix of evaluators recorded by matchers. */
 export const MATCHER_EVALUATOR_PREFIX = 'm3.expect.';
 const ERROR_MESSAGE_CHARS = 300;
-
-function validateName(name: unknown): string {
-  if (typeof name !== 'string' || name.trim().length === 0 || name.length > MAX_EVALUATOR_NAME) {
-    throw new ModelValidationError(
-      `evaluator name must be a non-blank string of 1–${MAX_EVALUATOR_NAME} characters, e.g. 'project.answer.v1'`,
-      { length: typeof name === 'string' ? name.length : null },
-    );
-  }
-  return name;
-}
 
 /**
  * Runs evaluators and judges, saves every verdict in the store with its labels, and enforces required
@@ -83,7 +69,7 @@ function validateName(name: unknown): string {
  * `recordCheck`, `evaluationResults` and `requiredFailures` here.
  */
 export class EvaluationEngine {
-  private readonly registry = new Map<string, Registration>();
+  private readonly registry: EvaluatorRegistry;
   private readonly saved: EvaluationResult[] = [];
   private readonly requiredLineages = new Set<string>();
   private readonly specRequirements: SpecRequirements;
@@ -91,53 +77,17 @@ export class EvaluationEngine {
 
   constructor(private readonly source: EvaluationContextSource) {
     this.specRequirements = new SpecRequirements(source.store);
-    for (const [name, callback] of Object.entries(BUILTIN_EVALUATORS)) {
-      this.registry.set(name, { kind: 'builtin', callback });
-    }
+    this.registry = new EvaluatorRegistry(source.redactor);
   }
 
-  /**
-   * Names an evaluator. Registering does not make it required. Re-registering the same callback or an
-   * equally configured judge is a no-op; anything else under a taken name throws `ModelValidationError`.
-   */
+  /** Names an evaluator (see `EvaluatorRegistry.register`); registering does not make it required. */
   register(name: string, evaluator: EvaluatorCallback | LLMJudge): void {
-    validateName(name);
-    const existing = this.registry.get(name);
-    if (evaluator instanceof LLMJudge) {
-      evaluator.addCanaries(this.source.redactor);
-      if (existing?.kind === 'judge') {
-        if (existing.judge.configDigest === evaluator.configDigest) return;
-        throw new ModelValidationError(
-          `conflicting judge configuration for evaluator ${name}: one evaluator name must always use the same judge settings; use a new name (e.g. bump its version)`,
-          { evaluator: name },
-        );
-      }
-      if (existing) throw this.taken(name, existing);
-      this.registry.set(name, { kind: 'judge', judge: evaluator });
-      return;
-    }
-    if (typeof evaluator !== 'function') {
-      throw new ModelValidationError('an evaluator must be a callback (ctx) => decision or an LLMJudge', {
-        evaluator: name,
-      });
-    }
-    if (existing) {
-      if (existing.kind === 'callback' && existing.callback === evaluator) return;
-      throw this.taken(name, existing);
-    }
-    this.registry.set(name, { kind: 'callback', callback: evaluator });
-  }
-
-  private taken(name: string, existing: Registration): ModelValidationError {
-    const why = existing.kind === 'builtin' ? 'it is a built-in evaluator name' : 'it is already registered';
-    return new ModelValidationError(`cannot register evaluator ${name}: ${why}; choose another name`, {
-      evaluator: name,
-    });
+    this.registry.register(name, evaluator);
   }
 
   /** Runs a registered evaluator on `subject`, saves the verdict, and throws if a required one did not pass. */
   async evaluate(subject: unknown, name: string, options: EvaluateOptions = {}): Promise<EvaluationResult> {
-    validateName(name);
+    validateEvaluatorName(name);
     const registration = this.registry.get(name);
     if (!registration) {
       throw new ModelValidationError(
@@ -209,7 +159,7 @@ export class EvaluationEngine {
 
   /** Saves a matcher verdict as evaluator `m3.expect.<matcher>` (never required, never throws for a fail). */
   async recordCheck(check: RecordedCheck): Promise<EvaluationResult> {
-    const evaluator = validateName(
+    const evaluator = validateEvaluatorName(
       check.evaluator.startsWith(MATCHER_EVALUATOR_PREFIX)
         ? check.evaluator
         : MATCHER_EVALUATOR_PREFIX + check.evaluator,
