@@ -112,11 +112,16 @@ function withReportedResult(call: ReportedCall): ReportedToolCall {
   };
 }
 
-/** The call a later request with this `providerCallId` in the same turn re-reports, if any. */
+/**
+ * The call a later request re-reports: same `providerCallId`, same turn, no result yet. (An id
+ * seen again after its call's result is a new call: some models number their calls per round.)
+ */
 function reReported(calls: readonly ReportedCall[], event: TraceEvent): ReportedCall | undefined {
   const id = stringField(event.payload, 'providerCallId');
   if (id === undefined) return undefined;
-  return calls.findLast((c) => c.value.providerCallId === id && c.request.turnId === event.turnId);
+  return calls.findLast(
+    (c) => c.value.providerCallId === id && c.request.turnId === event.turnId && c.result === undefined,
+  );
 }
 
 /**
