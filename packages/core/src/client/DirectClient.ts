@@ -15,6 +15,7 @@ import type { DirectClientHost, ExecutionContext } from './DirectClientHost';
 import { checkTimeoutMs, type CallToolOptions, type DirectClientOptions } from './DirectClientOptions';
 import { DirectOperations } from './DirectOperations';
 import { listAll } from './listAll';
+import { checkLoggingLevel, cursorParams, requireString } from './operationArguments';
 import type {
   ClientNotificationMessage,
   CompletionArgument,
@@ -34,17 +35,6 @@ import type {
 import { ToolSchemaValidator } from './ToolSchemaValidator';
 
 export type { CloseReason, CloseRequest } from './closeOutcome';
-
-const LOGGING_LEVELS: ReadonlySet<string> = new Set([
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-]);
 
 /**
  * One MCP connection under test (SPEC §4). Made by `kit.direct(server, options)`, unconnected;
@@ -238,11 +228,7 @@ export class DirectClient extends DirectOperations {
   /** `logging/setLevel`; the level must be one of the eight MCP levels. */
   setLoggingLevel(level: LoggingLevel): Promise<void> {
     return this.operation('logging/setLevel', async () => {
-      if (typeof level !== 'string' || !LOGGING_LEVELS.has(level)) {
-        throw new ModelValidationError(`unsupported logging level: use one of ${[...LOGGING_LEVELS].join(', ')}`, {
-          operation: 'logging/setLevel',
-        });
-      }
+      checkLoggingLevel(level);
       await this.request('logging/setLevel', (o) => this.sdkClient.setLoggingLevel(level, o));
     });
   }
@@ -303,17 +289,5 @@ export class DirectClient extends DirectOperations {
       });
     }
     return this.toolCache;
-  }
-}
-
-function cursorParams(cursor: string | undefined): { cursor: string } | undefined {
-  if (cursor === undefined) return undefined;
-  requireString(cursor, 'cursor');
-  return { cursor };
-}
-
-function requireString(value: unknown, what: string): void {
-  if (typeof value !== 'string' || value.length === 0) {
-    throw new ModelValidationError(`${what} must be a non-empty string`);
   }
 }
