@@ -164,6 +164,27 @@ describe('TraceView', () => {
       expect(() => TraceView.fromData(data as never)).toThrow(/wire\.value\.result: unknown observation state/);
     });
 
+    it("checks reported arguments as an observation, never a wire call's raw arguments", () => {
+      const data = mutable(json());
+      const call = data.timeline.find((e) => e.kind === 'tool_call')! as {
+        wire: { value: { arguments: unknown } };
+        reported: unknown;
+      };
+      call.wire.value.arguments = { state: 'CA', value: 1 }; // a tool argument named `state`
+      call.reported = {
+        state: 'observed',
+        value: {
+          providerCallId: 'p1',
+          server: 's',
+          tool: 'add',
+          arguments: { state: 'not_emitted', value: { a: 1 }, reason: 'provider_did_not_emit' },
+          result: { state: 'not_emitted', value: null, reason: 'provider_did_not_emit' },
+          status: { state: 'not_emitted', value: null, reason: 'provider_did_not_emit' },
+        },
+      };
+      expect(() => TraceView.fromData(data as never)).toThrow(/reported\.value\.arguments: .*must not carry a value/);
+    });
+
     it('rejects unknown entry kinds and bad runtime observations', () => {
       const data = mutable(json());
       data.timeline[0]!.kind = 'workspace';

@@ -43,6 +43,10 @@ function checkObservation(value: unknown, where: string): void {
     checkObservation(inner.structuredContent, `${where}.value.structuredContent`);
   }
   if (isObject(inner.status) && 'state' in inner.status) checkObservation(inner.status, `${where}.value.status`);
+  // Reported arguments are an observation; a wire call's are the tool's raw arguments.
+  if (where.endsWith('.reported') && isObject(inner.arguments)) {
+    checkObservation(inner.arguments, `${where}.value.arguments`);
+  }
   if (isObject(inner.result) && isObject(inner.result.value)) {
     const sc = inner.result.value.structuredContent;
     if (sc !== undefined) checkObservation(sc, `${where}.value.result.value.structuredContent`);
