@@ -144,6 +144,23 @@ describe('capture proxy lifecycle', () => {
     expect(capture.exit).toMatchObject({ reason: 'server_exit', code: 0, inFlight: [{ id: 'call-1', method: 'die' }] });
   });
 
+  // /dev/full accepts the open and fails every write with ENOSPC, like a full disk.
+  (existsSync('/dev/full') ? test : test.skip)(
+    'a capture file that cannot be written: the relay goes on and says so once on stderr',
+    async () => {
+      const proxy = await startProxy({ capturePath: '/dev/full' });
+      let stderr = '';
+      proxy.child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      proxy.child.stdin.write(rpc(1, 'echo', { a: 1 }));
+      proxy.child.stdin.write(rpc(2, 'echo', { a: 2 }));
+      const lines = await proxy.waitForLines(2);
+      expect(lines.map((l) => JSON.parse(l).result.params.a)).toEqual([1, 2]);
+      proxy.child.stdin.end();
+      expect((await proxy.exited).code).toBe(0);
+      expect(stderr.match(/the capture file could not be written; wire evidence is incomplete/g)).toHaveLength(1);
+    },
+  );
+
   test('a server command that cannot start is recorded and the proxy exits 127', async () => {
     const proxy = await startProxy({ command: '/nonexistent/sf-m3-server', args: [] });
     expect((await proxy.exited).code).toBe(127);
