@@ -60,8 +60,8 @@ describe('TraceRecorder.recordLater', () => {
   it('gives the same finalized trace and evidence as record, in the same order', () => {
     const eager = play('eager');
     const deferred = play('deferred');
-    const eagerTrace = eager.finish('succeeded').toJSON();
-    const deferredTrace = deferred.finish('succeeded').toJSON();
+    const eagerTrace = eager.finish('completed').toJSON();
+    const deferredTrace = deferred.finish('completed').toJSON();
     // Wall-clock timestamps start from each recorder's creation; everything else must match.
     const withoutWallClock = (trace: typeof eagerTrace) => ({
       ...trace,
@@ -117,7 +117,7 @@ describe('TraceRecorder.recordLater', () => {
   it('refuses events after finish', () => {
     const { recorder } = recorderAt();
     recorder.recordLater('tool.result_received', messageFields(recorder, 1, 'one'));
-    const trace = recorder.finish('succeeded');
+    const trace = recorder.finish('completed');
     expect(trace.events.map((e) => e.kind)).toEqual([
       'execution.created',
       'tool.result_received',

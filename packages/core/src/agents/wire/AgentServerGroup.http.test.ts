@@ -65,7 +65,7 @@ async function orderRoundTrip(make: () => ServerDefinition, tools: string[] | un
     await group.close();
   }
   // The listener is gone once the group is closed.
-  await expect(fetch(descriptor!.type === 'http' ? descriptor!.url : '', { method: 'POST' })).rejects.toThrow();
+  await expect(fetch(descriptor && 'url' in descriptor ? descriptor.url : '', { method: 'POST' })).rejects.toThrow();
   return { outcomes, view: finish().view(), recorder };
 }
 

@@ -12,7 +12,7 @@ import { CaptureFile } from '../../proxy/CaptureFile';
 import { secretFromEnv } from '../../redaction/SecretRef';
 import { StdioServer } from '../../servers/StdioServer';
 import { isAlive } from '../../transport/processTree';
-import type { AgentMcpServerDescriptor } from './AgentServerGroup';
+import type { AgentMcpServerDescriptor, AgentServerGroup, WireCaptureInfo } from './AgentServerGroup';
 import { exampleServerBin, setupGroup } from './wire.testkit';
 
 const fixtureServer = join(__dirname, '..', '..', 'proxy', '__fixtures__', 'ndjsonServer.js');
@@ -28,7 +28,7 @@ describe('AgentServerGroup cleanup', () => {
     await client.connect(new StdioClientTransport({ ...stdio(descriptor!), stderr: 'ignore' }));
     await client.listTools();
     await group.sync();
-    const [{ proxyPid, serverPid }] = group.captures() as [{ proxyPid: number; serverPid: number }];
+    const { proxyPid, serverPid } = pidsOf(onlyCapture(group));
     expect([isAlive(proxyPid), isAlive(serverPid)]).toEqual([true, true]);
     await group.close();
     await group.close();
@@ -55,13 +55,14 @@ describe('AgentServerGroup cleanup', () => {
     const answered = new Promise((resolve) => proxy.stdout.once('data', resolve));
     proxy.stdin.write(rpc(1, 'echo'));
     await answered;
-    // The proxy records a frame just after relaying it: wait until the answer is in the capture.
-    const [{ capturePath }] = group.captures() as [{ capturePath: string }];
-    while ((await CaptureFile.readAll(capturePath)).frames.length < 2) await new Promise((r) => setTimeout(r, 10));
+    // The proxy records a server frame before relaying it (and a client frame right after
+    // forwarding it), so once the answer arrived both frames are in the capture.
+    const { capturePath } = onlyCapture(group);
+    expect((await CaptureFile.readAll(capturePath)).frames.length).toBeGreaterThanOrEqual(2);
     proxy.kill('SIGKILL');
     await new Promise((resolve) => proxy.once('exit', resolve));
     await group.sync();
-    const [{ serverPid }] = group.captures() as [{ serverPid: number }];
+    const { serverPid } = pidsOf(onlyCapture(group));
     expect(isAlive(serverPid)).toBe(true);
     await group.close();
     expect(isAlive(serverPid)).toBe(false);
@@ -79,7 +80,7 @@ describe('AgentServerGroup cleanup', () => {
     ]);
     const [descriptor] = await group.start(new AbortController().signal);
     const configPath = stdio(descriptor!).args[1]!;
-    const [{ capturePath }] = group.captures() as [{ capturePath: string }];
+    const { capturePath } = onlyCapture(group);
     appendFileSync(capturePath, '{"v":1,"type":"fra');
     expect(existsSync(configPath)).toBe(true);
     await group.close();
@@ -115,3 +116,16 @@ describe('AgentServerGroup cleanup', () => {
     await second.group.close();
   });
 });
+
+/** The one stdio capture of a group with a single server. */
+function onlyCapture(group: AgentServerGroup): WireCaptureInfo {
+  const captures = group.captures();
+  expect(captures).toHaveLength(1);
+  return captures[0]!;
+}
+
+/** The pids a started proxy reported (server and proxy). */
+function pidsOf(capture: WireCaptureInfo): { proxyPid: number; serverPid: number } {
+  expect(capture).toEqual(expect.objectContaining({ proxyPid: expect.any(Number), serverPid: expect.any(Number) }));
+  return { proxyPid: capture.proxyPid as number, serverPid: capture.serverPid as number };
+}

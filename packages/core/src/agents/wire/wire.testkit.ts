@@ -82,8 +82,8 @@ export function reportToolCall(
 }
 
 /**
- * Reads a capture file once the proxy has finished it (its `end` record is there): the proxy
- * records a frame just after relaying it, so a read right after an answer may miss that frame.
+ * Reads a capture file once the proxy has finished it (its `end` record is there): for tests
+ * that check the whole capture, including the exit and end records written at shutdown.
  */
 export async function finishedCapture(path: string): Promise<CaptureFile> {
   for (;;) {
