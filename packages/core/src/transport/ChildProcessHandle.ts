@@ -150,9 +150,12 @@ export class ChildProcessHandle {
     const survivors = [this.pid, ...others].filter((pid) => (pid === this.pid ? this.exitInfo === null : isAlive(pid)));
     survivors.push(...groupLeft.filter((pid) => !survivors.includes(pid)));
     if (survivors.length > 0) {
-      throw new TransportError('the stdio server process could not be reaped: it survived SIGKILL', {
-        pids: survivors,
-      });
+      throw new TransportError(
+        `the ${this.options.processGroup === true ? 'process group' : 'child process'} could not be reaped: it survived SIGKILL`,
+        {
+          pids: survivors,
+        },
+      );
     }
     await this.exited;
   }
