@@ -16,7 +16,7 @@ describe.m3('lifecycle', () => {
     await client.callTool('shipping_quote', { weight_kg: 1, zone: 'local' });
     await client.close();
 
-    // After close, `client.trace` is the finalized trace (also `client.finalTrace`, typed optional).
+    // After close, `client.trace` is the finalized trace (also `client.finalTrace`).
     const { events } = client.trace;
     const kinds = events.map((event) => event.kind);
     expect(kinds).toEqual(expect.arrayContaining(['tool.call_requested', 'mcp.request', 'mcp.response']));

@@ -49,7 +49,10 @@ export class AcpDriver implements HarnessDriver {
   private group: AgentServerGroup | undefined;
   private updates: AcpUpdateRecorder | undefined;
   private agentSessionId = '';
-  /** The turn wire evidence belongs to: the latest one started (a capture can land after its end). */
+  /**
+   * The turn wire evidence belongs to: the latest one started. The proxy records a frame before the
+   * agent can see its answer, so this only guards against a late read, not a late capture.
+   */
   private wireTurnId: string | undefined;
   private prompt: Promise<unknown> | undefined;
   private syncing: Promise<void> = Promise.resolve();
