@@ -61,6 +61,7 @@ describe('feedback.json', () => {
       'schemaVersion',
       'suites',
       'summary',
+      'timeouts',
     ]);
     expect(feedback.schemaVersion).toBe(1);
     expect(feedback.runId).toBe(runId);
@@ -86,6 +87,7 @@ describe('feedback.json', () => {
       regressedTests: [expect.objectContaining({ fullName: 'shipping local', before: 'passed', after: 'failed' })],
     });
     expect(feedback.agentStats).toBeNull();
+    expect(feedback.timeouts).toEqual([]);
     expect(feedback.summary.verdict).toBe('failed');
     expect(feedback.summary.jestExit).toEqual({ code: 1, signal: null });
     await store.close();
@@ -114,6 +116,45 @@ describe('feedback.json', () => {
     expect(agentStats.byModel).toEqual([expect.objectContaining({ ...expected, harness: 'acp', model: 'fixture' })]);
     expect(agentStats.byCase).toEqual([
       expect.objectContaining({ ...expected, caseId: 'shipping::quotes', casesAnyPassed: 1, casesAllPassed: 0 }),
+    ]);
+    await store.close();
+  });
+
+  test('timeouts lists every timed-out execution with its stage, operation and ms, redacted, same schema version', async () => {
+    const store = new InMemoryExecutionStore();
+    const redactor = new Redactor(['tok-secret-9876']);
+    const runId = await seedRun(store, [
+      {
+        suite: 'shipping',
+        fullName: 'shipping stalls with tok-secret-9876 [agent=acp:fixture]',
+        outcome: 'failed',
+        caseId: 'shipping::stalls',
+        agent: { harness: 'acp', model: 'fixture', trial: 1 },
+        timeout: {
+          code: 'execution_timeout',
+          stage: 'waiting_for_harness_response',
+          operation: 'session/prompt',
+          elapsedMs: 1002,
+          timeoutMs: 1000,
+        },
+      },
+    ]);
+    const { summary, attempts } = await buildRunSummary(store, { runId, redactor, resultsDb: 'db', cwd: root });
+    const text = readFileSync(writeFeedback(root, buildFeedback(summary, attempts, redactor)), 'utf8');
+    expect(text).not.toContain('tok-secret-9876');
+    const feedback = JSON.parse(text);
+    expect(feedback.schemaVersion).toBe(1);
+    expect(feedback.timeouts).toEqual([
+      expect.objectContaining({
+        kind: 'agent',
+        testName: 'shipping stalls with [REDACTED] [agent=acp:fixture]',
+        harness: 'acp',
+        model: 'fixture',
+        stage: 'waiting_for_harness_response',
+        operation: 'session/prompt',
+        elapsedMs: 1002,
+        timeoutMs: 1000,
+      }),
     ]);
     await store.close();
   });

@@ -1,5 +1,6 @@
 // `.m3/reports/<run-id>/feedback.json`: the run, its suites, attempts, evaluation statistics,
-// required failures and the baseline comparison, for people and tools that read results later.
+// required failures, timed-out executions and the baseline comparison, for people and tools that
+// read results later.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttemptRecord, Redactor } from '@sf-m3/core';
@@ -20,6 +21,8 @@ export interface Feedback {
   evaluationStats: Record<string, Omit<RunSummary['evaluations'][number], 'evaluator'>>;
   /** Pass rates per harness, model and case of the run's agent executions; `null` without any. */
   agentStats: RunSummary['agents'];
+  /** Executions that ended `timed_out`, each with its deadline's stage, operation, elapsed and timeout ms. */
+  timeouts: RunSummary['timeouts'];
   requiredFailures: RunSummary['requiredFailures'];
   comparison: RunSummary['baseline'];
   summary: { verdict: RunSummary['verdict']; reasons: string[]; jestExit: RunSummary['jestExit'] };
@@ -55,6 +58,7 @@ export function buildFeedback(summary: RunSummary, attempts: readonly AttemptRec
     failedTests: summary.failedTests,
     evaluationStats: Object.fromEntries(summary.evaluations.map(({ evaluator, ...stats }) => [evaluator, stats])),
     agentStats: summary.agents,
+    timeouts: summary.timeouts,
     requiredFailures: summary.requiredFailures,
     comparison: summary.baseline,
     summary: { verdict: summary.verdict, reasons: summary.reasons, jestExit: summary.jestExit },

@@ -86,6 +86,30 @@ export interface RequiredFailure {
   rationale: string | null;
 }
 
+/** An execution of the run that ended `timed_out`, and where its deadline found it. */
+export interface TimedOutExecution {
+  executionId: string;
+  kind: 'direct' | 'agent';
+  /** Full name of the test that ran it (redacted), when its attempt is known. */
+  testName: string | null;
+  caseId: string | null;
+  server: string | null;
+  /** Agent executions only. */
+  harness: string | null;
+  model: string | null;
+  trial: string | null;
+  /** The deadline diagnostic's code (`execution_timeout` for agents, `deadline_exceeded` for direct). */
+  code: string | null;
+  /** Where the execution was (e.g. `waiting_for_harness_response`); `null` without a diagnostic. */
+  stage: string | null;
+  /** What it was doing there (e.g. `session/prompt`). */
+  operation: string | null;
+  elapsedMs: number | null;
+  timeoutMs: number | null;
+  /** The diagnostic's message, redacted, first line. */
+  message: string | null;
+}
+
 /** A test that passed in the baseline and failed now (or the reverse, for `fixed`). */
 export interface TestChange {
   key: string;
@@ -139,6 +163,8 @@ export interface RunSummary {
   evaluations: EvaluatorStats[];
   /** Per-harness, per-model and per-case pass rates; `null` when the run has no agent executions. */
   agents: AgentPassRates | null;
+  /** Executions that ended `timed_out`, with the stage and operation their deadline named. */
+  timeouts: TimedOutExecution[];
   requiredFailures: RequiredFailure[];
   baseline: BaselineComparison | null;
   /** Set when `--baseline latest` found no earlier run. */

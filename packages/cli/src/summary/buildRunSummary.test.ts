@@ -200,6 +200,99 @@ describe('buildRunSummary', () => {
     expect((await buildRunSummary(store, { ...options, runId: plain })).summary.agents).toBeNull();
   });
 
+  test('timed-out executions are listed with the stage, operation and ms their deadline named', async () => {
+    const runId = await seedRun(store, [
+      {
+        suite: 'shipping',
+        fullName: 'shipping stalls [agent=acp:fixture] [trial 2/2]',
+        outcome: 'failed',
+        caseId: 'shipping::stalls',
+        agent: { harness: 'acp', model: 'fixture', trial: 2 },
+        timeout: {
+          code: 'execution_timeout',
+          stage: 'waiting_for_harness_response',
+          operation: 'session/prompt',
+          elapsedMs: 1004,
+          timeoutMs: 1000,
+        },
+      },
+      {
+        suite: 'shipping',
+        fullName: 'shipping direct slow tool',
+        outcome: 'failed',
+        caseId: 'shipping::slow',
+        timeout: {
+          code: 'deadline_exceeded',
+          stage: 'mcp_call',
+          operation: 'callTool',
+          elapsedMs: 201,
+          timeoutMs: 200,
+        },
+      },
+      { suite: 'shipping', fullName: 'shipping killed worker', outcome: 'failed', timeout: 'no trace' },
+      { suite: 'shipping', fullName: 'shipping quotes', outcome: 'passed' },
+    ]);
+    const { timeouts, verdict } = (await buildRunSummary(store, { ...options, runId })).summary;
+    expect(verdict).toBe('failed');
+    expect(timeouts).toEqual([
+      {
+        executionId: expect.any(String),
+        kind: 'direct',
+        testName: 'shipping direct slow tool',
+        caseId: 'shipping::slow',
+        server: 'catalog',
+        harness: null,
+        model: null,
+        trial: null,
+        code: 'deadline_exceeded',
+        stage: 'mcp_call',
+        operation: 'callTool',
+        elapsedMs: 201,
+        timeoutMs: 200,
+        message: 'deadline of 200 ms passed during mcp_call',
+      },
+      expect.objectContaining({ testName: 'shipping killed worker', code: null, stage: null, elapsedMs: null }),
+      expect.objectContaining({
+        kind: 'agent',
+        testName: 'shipping stalls [agent=acp:fixture] [trial 2/2]',
+        caseId: 'shipping::stalls',
+        server: 'catalog',
+        harness: 'acp',
+        model: 'fixture',
+        trial: '2',
+        code: 'execution_timeout',
+        stage: 'waiting_for_harness_response',
+        operation: 'session/prompt',
+        elapsedMs: 1004,
+        timeoutMs: 1000,
+      }),
+    ]);
+
+    const green = await seedRun(store, [{ suite: 's', fullName: 's quotes', outcome: 'passed' }]);
+    expect((await buildRunSummary(store, { ...options, runId: green })).summary.timeouts).toEqual([]);
+  });
+
+  test('only timed-out executions have their trace view read', async () => {
+    const runId = await seedRun(store, [
+      ...Array.from({ length: 12 }, (_, i) => ({ suite: 's', fullName: `s ok ${i}`, outcome: 'passed' as const })),
+      ...Array.from({ length: 10 }, (_, i) => ({
+        suite: 's',
+        fullName: `s stalls ${String(i).padStart(2, '0')}`,
+        outcome: 'failed' as const,
+        timeout: { code: 'deadline_exceeded', stage: 'mcp_call', operation: 'ping', elapsedMs: 11, timeoutMs: 10 },
+      })),
+    ]);
+    const read = jest.spyOn(store, 'getTraceView');
+    const listed = jest.spyOn(store, 'listExecutions');
+    const { timeouts } = (await buildRunSummary(store, { ...options, runId })).summary;
+    expect(timeouts.map((t) => t.testName)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `s stalls ${String(i).padStart(2, '0')}`),
+    );
+    expect(timeouts.every((t) => t.operation === 'ping')).toBe(true);
+    expect(read).toHaveBeenCalledTimes(10);
+    expect(listed).toHaveBeenCalledTimes(1);
+  });
+
   test('an unknown run is a usage error', async () => {
     await expect(buildRunSummary(store, { ...options, runId: 'run-missing' })).rejects.toThrow(
       'RUN_ID: run run-missing is not in the results database',

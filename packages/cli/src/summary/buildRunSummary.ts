@@ -2,6 +2,7 @@
 import type { AttemptRecord, Redactor } from '@sf-m3/core';
 import { compareBaseline } from '../baseline/compareBaseline';
 import { collectAgentPassRates } from './agentPassRates';
+import { collectTimeouts } from './collectTimeouts';
 import { collectRunFacts, failureHeadline, finalAttempts, type SummaryStore } from './collectRunFacts';
 import type { AttemptTally, BaselineComparison, FailedTest, RunSummary, SuiteSummary, Verdict } from './RunSummary';
 
@@ -78,6 +79,7 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
   const { redactor } = options;
   const facts = await collectRunFacts(store, options.runId, redactor);
   const agents = await collectAgentPassRates(store, facts.run.runId);
+  const timeouts = await collectTimeouts(store, facts.run.runId, facts.attempts, redactor);
   let baseline: BaselineComparison | null = null;
   if (options.baselineRunId) {
     const baselineFacts = await collectRunFacts(store, options.baselineRunId, redactor);
@@ -129,6 +131,7 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
     failedTests,
     evaluations: facts.evaluators,
     agents,
+    timeouts,
     requiredFailures: facts.requiredFailures,
     baseline,
     baselineNote: options.baselineNote ?? null,

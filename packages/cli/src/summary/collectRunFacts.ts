@@ -14,6 +14,8 @@ export type SummaryStore = Pick<
   | 'listEvaluations'
   | 'aggregateEvaluations'
   | 'isRequiredLineage'
+  | 'listExecutions'
+  | 'getTraceView'
 >;
 
 /** One run as read from the store. */

@@ -1,5 +1,5 @@
-import { formatRate, formatSummary, MAX_PRINTED_CASE_ROWS } from './formatSummary';
-import type { RunSummary } from './RunSummary';
+import { formatRate, formatSummary, MAX_PRINTED_CASE_ROWS, MAX_PRINTED_TIMEOUT_ROWS } from './formatSummary';
+import type { RunSummary, TimedOutExecution } from './RunSummary';
 
 const zero = { passed: 0, failed: 0, inconclusive: 0, error: 0, not_run: 0 };
 
@@ -42,12 +42,33 @@ function summary(overrides: Partial<RunSummary> = {}): RunSummary {
       },
     ],
     agents: null,
+    timeouts: [],
     requiredFailures: [],
     baseline: null,
     baselineNote: null,
     jestExit: { code: 0, signal: null },
     verdict: 'passed',
     reasons: [],
+    ...overrides,
+  };
+}
+
+function timedOut(overrides: Partial<TimedOutExecution> = {}): TimedOutExecution {
+  return {
+    executionId: 'exec-0000000000000000000000000000000a',
+    kind: 'direct',
+    testName: 'shipping slow',
+    caseId: 'shipping::slow',
+    server: 'example-mcp',
+    harness: null,
+    model: null,
+    trial: null,
+    code: 'deadline_exceeded',
+    stage: 'mcp_call',
+    operation: 'callTool',
+    elapsedMs: 201,
+    timeoutMs: 200,
+    message: 'execution deadline of 200 ms passed during mcp_call (callTool)',
     ...overrides,
   };
 }
@@ -185,6 +206,50 @@ describe('formatSummary', () => {
     expect(text).toContain(`case-${MAX_PRINTED_CASE_ROWS - 2}  `);
     expect(text).not.toContain(`case-${MAX_PRINTED_CASE_ROWS - 1}  `);
     expect(text).toContain('    … 3 more case row(s) in feedback.json (or --json)\n');
+  });
+
+  test('timed-out executions: test, agent, stage, operation and elapsed/timeout ms', () => {
+    const text = formatSummary(
+      summary({
+        status: 'failed',
+        attempts: { total: 3, passed: 0, failed: 3, skipped: 0, todo: 0 },
+        failedTests: [],
+        timeouts: [
+          timedOut({ testName: 'shipping direct slow tool', stage: 'mcp_call', operation: 'callTool' }),
+          timedOut({ testName: null, caseId: 'shipping::lost', stage: null, operation: null, elapsedMs: null }),
+          timedOut({
+            kind: 'agent',
+            testName: 'shipping stalls [server=example-mcp] [agent=acp:fixture]',
+            harness: 'acp',
+            model: 'fixture',
+            trial: '1',
+            code: 'execution_timeout',
+            stage: 'waiting_for_harness_response',
+            operation: 'session/prompt',
+            elapsedMs: 1003,
+            timeoutMs: 1000,
+          }),
+        ],
+        verdict: 'failed',
+        reasons: ['3 test(s) failed'],
+      }),
+    );
+    expect(text).toMatchSnapshot();
+    expect(text).toContain(
+      '      acp:fixture  stage=waiting_for_harness_response  operation=session/prompt  elapsed 1003 ms of 1000 ms\n',
+    );
+  });
+
+  test('timed-out rows beyond the cap are left to feedback.json; none prints no section', () => {
+    const timeouts = Array.from({ length: MAX_PRINTED_TIMEOUT_ROWS + 3 }, (_, i) =>
+      timedOut({ testName: `stall ${String(i).padStart(2, '0')}` }),
+    );
+    const text = formatSummary(summary({ timeouts }));
+    expect(text).toContain(`timeouts    ${MAX_PRINTED_TIMEOUT_ROWS + 3} execution(s) passed their deadline`);
+    expect(text).toContain(`⏱ stall ${MAX_PRINTED_TIMEOUT_ROWS - 1}\n`);
+    expect(text).not.toContain(`⏱ stall ${MAX_PRINTED_TIMEOUT_ROWS}\n`);
+    expect(text).toContain('  … 3 more timed-out execution(s) in feedback.json (or --json)\n');
+    expect(formatSummary(summary())).not.toContain('timeouts');
   });
 
   test('no evaluations and a baseline note', () => {

@@ -1,5 +1,5 @@
 // The plain-text summary printed after Jest's output (and by `m3 report`).
-import type { AgentGroupStats, AgentPassRates, RunSummary } from './RunSummary';
+import type { AgentGroupStats, AgentPassRates, RunSummary, TimedOutExecution } from './RunSummary';
 
 /** Extra lines around the summary. */
 export interface FormatOptions {
@@ -76,6 +76,36 @@ function formatAgents(agents: AgentPassRates): string[] {
   return lines;
 }
 
+/** Timed-out execution rows printed before the rest are left to `--json` and feedback.json. */
+export const MAX_PRINTED_TIMEOUT_ROWS = 20;
+
+const MAX_TEST_NAME = 120;
+
+function timeoutLines(row: TimedOutExecution): string[] {
+  const where = row.testName ?? row.caseId ?? row.executionId;
+  const name = where.length > MAX_TEST_NAME ? `${where.slice(0, MAX_TEST_NAME - 1)}…` : where;
+  const agent =
+    row.harness !== null
+      ? `${row.harness}:${row.model ?? '(none)'}`
+      : `direct${row.server === null ? '' : ` ${row.server}`}`;
+  const ms = (value: number | null) => (value === null ? 'unknown' : `${value} ms`);
+  return [
+    `  ⏱ ${name}`,
+    `      ${agent}  stage=${row.stage ?? 'unknown'}  operation=${row.operation ?? 'unknown'}  ` +
+      `elapsed ${ms(row.elapsedMs)} of ${ms(row.timeoutMs)}`,
+  ];
+}
+
+/** The `timeouts` section: every execution that passed its deadline, and where it was then. */
+function formatTimeouts(timeouts: readonly TimedOutExecution[]): string[] {
+  const lines = [`timeouts    ${timeouts.length} execution(s) passed their deadline`];
+  const shown = timeouts.slice(0, MAX_PRINTED_TIMEOUT_ROWS);
+  for (const row of shown) lines.push(...timeoutLines(row));
+  const hidden = timeouts.length - shown.length;
+  if (hidden > 0) lines.push(`  … ${hidden} more timed-out execution(s) in feedback.json (or --json)`);
+  return lines;
+}
+
 /** Renders the summary as the lines `m3 test` and `m3 report` print. */
 export function formatSummary(summary: RunSummary, options: FormatOptions = {}): string {
   const lines: string[] = [];
@@ -89,6 +119,7 @@ export function formatSummary(summary: RunSummary, options: FormatOptions = {}):
       lines.push(`  ✕ ${test.fullName}${test.message ? ` — ${test.message}` : ''}`);
     }
   }
+  if (summary.timeouts.length > 0) lines.push(...formatTimeouts(summary.timeouts));
   if (summary.evaluations.length === 0) {
     lines.push('evaluations none');
   } else {

@@ -8,6 +8,8 @@ import {
   type RunRecord,
 } from '@sf-m3/core';
 import { executionRecord } from '../../../core/src/store/storeFixtures.testkit';
+import { Redactor } from '../../../core/src/redaction/Redactor';
+import { TraceRecorder } from '../../../core/src/trace/TraceRecorder';
 
 /** One test to seed: its suite, name, outcome and the evaluations its execution produced. */
 export interface SeedTest {
@@ -21,6 +23,39 @@ export interface SeedTest {
   requiredEvaluators?: string[];
   /** An agent execution's labels (a `test.m3` expansion's harness, model and trial). */
   agent?: { harness: string; model: string; trial: number };
+  /**
+   * The execution ended `timed_out`: with the deadline diagnostic its trace records, or `'no trace'`
+   * for one whose trace was never finalized.
+   */
+  timeout?: { code: string; stage: string; operation: string; elapsedMs: number; timeoutMs: number } | 'no trace';
+}
+
+/** Finishes a seeded execution `timed_out`, its trace holding the deadline diagnostic. */
+async function finishTimedOut(
+  store: ExecutionStore,
+  executionId: string,
+  diagnostic: Exclude<SeedTest['timeout'], 'no trace' | undefined>,
+): Promise<void> {
+  const recorder = new TraceRecorder({ executionId, redactor: new Redactor([]) });
+  recorder.record('execution.created', {
+    phase: 'preflight',
+    payload: { traceId: newId('trace'), runtime: 'direct', runId: null, suiteName: null, caseId: null, servers: [] },
+  });
+  recorder.record('diagnostic', {
+    phase: 'cleanup',
+    origin: 'normalized',
+    direction: 'internal',
+    payload: { ...diagnostic, message: `deadline of ${diagnostic.timeoutMs} ms passed during ${diagnostic.stage}` },
+  });
+  const trace = recorder.finish('timed_out');
+  await store.finishExecution({
+    executionId,
+    outcome: 'timed_out',
+    finishedAt: instant(),
+    snapshot: { lifecycle: 'finished', outcome: 'timed_out' },
+    trace,
+    evidence: [...recorder.evidence],
+  });
 }
 
 let tick = 0;
@@ -60,8 +95,8 @@ export async function seedRun(
       attemptId,
       requiredEvaluators: test.requiredEvaluators ?? [],
       createdAt: instant(),
-      finishedAt: instant(),
-      outcome: 'completed',
+      finishedAt: test.timeout === undefined ? instant() : null,
+      outcome: test.timeout === undefined ? 'completed' : test.timeout === 'no trace' ? 'timed_out' : null,
       snapshot: { lifecycle: 'finished' },
       ...(test.agent && {
         kind: 'agent' as const,
@@ -80,6 +115,9 @@ export async function seedRun(
       }),
     });
     await store.createExecution(execution);
+    if (test.timeout !== undefined && test.timeout !== 'no trace') {
+      await finishTimedOut(store, executionId, test.timeout);
+    }
     await store.saveAttempt({
       attemptId,
       runId,
