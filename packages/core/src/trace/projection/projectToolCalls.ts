@@ -284,8 +284,11 @@ function reportedResultAsTool(value: ReportedToolCall, status: ToolCallStatus): 
 
 function reportedEntry(context: ProjectionContext, call: ReportedCall): ToolCallEntry {
   const value = withReportedResult(call);
+  // A result with no status word is a success; a word that says neither success, failure nor
+  // cancellation (e.g. ACP's `in_progress` on a last update) leaves the call `incomplete`.
+  const word = value.status.value ?? undefined;
   const status: ToolCallStatus = call.result
-    ? (reportedToolStatus(value.status.value ?? undefined) ?? 'success')
+    ? (reportedToolStatus(word) ?? (word === undefined ? 'success' : 'incomplete'))
     : 'incomplete';
   const base = entryBase(context, 'tool_call', [call.request, ...call.amendments, call.result], status);
   return {
