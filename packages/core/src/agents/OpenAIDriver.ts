@@ -57,7 +57,10 @@ export class OpenAIDriver implements HarnessDriver {
       remainingMs: ctx.remainingMs,
       setStage: ctx.setStage,
     });
-    if (end.error === undefined && end.text !== null) this.messages.push({ role: 'assistant', content: end.text });
+    // A turn that broke off (partial text) ends the execution: nothing more to converse about.
+    if (end.error === undefined && end.text !== null && !ctx.signal.aborted) {
+      this.messages.push({ role: 'assistant', content: end.text });
+    }
     return end;
   }
 

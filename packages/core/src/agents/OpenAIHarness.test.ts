@@ -162,6 +162,64 @@ describe('the openai harness', () => {
     expect((await kit.store.getExecution(result.executionId)).outcome).toBe('timed_out');
   });
 
+  describe('a turn that does not finish keeps the assistant text of its rounds (partial, as acp does)', () => {
+    /** Two rounds that each say something and ask for a tool, before whatever comes third. */
+    const saysAndAsks = (text: string, id: string) => ({
+      content: text,
+      toolCalls: [{ id, name: 'example__normalize_customer', arguments: { name: 'ada lovelace' } }],
+    });
+
+    it('timed_out: the text of the rounds before the deadline, joined', async () => {
+      fake.enqueue(saysAndAsks('Looking Ada up.', 'c1'), saysAndAsks('Checking once more.', 'c2'), {
+        content: 'late',
+        delayMs: 20_000,
+      });
+      const result = await agent().run('Normalize Ada', { servers: [example], timeoutMs: 1_500 });
+
+      expect(fake.requests).toHaveLength(3);
+      expect(result.snapshot.outcome).toBe('timed_out');
+      expect(result.turns[0]!.outcome).toBe('timed_out');
+      expect(result.turns[0]!.response?.text).toBe('Looking Ada up.\n\nChecking once more.');
+      expect(result.traceView.toolCalls).toHaveLength(2);
+    });
+
+    it('cancelled: the text of the rounds before kit.close()', async () => {
+      fake.enqueue(saysAndAsks('Looking Ada up.', 'c1'), { content: 'late', delayMs: 5_000 });
+      const session = await agent().session({ servers: [example] });
+      const sending = session.send('Normalize Ada');
+      while (fake.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      await kit.close();
+      const turn = await sending;
+      expect(turn.outcome).toBe('cancelled');
+      expect(turn.response?.text).toBe('Looking Ada up.');
+      kit = new MCPTestKit();
+    });
+
+    it('failed mid-loop (the endpoint errs in round 2): the text of round 1 and the provider error', async () => {
+      fake.enqueue(saysAndAsks('Looking Ada up.', 'c1'), { status: 500 });
+      const result = await agent().run('Normalize Ada', { servers: [example] });
+
+      expect(result.turns[0]!.outcome).toBe('failed');
+      expect(result.turns[0]!.error?.code).toBe('provider_error');
+      expect(result.turns[0]!.response?.text).toBe('Looking Ada up.');
+    });
+
+    it('failed at maxRounds: the text of every round', async () => {
+      fake.enqueue(saysAndAsks('One.', 'c1'), saysAndAsks('Two.', 'c2'));
+      const result = await agent({ maxRounds: 2 }).run('Loop', { servers: [example] });
+
+      expect(result.turns[0]!.error?.code).toBe('max_rounds_exceeded');
+      expect(result.turns[0]!.response?.text).toBe('One.\n\nTwo.');
+    });
+
+    it('an interrupted turn with no text yet still has no response', async () => {
+      fake.enqueue({ content: 'late', delayMs: 20_000 });
+      const result = await agent().run('Slow', { servers: [example], timeoutMs: 1_000 });
+      expect(result.turns[0]!.outcome).toBe('timed_out');
+      expect(result.turns[0]!.response).toBeNull();
+    });
+  });
+
   it('a session keeps the conversation over two turns; forTurn splits the view', async () => {
     fake.enqueue(...toolThenAnswer(), (request) => ({
       content: `you said ${(request.body as { messages: unknown[] }).messages.length} things`,

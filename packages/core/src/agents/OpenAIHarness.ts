@@ -7,6 +7,7 @@ import type { Redactor } from '../redaction/Redactor';
 import type { TraceRecorder } from '../trace/TraceRecorder';
 import type { OpenAIEndpoint } from './agentOptions';
 import type { McpToolOutcome } from './AgentMcpConnection';
+import { providerError } from './agentErrors';
 import type { TurnStage } from './HarnessDriver';
 import type { ToolCatalog } from './toolCatalog';
 
@@ -22,17 +23,30 @@ export interface OpenAITurnContext {
   readonly sessionId: string;
   readonly turnId: string;
   readonly signal: AbortSignal;
-  /** Per tool call timeout (what is left of the deadline). */
+  /** What is left of the deadline (request timeouts derive from it). */
   readonly remainingMs: () => number;
   readonly setStage: (stage: TurnStage) => void;
 }
 
-/** How a turn ended (an abort is thrown instead). */
+/**
+ * How a turn ended. A turn that broke off (deadline, cancel) or failed keeps the assistant text of
+ * the rounds it got as `text` (partial); an abort with no text yet is thrown instead.
+ */
 export interface OpenAITurnEnd {
   readonly text: string | null;
   readonly stopReason: string | null;
   readonly error?: M3Error;
 }
+
+/** Between the texts of a turn's rounds when a turn that did not finish keeps them (partial). */
+const ROUND_TEXT_SEPARATOR = '\n\n';
+
+/**
+ * Added to what is left of the deadline for a request's own timeout. The session's deadline aborts
+ * `signal` and so decides the outcome (`timed_out`); a request timeout firing at the same moment
+ * would race it and fail the turn instead, so it is only a backstop a little later.
+ */
+const REQUEST_TIMEOUT_GRACE_MS = 1_000;
 
 /** Summed token counts of the turn's model calls. */
 interface TurnUsage {
@@ -70,18 +84,22 @@ export function createOpenAIClient(endpoint: OpenAIEndpoint, redactor: Redactor)
 /**
  * One turn of the kit's own tool-calling loop: call the model with the offered tools, execute each
  * tool call through MCP (wire evidence), report it (`harness_reported` evidence), feed the results
- * back, until the model answers without tool calls or `maxRounds` model calls were made.
+ * back, until the model answers without tool calls or `maxRounds` model calls were made. A turn
+ * that completes answers with its last round's text; one that breaks off or fails keeps the text
+ * of every round so far, joined (as the `acp` harness keeps what the agent streamed).
  */
 export async function runOpenAITurn(ctx: OpenAITurnContext): Promise<OpenAITurnEnd> {
   const tools = ctx.catalog.offered();
   const usage: TurnUsage = { input: 0, output: 0, total: 0, seen: false };
   const scope = { sessionId: ctx.sessionId, turnId: ctx.turnId, phase: 'turn' as const };
+  const roundTexts: string[] = [];
+  const partialText = (): string | null => (roundTexts.length > 0 ? roundTexts.join(ROUND_TEXT_SEPARATOR) : null);
   try {
     for (let round = 1; round <= ctx.maxRounds; round++) {
       ctx.setStage({ stage: 'model_call', operation: `chat.completions.create (round ${round})` });
       const completion = await ctx.client.chat.completions.create(
         { model: ctx.model, messages: ctx.messages, ...(tools.length > 0 && { tools }) },
-        { signal: ctx.signal, timeout: Math.max(1, ctx.remainingMs()) },
+        { signal: ctx.signal, timeout: requestTimeoutMs(ctx) },
       );
       if (completion.usage) {
         usage.seen = true;
@@ -91,12 +109,17 @@ export async function runOpenAITurn(ctx: OpenAITurnContext): Promise<OpenAITurnE
       }
       const choice = completion.choices[0];
       if (choice === undefined) {
-        return { text: null, stopReason: null, error: new M3Error('provider_error', 'the model returned no choices') };
+        return {
+          text: partialText(),
+          stopReason: null,
+          error: new M3Error('provider_error', 'the model returned no choices'),
+        };
       }
       const message = choice.message;
       const calls = (message.tool_calls ?? []).filter((c) => c.type === 'function');
       const text = message.content ?? null;
       if (text !== null && text !== '') {
+        roundTexts.push(text);
         ctx.recorder.record('assistant.content', {
           ...scope,
           origin: 'harness_reported',
@@ -109,7 +132,11 @@ export async function runOpenAITurn(ctx: OpenAITurnContext): Promise<OpenAITurnE
       }
       if (calls.length === 0) {
         if (message.refusal) {
-          return { text, stopReason: 'refusal', error: new M3Error('model_refused', 'the model refused to answer') };
+          return {
+            text: partialText(),
+            stopReason: 'refusal',
+            error: new M3Error('model_refused', 'the model refused to answer'),
+          };
         }
         return { text: text ?? '', stopReason: choice.finish_reason };
       }
@@ -131,12 +158,18 @@ export async function runOpenAITurn(ctx: OpenAITurnContext): Promise<OpenAITurnE
       },
     });
     return {
-      text: null,
+      text: partialText(),
       stopReason: 'max_rounds',
       error: new M3Error('max_rounds_exceeded', `the turn did not finish within maxRounds (${ctx.maxRounds})`, {
         maxRounds: ctx.maxRounds,
       }),
     };
+  } catch (error) {
+    const text = partialText();
+    if (text === null) throw error;
+    // Broken off by the deadline or a cancel: the session gives the turn its outcome.
+    if (ctx.signal.aborted) return { text, stopReason: null };
+    return { text, stopReason: null, error: providerError(error) };
   } finally {
     if (usage.seen && !ctx.recorder.finished) {
       ctx.recorder.record('usage', {
@@ -191,7 +224,7 @@ async function executeToolCall(
   } else {
     ctx.setStage({ stage: 'tool_call', operation: `tools/call ${entry.server}:${entry.tool}` });
     try {
-      outcome = await entry.connection.callTool(entry.tool, args, ctx.signal, Math.max(1, ctx.remainingMs()));
+      outcome = await entry.connection.callTool(entry.tool, args, ctx.signal, requestTimeoutMs(ctx));
       status = outcome.isError ? 'failed' : 'completed';
     } catch (error) {
       if (ctx.signal.aborted) throw error;
@@ -210,6 +243,11 @@ async function executeToolCall(
     payload: { method: 'tools/call', result, providerCallId, status },
   });
   return outcome;
+}
+
+/** A model or tool request's timeout: what is left of the deadline, plus the grace. */
+function requestTimeoutMs(ctx: OpenAITurnContext): number {
+  return Math.max(1, ctx.remainingMs()) + REQUEST_TIMEOUT_GRACE_MS;
 }
 
 function parseArguments(raw: string): JsonObject | null {
