@@ -10,12 +10,11 @@ import { KitClosed, ModelValidationError, UnsupportedFeature } from '../errors';
 import type { EvaluatorCallback, EvaluateOptions } from '../evaluation/EvaluatorCallback';
 import { EvaluationEngine, type JudgeResponseOptions, type RecordedCheck } from '../evaluation/EvaluationEngine';
 import type { EvaluationResult } from '../evaluation/EvaluationResult';
-import { ExecutionHandle } from '../execution/ExecutionHandle';
+import type { ExecutionHandle } from '../execution/ExecutionHandle';
 import type { ExecutionResult } from '../execution/ExecutionResult';
-import { newId } from '../ids';
 import type { LLMJudge } from '../judge/LLMJudge';
 import { createLogger, type M3Logger } from '../logging/logger';
-import { Redactor } from '../redaction/Redactor';
+import type { Redactor } from '../redaction/Redactor';
 import { isServerDefinition, type ServerDefinition } from '../servers/ServerDefinition';
 import type { ExecutionStore } from '../store/ExecutionStore';
 import { InMemoryExecutionStore } from '../store/InMemoryExecutionStore';
@@ -24,60 +23,19 @@ import type { EvidenceRef, RawEvidence } from '../trace/EvidenceRef';
 import type { TraceResult } from '../trace/TraceResult';
 import type { TraceView } from '../trace/TraceView';
 import { DirectSpec } from './DirectSpec';
-import { runDirectSpec } from './runDirectSpec';
+import { createAgentHost, createDirectClientHost, type KitHostSources } from './kitHosts';
 import { linkToKit } from './kitLink';
+import {
+  checkDirectExecutionOptions,
+  mergeLabels,
+  resolveKitOptions,
+  type DirectExecutionOptions,
+  type MCPTestKitOptions,
+} from './kitOptions';
+import { KitResources } from './KitResources';
+import { submitDirectSpec } from './submitDirectSpec';
 
-/** Options of `new MCPTestKit(options)`. */
-export interface MCPTestKitOptions {
-  /** Where executions, traces and evaluations go (default: an in-memory store the kit owns). */
-  store?: ExecutionStore;
-  /** The run executions belong to (default: a new `run-…` id). */
-  runId?: string;
-  suiteName?: string;
-  caseId?: string;
-  attemptId?: string;
-  /** Save every matcher verdict as an evaluation (default false; on in the Jest environment). */
-  recordChecks?: boolean;
-  /** Labels every execution's evaluations inherit. */
-  labels?: Partial<ExecutionRecord['labels']>;
-  /** The redactor shared by everything the kit makes (default: a new one). */
-  redactor?: Redactor;
-  /**
-   * Deadline in ms of every `run`/`submit` execution whose spec sets no `timeoutMs` (default:
-   * `M3_EXECUTION_TIMEOUT_MS`, which `m3 test --execution-timeout` sets; else none).
-   */
-  executionTimeoutMs?: number;
-}
-
-/** `executionTimeoutMs` from the option, else from `M3_EXECUTION_TIMEOUT_MS`, else undefined. */
-function defaultExecutionTimeout(option: number | undefined, env: NodeJS.ProcessEnv): number | undefined {
-  if (option !== undefined) {
-    if (!Number.isInteger(option) || option <= 0) {
-      throw new ModelValidationError(`executionTimeoutMs must be a positive whole number of ms, got ${String(option)}`);
-    }
-    return option;
-  }
-  const raw = env.M3_EXECUTION_TIMEOUT_MS;
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new ModelValidationError(
-      `M3_EXECUTION_TIMEOUT_MS must be a positive whole number of ms, got ${JSON.stringify(raw)}: fix or unset it`,
-    );
-  }
-  return value;
-}
-
-/**
- * Execution options of `kit.direct` beside the client's: which case the connection's execution
- * belongs to and the labels its evaluations inherit (matrix cells use them).
- */
-export interface DirectExecutionOptions {
-  /** Logical case id of the execution (default: the kit's). */
-  caseId?: string;
-  /** Labels its evaluations inherit (trial, matrixId, metadata...), over the kit's. */
-  labels?: Partial<ExecutionRecord['labels']>;
-}
+export type { DirectExecutionOptions, MCPTestKitOptions } from './kitOptions';
 
 /**
  * The entry point and cleanup boundary (SPEC §3): makes direct clients and one-shot executions,
@@ -100,32 +58,27 @@ export class MCPTestKit {
   private readonly ownsStore: boolean;
   private readonly engine: EvaluationEngine;
   private readonly logger: M3Logger;
+  private readonly resources = new KitResources();
   private readonly host: DirectClientHost;
-  private readonly clients = new Set<DirectClient>();
-  private readonly sessions = new Set<{ close(): Promise<unknown> }>();
   private readonly agentHost: AgentHost;
-  private readonly executions: string[] = [];
-  private readonly pending = new Set<Promise<unknown>>();
   private closing: Promise<void> | undefined;
 
   constructor(options: MCPTestKitOptions = {}) {
-    if (typeof options !== 'object' || options === null) {
-      throw new ModelValidationError('MCPTestKit options must be an object, e.g. new MCPTestKit({ runId })');
-    }
-    this.runId = optionalString(options.runId, 'runId') ?? newId('run');
-    this.suiteName = optionalString(options.suiteName, 'suiteName') ?? null;
-    this.caseId = optionalString(options.caseId, 'caseId') ?? null;
-    this.attemptId = optionalString(options.attemptId, 'attemptId') ?? null;
-    this.recordChecks = options.recordChecks === true;
-    this.labels = { ...(options.labels ?? {}) };
-    this.redactor = options.redactor ?? new Redactor();
-    this.executionTimeoutMs = defaultExecutionTimeout(options.executionTimeoutMs, process.env);
+    const resolved = resolveKitOptions(options, process.env);
+    this.runId = resolved.runId;
+    this.suiteName = resolved.suiteName;
+    this.caseId = resolved.caseId;
+    this.attemptId = resolved.attemptId;
+    this.recordChecks = resolved.recordChecks;
+    this.labels = resolved.labels;
+    this.redactor = resolved.redactor;
+    this.executionTimeoutMs = resolved.executionTimeoutMs;
     this.ownsStore = options.store === undefined;
     this.store = options.store ?? new InMemoryExecutionStore();
     this.logger = createLogger(this.redactor, { component: 'kit', runId: this.runId });
     const store = this.store;
     this.engine = new EvaluationEngine({
-      store,
+      store: this.store,
       redactor: this.redactor,
       runId: this.runId,
       suiteName: this.suiteName,
@@ -138,24 +91,15 @@ export class MCPTestKit {
         }
       },
     });
-    this.host = {
+    const sources: KitHostSources = {
       redactor: this.redactor,
-      store,
+      store: this.store,
       linkTarget: this,
-      executionCreated: (executionId) => {
-        this.executions.push(executionId);
-      },
-      trackWrite: (write) => this.track(write),
-      clientClosed: (client) => {
-        this.clients.delete(client as DirectClient);
-      },
+      resources: this.resources,
       evaluationsFor: (executionId) => this.engine.results().filter((r) => r.executionId === executionId),
     };
-    const host = this.host;
-    this.agentHost = {
-      redactor: this.redactor,
-      store,
-      linkTarget: this,
+    this.host = createDirectClientHost(sources);
+    this.agentHost = createAgentHost(sources, {
       runId: this.runId,
       suiteName: this.suiteName,
       caseId: this.caseId,
@@ -163,14 +107,7 @@ export class MCPTestKit {
       labels: this.labels,
       executionTimeoutMs: this.executionTimeoutMs,
       assertOpen: (method) => this.assertOpen(method),
-      executionCreated: (executionId) => host.executionCreated(executionId),
-      trackWrite: (write) => host.trackWrite(write),
-      sessionOpened: (session) => {
-        this.sessions.add(session);
-        return () => this.sessions.delete(session);
-      },
-      evaluationsFor: (executionId) => host.evaluationsFor(executionId),
-    };
+    });
   }
 
   /** True once `close()` has been called. */
@@ -195,7 +132,7 @@ export class MCPTestKit {
       validateSchemas: checked.validateSchemas === true,
       ...(checked.protocolVersion !== undefined && { protocolVersion: checked.protocolVersion }),
     });
-    return this.makeClient(server, checked, this.executionContext({ spec, ...execution }));
+    return this.makeClient(server, checked, { spec, ...execution });
   }
 
   /**
@@ -215,25 +152,11 @@ export class MCPTestKit {
         'kit.submit/run takes a DirectSpec (CallTool, ListTools, ReadResource, GetPrompt, Ping) or an AgentSpec; or run an agent from kit.agents() with agent.run(prompt, options) or agent.submit(prompt, options)',
       );
     }
-    const client = this.makeClient(
-      spec.server,
-      {
-        ...(spec.operationTimeoutMs !== undefined && { timeoutMs: spec.operationTimeoutMs }),
-        validateSchemas: spec.validateSchemas,
-      },
-      this.executionContext({
-        spec: this.redactor.redactJson(spec.describe()),
-        ...(spec.caseId !== undefined && { caseId: spec.caseId }),
-        labels: spec.labels,
-        requiredEvaluators: spec.evaluations.filter((e) => e.required === true).map((e) => e.name),
-      }),
-    );
-    const done = this.track(runDirectSpec(spec, client, this.executionTimeoutMs));
-    return new ExecutionHandle({
-      executionId: client.executionId,
-      feed: client,
-      done,
-      cancel: () => client.closeWith({ reason: 'cancel' }),
+    return submitDirectSpec(spec, {
+      redactor: this.redactor,
+      executionTimeoutMs: this.executionTimeoutMs,
+      openClient: (server, options, overrides) => this.makeClient(server, options, overrides),
+      track: (promise) => this.resources.track(promise),
     });
   }
 
@@ -292,7 +215,7 @@ export class MCPTestKit {
     this.assertOpen('recordCheck');
     if (!this.recordChecks) return null;
     const saving = this.engine.recordCheck(check);
-    this.track(
+    this.resources.track(
       saving.catch((error: unknown) => this.logger.warn('saving a matcher check failed', { error: String(error) })),
     );
     return saving;
@@ -300,7 +223,7 @@ export class MCPTestKit {
 
   /** Ids of the executions this kit created, in creation order. */
   executionIds(): string[] {
-    return [...this.executions];
+    return this.resources.executionIds();
   }
 
   /** The saved trace of an execution. */
@@ -327,7 +250,7 @@ export class MCPTestKit {
    * everything was cleaned up.
    */
   close(): Promise<void> {
-    this.closing ??= this.shutdown();
+    this.closing ??= this.resources.closeAll(this.ownsStore ? this.store : undefined);
     return this.closing;
   }
 
@@ -336,29 +259,13 @@ export class MCPTestKit {
     await this.close();
   }
 
-  private async shutdown(): Promise<void> {
-    const failures: unknown[] = [];
-    const sessions = [...this.sessions];
-    await Promise.all(sessions.map((s) => s.close().catch((e: unknown) => failures.push(e))));
-    const clients = [...this.clients];
-    await Promise.all(clients.map((c) => c.closeWith({ reason: 'kit' }).catch((e: unknown) => failures.push(e))));
-    while (this.pending.size > 0) {
-      await Promise.allSettled([...this.pending]);
-    }
-    if (this.ownsStore) {
-      await this.store.close().catch((e: unknown) => failures.push(e));
-    }
-    if (failures.length > 0) throw failures[0];
-  }
-
-  private makeClient(server: ServerDefinition, options: DirectClientOptions, context: ExecutionContext): DirectClient {
-    const client = new DirectClient(this.host, server, options, context);
-    this.clients.add(client);
-    return client;
-  }
-
-  private executionContext(overrides: Partial<ExecutionContext> & Pick<ExecutionContext, 'spec'>): ExecutionContext {
-    return {
+  /** A client whose execution has the kit's context (run, suite, case, labels) under `overrides`. */
+  private makeClient(
+    server: ServerDefinition,
+    options: DirectClientOptions,
+    overrides: Partial<ExecutionContext> & Pick<ExecutionContext, 'spec'>,
+  ): DirectClient {
+    const context: ExecutionContext = {
       runId: this.runId,
       suiteName: this.suiteName,
       caseId: this.caseId,
@@ -367,16 +274,9 @@ export class MCPTestKit {
       ...overrides,
       labels: mergeLabels(this.labels, overrides.labels),
     };
-  }
-
-  private track<T>(promise: Promise<T>): Promise<T> {
-    const settled = promise.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.pending.add(settled);
-    void settled.then(() => this.pending.delete(settled));
-    return promise;
+    const client = new DirectClient(this.host, server, options, context);
+    this.resources.clientOpened(client);
+    return client;
   }
 
   private assertOpen(method: string): void {
@@ -384,40 +284,4 @@ export class MCPTestKit {
       throw new KitClosed(`the kit is closed: ${method}() needs an open MCPTestKit; create a new one`, { method });
     }
   }
-}
-
-/** Execution labels over the kit's; `metadata` keys merge instead of replacing the kit's map. */
-function mergeLabels(
-  kit: Partial<ExecutionRecord['labels']>,
-  execution: Partial<ExecutionRecord['labels']> | undefined,
-): Partial<ExecutionRecord['labels']> {
-  const merged = { ...kit, ...(execution ?? {}) };
-  if (kit.metadata !== undefined && execution?.metadata !== undefined) {
-    merged.metadata = { ...kit.metadata, ...execution.metadata };
-  }
-  return merged;
-}
-
-function checkDirectExecutionOptions(
-  caseId: unknown,
-  labels: unknown,
-): { caseId?: string; labels?: Partial<ExecutionRecord['labels']> } {
-  if (caseId !== undefined && (typeof caseId !== 'string' || caseId.trim() === '')) {
-    throw new ModelValidationError('kit.direct caseId must be a non-empty string', { option: 'caseId' });
-  }
-  if (labels !== undefined && (typeof labels !== 'object' || labels === null || Array.isArray(labels))) {
-    throw new ModelValidationError('kit.direct labels must be an object such as { trial: "1" }', { option: 'labels' });
-  }
-  return {
-    ...(caseId !== undefined && { caseId }),
-    ...(labels !== undefined && { labels: labels as Partial<ExecutionRecord['labels']> }),
-  };
-}
-
-function optionalString(value: unknown, name: string): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new ModelValidationError(`MCPTestKit ${name} must be a non-empty string`);
-  }
-  return value;
 }
