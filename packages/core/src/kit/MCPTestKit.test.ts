@@ -202,6 +202,31 @@ describe('kit lifecycle and delegation', () => {
     expect(kit.requiredFailures()).toEqual([]);
   });
 
+  test('evaluations of an execution read its record from the store once (its labels are fixed at creation)', async () => {
+    kit.registerEvaluator('test.count.v1', () => true);
+    const result = await kit.run(new Ping({ server: example }));
+    const reads = jest.spyOn(kit.store, 'getExecution');
+    const saves = jest.spyOn(kit.store, 'saveEvaluation');
+    const readsOfExecution = () => reads.mock.calls.filter(([id]) => id === result.executionId).length;
+    await kit.evaluate({}, 'test.count.v1', { executionId: result.executionId });
+    const afterFirst = readsOfExecution();
+    expect(afterFirst).toBeGreaterThan(0);
+    for (let n = 0; n < 3; n += 1) {
+      await kit.evaluate({ n }, 'test.count.v1', { executionId: result.executionId });
+    }
+    expect(readsOfExecution()).toBe(afterFirst);
+    const labels = saves.mock.calls.map(([saved]) => saved.labels);
+    expect(labels).toHaveLength(4);
+    for (const saved of labels) {
+      expect(saved).toMatchObject({
+        caseId: 'kit-case',
+        harness: 'direct',
+        server: 'example',
+        transport: 'in_process',
+      });
+    }
+  });
+
   test('recordCheck saves only when recordChecks is on, and close awaits it', async () => {
     const check = {
       evaluator: 'toHaveText',

@@ -23,6 +23,7 @@ import type { EvidenceRef, RawEvidence } from '../trace/EvidenceRef';
 import type { TraceResult } from '../trace/TraceResult';
 import type { TraceView } from '../trace/TraceView';
 import { DirectSpec } from './DirectSpec';
+import { ExecutionLabelCache } from './ExecutionLabelCache';
 import { createAgentHost, createDirectClientHost, type KitHostSources } from './kitHosts';
 import { linkToKit } from './kitLink';
 import {
@@ -76,20 +77,14 @@ export class MCPTestKit {
     this.ownsStore = options.store === undefined;
     this.store = options.store ?? new InMemoryExecutionStore();
     this.logger = createLogger(this.redactor, { component: 'kit', runId: this.runId });
-    const store = this.store;
+    const executionLabels = new ExecutionLabelCache(this.store);
     this.engine = new EvaluationEngine({
       store: this.store,
       redactor: this.redactor,
       runId: this.runId,
       suiteName: this.suiteName,
       caseId: this.caseId,
-      executionLabels: async (executionId) => {
-        try {
-          return (await store.getExecution(executionId)).labels;
-        } catch {
-          return null;
-        }
-      },
+      executionLabels: (executionId) => executionLabels.labelsOf(executionId),
     });
     const sources: KitHostSources = {
       redactor: this.redactor,
