@@ -3,7 +3,6 @@ import type { DirectClientHost } from '../client/DirectClientHost';
 import type { EvaluationResult } from '../evaluation/EvaluationResult';
 import type { Redactor } from '../redaction/Redactor';
 import type { ExecutionStore } from '../store/ExecutionStore';
-import type { ExecutionRecord } from '../store/records';
 import type { KitResources } from './KitResources';
 
 /** What both hosts hand out on the kit's behalf. */
@@ -18,20 +17,17 @@ export interface KitHostSources {
   evaluationsFor(executionId: string): EvaluationResult[];
 }
 
-/** The run an agent selection's executions belong to, and the kit's defaults for them. */
-export interface KitAgentScope {
-  readonly runId: string;
-  readonly suiteName: string | null;
-  readonly caseId: string | null;
-  readonly attemptId: string | null;
-  readonly labels: Partial<ExecutionRecord['labels']>;
-  readonly executionTimeoutMs: number | undefined;
-  /** Throws `KitClosed` once the kit is closed. */
-  assertOpen(method: string): void;
-}
+/**
+ * The run an agent selection's executions belong to, and the kit's defaults for them (the
+ * `AgentHost` members the kit decides, with a run id always set).
+ */
+export type KitAgentScope = Pick<
+  AgentHost,
+  'suiteName' | 'caseId' | 'attemptId' | 'labels' | 'executionTimeoutMs' | 'assertOpen'
+> & { readonly runId: string };
 
-/** The `DirectClientHost` the kit gives every direct client it makes. */
-export function createDirectClientHost(sources: KitHostSources): DirectClientHost {
+/** The members every host shares: the kit's redactor, store and link, and its tracking. */
+function sharedHostMembers(sources: KitHostSources): Omit<DirectClientHost, 'clientClosed'> {
   const { resources } = sources;
   return {
     redactor: sources.redactor,
@@ -39,18 +35,22 @@ export function createDirectClientHost(sources: KitHostSources): DirectClientHos
     linkTarget: sources.linkTarget,
     executionCreated: (executionId) => resources.executionCreated(executionId),
     trackWrite: (write) => resources.track(write),
-    clientClosed: (client) => resources.clientClosed(client),
     evaluationsFor: (executionId) => sources.evaluationsFor(executionId),
+  };
+}
+
+/** The `DirectClientHost` the kit gives every direct client it makes. */
+export function createDirectClientHost(sources: KitHostSources): DirectClientHost {
+  return {
+    ...sharedHostMembers(sources),
+    clientClosed: (client) => sources.resources.clientClosed(client),
   };
 }
 
 /** The `AgentHost` the kit gives every agent selection (and through it, every session). */
 export function createAgentHost(sources: KitHostSources, scope: KitAgentScope): AgentHost {
-  const { resources } = sources;
   return {
-    redactor: sources.redactor,
-    store: sources.store,
-    linkTarget: sources.linkTarget,
+    ...sharedHostMembers(sources),
     runId: scope.runId,
     suiteName: scope.suiteName,
     caseId: scope.caseId,
@@ -58,9 +58,6 @@ export function createAgentHost(sources: KitHostSources, scope: KitAgentScope): 
     labels: scope.labels,
     executionTimeoutMs: scope.executionTimeoutMs,
     assertOpen: (method) => scope.assertOpen(method),
-    executionCreated: (executionId) => resources.executionCreated(executionId),
-    trackWrite: (write) => resources.track(write),
-    sessionOpened: (session) => resources.sessionOpened(session),
-    evaluationsFor: (executionId) => sources.evaluationsFor(executionId),
+    sessionOpened: (session) => sources.resources.sessionOpened(session),
   };
 }
