@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { TransportKind } from '../../enums';
 import { newId } from '../../ids';
 import type { JsonValue } from '../../json';
@@ -11,7 +10,7 @@ import type { HTTPServer } from '../../servers/HTTPServer';
 import { resolveConfiguredValues } from '../../servers/resolveConfiguredValues';
 import type { TraceRecorder } from '../../trace/TraceRecorder';
 import { denialResponse, judgeToolCall, type ToolCallVerdict } from './policyDecision';
-import { parseJson, readBody, relayEventStream } from './httpRelay';
+import { listenOnLoopback, parseJson, readBody, relayEventStream, sendJson, sendJsonRpcError } from './httpRelay';
 import { WireEventWriter, type WireScope } from './WireEventWriter';
 
 /** The HTTP descriptor an agent is given in place of the real server. */
@@ -40,19 +39,6 @@ export interface HttpWireProxyOptions {
 const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
 /** Response headers passed back to the agent. */
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version', 'cache-control'];
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-function proxyError(message: string): JsonValue {
-  return { jsonrpc: '2.0', id: null, error: { code: -32000, message } };
-}
 
 /**
  * A loopback reverse proxy in front of one Streamable HTTP MCP endpoint, listening on 127.0.0.1
@@ -107,17 +93,13 @@ export class HttpWireProxy {
     // Requests can only arrive once listening, by which time the proxy exists.
     const ready: { proxy?: HttpWireProxy } = {};
     const http = createServer((req, res) => {
-      if (ready.proxy === undefined) return sendJson(res, 503, proxyError('the proxy is starting'));
+      if (ready.proxy === undefined) return sendJsonRpcError(res, 503, 'the proxy is starting');
       ready.proxy.handle(req, res).catch(() => {
         writer.diagnostic('proxy_failed', 'the reverse proxy could not relay a request');
-        sendJson(res, 502, proxyError('the sf-m3 reverse proxy could not relay this request'));
+        sendJsonRpcError(res, 502, 'the sf-m3 reverse proxy could not relay this request');
       });
     });
-    await new Promise<void>((resolve, reject) => {
-      http.once('error', reject);
-      http.listen(0, '127.0.0.1', () => resolve());
-    });
-    const port = (http.address() as AddressInfo).port;
+    const port = await listenOnLoopback(http);
     const proxy = new HttpWireProxy(options, http, path, port, writer);
     ready.proxy = proxy;
     writer.transport(true, options.transportKind, 'reverse-proxy');
@@ -161,7 +143,7 @@ export class HttpWireProxy {
     let denied: unknown[] = [];
     if (method === 'POST') {
       const bytes = await readBody(req);
-      if (bytes === null) return sendJson(res, 413, proxyError('the request body is larger than 16 MiB'));
+      if (bytes === null) return sendJsonRpcError(res, 413, 'the request body is larger than 16 MiB');
       const judged = this.judgeRequest(bytes.toString('utf8'));
       if (judged.answerLocally) {
         this.answerDenied(res, judged.denied, judged.batch);
@@ -254,7 +236,7 @@ export class HttpWireProxy {
         'upstream_unreachable',
         `the HTTP MCP endpoint ${safeUrl(this.options.target)} could not be reached${typeof code === 'string' ? ` (${code})` : ''}`,
       );
-      return sendJson(res, 502, proxyError('the MCP server could not be reached through the sf-m3 reverse proxy'));
+      return sendJsonRpcError(res, 502, 'the MCP server could not be reached through the sf-m3 reverse proxy');
     }
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel().catch(() => undefined);
@@ -262,7 +244,7 @@ export class HttpWireProxy {
         'redirect_refused',
         `the HTTP MCP endpoint ${safeUrl(this.options.target)} answered with a redirect (${response.status}); redirects are not followed: point the HTTPServer url at the final endpoint`,
       );
-      return sendJson(res, 502, proxyError('the MCP server answered with a redirect, which is not followed'));
+      return sendJsonRpcError(res, 502, 'the MCP server answered with a redirect, which is not followed');
     }
     const headers: Record<string, string> = {};
     for (const name of FORWARDED_RESPONSE_HEADERS) {

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { TransportStartupError } from '../../errors';
@@ -10,6 +9,7 @@ import type { Redactor } from '../../redaction/Redactor';
 import type { InProcessServer, SdkServer } from '../../servers/InProcessServer';
 import type { TraceRecorder } from '../../trace/TraceRecorder';
 import { HttpWireProxy, type HttpAgentDescriptor } from './HttpWireProxy';
+import { listenOnLoopback, sendJsonRpcError } from './httpRelay';
 import type { WireScope } from './WireEventWriter';
 
 /** Bound on closing one hosted server (as for in-process connections). */
@@ -18,15 +18,6 @@ const CLOSE_TIMEOUT_MS = 3000;
 interface HostedSession {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: SdkServer;
-}
-
-function jsonRpcError(res: ServerResponse, status: number, message: string): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -67,17 +58,13 @@ export class InProcessHttpEndpoint {
     const path = `/${randomBytes(16).toString('hex')}/mcp`;
     const ready: { endpoint?: InProcessHttpEndpoint } = {};
     const http = createServer((req, res) => {
-      if (ready.endpoint === undefined) return jsonRpcError(res, 503, 'starting');
-      ready.endpoint.handle(req, res).catch(() => jsonRpcError(res, 500, 'the in-process server failed'));
+      if (ready.endpoint === undefined) return sendJsonRpcError(res, 503, 'starting');
+      ready.endpoint.handle(req, res).catch(() => sendJsonRpcError(res, 500, 'the in-process server failed'));
     });
-    await new Promise<void>((resolve, reject) => {
-      http.once('error', reject);
-      http.listen(0, '127.0.0.1', () => resolve());
-    });
+    const port = await listenOnLoopback(http);
     const endpoint = new InProcessHttpEndpoint(options.server, options.redactor, http, path);
     ready.endpoint = endpoint;
     try {
-      const port = (http.address() as AddressInfo).port;
       endpoint.proxy = await HttpWireProxy.listen({
         name: options.server.name,
         target: new URL(`http://127.0.0.1:${port}${path}`),
@@ -142,17 +129,17 @@ export class InProcessHttpEndpoint {
     try {
       body = req.method === 'POST' ? await readJson(req) : undefined;
     } catch {
-      return jsonRpcError(res, 400, 'request body is not JSON');
+      return sendJsonRpcError(res, 400, 'request body is not JSON');
     }
     if (existing !== undefined) {
       await existing.transport.handleRequest(req, res, body);
       return;
     }
     if (req.method !== 'POST' || sessionId !== undefined || !isInitializeRequest(body)) {
-      return jsonRpcError(res, sessionId === undefined ? 400 : 404, 'unknown or missing session');
+      return sendJsonRpcError(res, sessionId === undefined ? 400 : 404, 'unknown or missing session');
     }
     const server = await this.build();
-    if (server === undefined) return jsonRpcError(res, 500, this.factoryError!.message);
+    if (server === undefined) return sendJsonRpcError(res, 500, this.factoryError!.message);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

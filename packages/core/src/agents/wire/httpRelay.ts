@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SseDataParser } from './SseDataParser';
 import type { WireEventWriter } from './WireEventWriter';
 
@@ -15,6 +16,30 @@ export async function readBody(req: IncomingMessage): Promise<Buffer | null> {
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** Listens on 127.0.0.1 (a free port); resolves the port. */
+export async function listenOnLoopback(http: Server): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(0, '127.0.0.1', () => resolve());
+  });
+  return (http.address() as AddressInfo).port;
+}
+
+/** Answers with a JSON body; when the headers are already sent, only ends the response. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+/** Answers with a JSON-RPC error (`id: null`, code -32000) through `sendJson`. */
+export function sendJsonRpcError(res: ServerResponse, status: number, message: string): void {
+  sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code: -32000, message } });
 }
 
 /** JSON.parse without throwing. */
