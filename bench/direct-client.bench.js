@@ -6,7 +6,6 @@
 // Needs the built dist (`npm run bench` builds first). M3_BENCH_CALLS overrides N.
 'use strict';
 const path = require('node:path');
-const { performance } = require('node:perf_hooks');
 
 const ROOT = path.resolve(__dirname, '..');
 const core = require(path.join(ROOT, 'packages/core/dist'));
@@ -14,7 +13,7 @@ const examples = require(path.join(ROOT, 'examples/servers/dist'));
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js');
-const { median } = require('./stats');
+const { median, timed } = require('./stats');
 
 const CALLS = Number(process.env.M3_BENCH_CALLS || 500);
 const ROUNDS = Number(process.env.M3_BENCH_ROUNDS || 5);
@@ -31,11 +30,7 @@ function mean(values) {
 /** Times `count` sequential calls of `call`; pushes per-call latencies (ms), returns CPU µs used. */
 async function timeBatch(call, count, latencies) {
   const cpu = process.cpuUsage();
-  for (let i = 0; i < count; i += 1) {
-    const started = performance.now();
-    await call();
-    latencies.push(performance.now() - started);
-  }
+  latencies.push(...(await timed(count, call)));
   const used = process.cpuUsage(cpu);
   return used.user + used.system;
 }
