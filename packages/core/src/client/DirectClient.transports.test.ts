@@ -15,6 +15,7 @@ const transports = exampleServerRows('example', httpUrl);
 
 /** Runs every SPEC §4 operation once and checks each answer. */
 async function exerciseEveryOperation(client: DirectClient): Promise<void> {
+  expect(client.connected).toBe(true);
   expect(client.initialization?.serverInfo.name).toBe(EXAMPLE_SERVER_NAME);
   expect(client.initialization?.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   expect(client.initialization?.capabilities).toMatchObject({ tools: {}, resources: {}, prompts: {} });
@@ -23,6 +24,7 @@ async function exerciseEveryOperation(client: DirectClient): Promise<void> {
 
   const first = await client.listTools();
   expect(first.nextCursor).toBe('page-2');
+  expect(first.tools.length).toBeGreaterThanOrEqual(7);
   expect(first.tools.map((t) => t.name)).toContain('shipping_quote');
   const second = await client.listTools({ cursor: first.nextCursor });
   expect(second.tools.map((t) => t.name)).toEqual(['catalog_marker']);
@@ -31,12 +33,12 @@ async function exerciseEveryOperation(client: DirectClient): Promise<void> {
     [...first.tools, ...second.tools].map((t) => t.name),
   );
 
-  expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['memory://testing-guide']);
-  expect((await client.listAllResources()).map((r) => r.uri)).toEqual(['memory://testing-guide']);
-  expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
-    'memory://orders/{order_id}',
-  ]);
-  expect((await client.listAllResourceTemplates()).map((t) => t.uriTemplate)).toEqual(['memory://orders/{order_id}']);
+  const resources = await client.listAllResources();
+  expect(resources.map((r) => r.uri)).toEqual(['memory://testing-guide']);
+  expect((await client.listResources()).resources).toEqual(resources);
+  const templates = await client.listAllResourceTemplates();
+  expect(templates.map((t) => t.uriTemplate)).toEqual(['memory://orders/{order_id}']);
+  expect((await client.listResourceTemplates()).resourceTemplates).toEqual(templates);
   expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['review_order']);
   expect((await client.listAllPrompts()).map((p) => p.name)).toEqual(['review_order']);
 
@@ -44,6 +46,7 @@ async function exerciseEveryOperation(client: DirectClient): Promise<void> {
   expect(guide.text).toBe(TESTING_GUIDE_TEXT);
   expect(guide.contents).toHaveLength(1);
   const prompt = await client.getPrompt('review_order', { order_id: 'order-042' });
+  expect(prompt.description).toBe('Review a stored order');
   expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Review order order-042 for correctness.' });
   const completion = await client.complete(
     { type: 'ref/prompt', name: 'review_order' },
@@ -51,6 +54,7 @@ async function exerciseEveryOperation(client: DirectClient): Promise<void> {
   );
   expect(completion.values).toEqual(['order-001', 'order-002']);
   expect(completion.hasMore).toBe(false);
+  expect(completion.total === null || completion.total === 2).toBe(true);
 
   await client.subscribeResource('memory://testing-guide');
   expect((await client.callTool('session_observations')).structuredContent).toMatchObject({
@@ -72,7 +76,9 @@ async function exerciseEveryOperation(client: DirectClient): Promise<void> {
   expect(quote).toMatchObject({ isError: false, structuredContent: { amount: 9, currency: 'USD' } });
   expect(quote.content).toEqual([{ type: 'text', text: JSON.stringify({ amount: 9, currency: 'USD' }) }]);
   expect(quote.executionId).toBe(client.executionId);
+  expect(quote).toMatchObject({ tool: 'shipping_quote', server: 'example' });
   expect(kitOf(quote)).toBe(kit());
+  expect(kitOf(client)).toBe(kit());
   const failed = await client.callTool('always_fails');
   expect(failed.isError).toBe(true);
 }
@@ -84,9 +90,17 @@ describe.each(transports)('every SPEC §4 operation against the example server o
       .connect();
     const pid = (await client.callTool('process_id')).structuredContent as { pid: number };
     await exerciseEveryOperation(client);
+    expect(client.trace.finalized).toBe(false);
     await client.close();
 
+    expect(client.closed).toBe(true);
     expect(client.result?.snapshot.outcome).toBe('completed');
+    expect(client.result?.snapshot).toMatchObject({
+      lifecycle: 'finished',
+      suiteName: 'transports',
+      caseId: 'every-operation',
+    });
+    expect(client.finalTrace?.finalized).toBe(true);
     const view = client.result!.traceView;
     expect(view.runtime.kind).toBe('direct');
     expect(view.toolCalls.map((c) => c.toolStatus)).toEqual(['success', 'success', 'success', 'success', 'tool_error']);
