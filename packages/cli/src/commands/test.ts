@@ -14,6 +14,7 @@ import { validateTestOptions, type RawTestOptions, type TestOptions } from '../o
 import { UsageError } from '../options/UsageError';
 import { openResultsStore } from '../store/openResultsStore';
 import { buildRunSummary, tallyAttempts, type SummarizedRun } from '../summary/buildRunSummary';
+import { finalAttempts } from '../summary/collectRunFacts';
 import { formatSummary } from '../summary/formatSummary';
 import { trialsWithoutEffect } from '../summary/trialsWithoutEffect';
 
@@ -59,15 +60,20 @@ async function resolveBaseline(
   return { runId: baseline, note: null };
 }
 
-/** A run Jest left `running` (killed, crashed teardown) is closed by the CLI from what was saved. */
-async function finishAbandonedRun(store: ExecutionStore, run: RunRecord, exit: JestExit): Promise<void> {
+/**
+ * A run Jest left `running` (killed, crashed teardown) is closed by the CLI from what was saved. A
+ * test failed when its last try failed or never finished (a retry that passed makes it pass), as
+ * the summary's failed tests and the preset's teardown decide it.
+ */
+export async function finishAbandonedRun(store: ExecutionStore, run: RunRecord, exit: JestExit): Promise<void> {
   if (run.status !== 'running') return;
   const attempts = await store.listAttempts({ runId: run.runId });
   const tally = tallyAttempts(attempts);
+  const testFailed = finalAttempts(attempts).some((a) => a.outcome === 'failed' || a.outcome === null);
   await store.saveRun({
     ...run,
     finishedAt: new Date().toISOString(),
-    status: exit.signal !== null ? 'interrupted' : exit.code === 0 && tally.failed === 0 ? 'passed' : 'failed',
+    status: exit.signal !== null ? 'interrupted' : exit.code === 0 && !testFailed ? 'passed' : 'failed',
     counts: { passed: tally.passed, failed: tally.failed, skipped: tally.skipped, todo: tally.todo },
   });
 }
