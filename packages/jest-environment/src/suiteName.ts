@@ -1,9 +1,13 @@
-import { ModelValidationError } from '@sf-m3/core';
+import { MAX_SUITE_NAME_LENGTH, ModelValidationError } from '@sf-m3/core';
 
-/** Longest suite name SPEC §1 allows, after trimming. */
-export const MAX_SUITE_NAME_LENGTH = 256;
+/** Longest suite name SPEC §1 allows, after trimming: the store's own limit, so the two cannot drift. */
+export { MAX_SUITE_NAME_LENGTH };
 
-/** Trims a suite name and checks it is 1–256 characters; throws `ModelValidationError` otherwise. */
+/**
+ * Trims a suite name and checks it is 1–256 characters; throws `ModelValidationError` otherwise.
+ * The store's `normalizeSuiteName` applies the same rule when the suite is registered; this one
+ * runs first, at `describe.m3`, with messages that name `describe.m3`.
+ */
 export function normalizeSuiteName(name: unknown): string {
   if (typeof name !== 'string') {
     throw new ModelValidationError(`describe.m3 needs a suite name string as its first argument, got ${typeof name}`);
