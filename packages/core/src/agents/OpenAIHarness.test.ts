@@ -358,7 +358,7 @@ describe('the openai harness', () => {
     expect((await kit.store.getExecution(slow.executionId)).outcome).toBe('cancelled');
   });
 
-  it('rejects other harness kinds and bad endpoints without I/O', () => {
+  it('rejects other harness kinds and bad endpoints without I/O', async () => {
     // acp is a harness now (acp/AcpDriver.test.ts); an unknown kind is still refused by name.
     expect(() => kit.agents([{ harness: 'codex', model: 'x' }])).toThrow(UnsupportedFeature);
     expect(() => kit.agents([{ harness: 'codex' }])).toThrow(/'codex'/);
@@ -369,7 +369,7 @@ describe('the openai harness', () => {
       /apiKeyEnv/,
     );
     expect(() => kit.agents([{ harness: 'openai' }])).toThrow(/model/);
-    expect(() => agent().session({ servers: [example], tools: ['nope:x'] })).rejects.toThrow(
+    await expect(() => agent().session({ servers: [example], tools: ['nope:x'] })).rejects.toThrow(
       /not one of this test's servers/,
     );
   });
