@@ -1,43 +1,60 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** Parent pid of every process, read from /proc (Linux) or `ps` (other POSIX systems). */
-function parentMap(): Map<number, number> {
-  const parents = new Map<number, number>();
+/** One row of the process table. */
+interface ProcessRow {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  zombie: boolean;
+}
+
+/** State, parent and group of `/proc/<pid>/stat` (Linux), or `undefined` once the process is gone. */
+function procStat(pid: number | string): Omit<ProcessRow, 'pid'> | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The command name (field 2) may hold spaces, so parse after the last ')': state, ppid, pgrp, ...
+  const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { ppid: Number(ppid), pgid: Number(pgrp), zombie: state === 'Z' };
+}
+
+/**
+ * Every process, read from /proc (Linux) or `ps` (other POSIX systems); none on Windows.
+ * @throws when the process table cannot be read
+ */
+function processTable(): ProcessRow[] {
+  const rows: ProcessRow[] = [];
   if (process.platform === 'linux') {
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        // Field 4 is the ppid; the command name (field 2) may hold spaces, so parse after ')'.
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        parents.set(Number(entry), Number(fields[1]));
-      } catch {
-        // The process ended while we were reading.
-      }
+      const stat = procStat(entry); // undefined: the process ended while we were reading
+      if (stat !== undefined) rows.push({ pid: Number(entry), ...stat });
     }
-    return parents;
+  } else if (process.platform !== 'win32') {
+    const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], { encoding: 'utf8', timeout: 2000 });
+    for (const line of out.split('\n')) {
+      const [pid, ppid, pgid, state] = line.trim().split(/\s+/);
+      if (state === undefined || !Number.isFinite(Number(pid)) || !Number.isFinite(Number(ppid))) continue;
+      rows.push({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), zombie: state.startsWith('Z') });
+    }
   }
-  if (process.platform === 'win32') return parents;
-  const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8', timeout: 2000 });
-  for (const line of out.split('\n')) {
-    const [pid, ppid] = line.trim().split(/\s+/).map(Number);
-    if (pid !== undefined && ppid !== undefined && Number.isFinite(pid) && Number.isFinite(ppid))
-      parents.set(pid, ppid);
-  }
-  return parents;
+  return rows;
 }
 
 /** Every living descendant of `pid` (children, grandchildren, ...); best effort, never throws. */
 export function descendantsOf(pid: number): number[] {
-  let parents: Map<number, number>;
+  let table: ProcessRow[];
   try {
-    parents = parentMap();
+    table = processTable();
   } catch {
     return [];
   }
   const children = new Map<number, number[]>();
-  for (const [child, parent] of parents) {
+  for (const { pid: child, ppid: parent } of table) {
     const list = children.get(parent) ?? [];
     list.push(child);
     children.set(parent, list);
@@ -64,12 +81,8 @@ export function isAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
   if (process.platform === 'linux') {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-    } catch {
-      return false;
-    }
+    const stat = procStat(pid);
+    return stat !== undefined && !stat.zombie;
   }
   return true;
 }
@@ -85,29 +98,11 @@ export function signalProcess(pid: number, signal: NodeJS.Signals): void {
 
 /** Living (non-zombie) members of the process group `pgid`; best effort, never throws. */
 export function processGroupMembers(pgid: number): number[] {
-  const members: number[] = [];
   try {
-    if (process.platform === 'linux') {
-      for (const entry of readdirSync('/proc')) {
-        if (!/^\d+$/.test(entry)) continue;
-        try {
-          const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-          // After the command name: state, ppid, pgrp, ...
-          const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          if (Number(pgrp) === pgid && state !== 'Z') members.push(Number(entry));
-        } catch {
-          // The process ended while we were reading.
-        }
-      }
-    } else if (process.platform !== 'win32') {
-      const out = execFileSync('ps', ['-A', '-o', 'pid=,pgid=,stat='], { encoding: 'utf8', timeout: 2000 });
-      for (const line of out.split('\n')) {
-        const [pid, group, state] = line.trim().split(/\s+/);
-        if (Number(group) === pgid && state !== undefined && !state.startsWith('Z')) members.push(Number(pid));
-      }
-    }
+    return processTable()
+      .filter((row) => row.pgid === pgid && !row.zombie)
+      .map((row) => row.pid);
   } catch {
-    // No process table to read: report none.
+    return []; // no process table to read: report none
   }
-  return members;
 }
