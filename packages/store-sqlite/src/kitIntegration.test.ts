@@ -35,6 +35,7 @@ describe('a kit with a SQLiteExecutionStore', () => {
     expect(view.toJSON()).toEqual(result.traceView.toJSON());
     expect(view.toolCalls).toHaveLength(1);
     const rawRefs = result.trace.events.flatMap((e) => (e.rawEvidence ? [e.rawEvidence] : []));
+    expect(rawRefs.length).toBeGreaterThan(0);
     for (const ref of rawRefs) {
       await expect(reopened.readRawEvidence(ref)).resolves.toMatchObject({ sizeBytes: ref.sizeBytes });
     }
