@@ -1,5 +1,5 @@
 import { ModelValidationError } from '../errors';
-import type { TransportKind } from '../enums';
+import { TransportKind } from '../enums';
 import type { JsonObject } from '../json';
 import { isSecretRef, type SecretRef } from '../redaction/SecretRef';
 import type { HTTPServer } from './HTTPServer';
@@ -19,7 +19,7 @@ export interface ServerDescription extends JsonObject {
   target: string;
 }
 
-const KINDS: ReadonlySet<string> = new Set(['stdio', 'http', 'in_process']);
+const KINDS: ReadonlySet<string> = new Set(Object.values(TransportKind));
 
 /** True for a `StdioServer`, `HTTPServer` or `InProcessServer`. */
 export function isServerDefinition(value: unknown): value is ServerDefinition {

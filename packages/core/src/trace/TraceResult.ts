@@ -4,7 +4,7 @@ import { EventKind, type TraceEvent } from './Event';
 import { deepFreeze, jsonClone } from './projection/deepFreeze';
 import { projectTraceView } from './projection/projectTraceView';
 import { TraceView } from './TraceView';
-import type { TraceCompleteness } from '../enums';
+import { ExecutionOutcome, type TraceCompleteness } from '../enums';
 
 /** The JSON form of a trace: what the store saves and `TraceResult.fromJSON` reads. */
 export interface TraceResultData {
@@ -164,7 +164,7 @@ function validateEvent(event: TraceEvent, index: number, data: TraceResultData, 
   }
 }
 
-const OUTCOMES: ReadonlySet<string> = new Set(['completed', 'failed', 'timed_out', 'cancelled', 'interrupted']);
+const OUTCOMES: ReadonlySet<string> = new Set(Object.values(ExecutionOutcome));
 
 /** The projection preconditions of upstream §3.4, checked once the trace is finalized. */
 function checkProjectable(trace: TraceResult): void {

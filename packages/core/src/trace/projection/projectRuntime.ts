@@ -1,4 +1,4 @@
-import type { TransportKind } from '../../enums';
+import { TransportKind } from '../../enums';
 import type { JsonObject } from '../../json';
 import { EventKind, type TraceEvent } from '../Event';
 import { notEmitted, observed, unavailable, unsupported, type Observation } from '../Observation';
@@ -6,7 +6,7 @@ import type { InitializationValue, TraceEntry, TraceRuntime, UsageValue } from '
 import { isJsonObject, stringField } from './ProjectionContext';
 import { summaryUsage } from './summarize';
 
-const TRANSPORTS: ReadonlySet<string> = new Set(['stdio', 'http', 'in_process']);
+const TRANSPORTS: ReadonlySet<string> = new Set(Object.values(TransportKind));
 
 function initializationOf(event: TraceEvent | undefined): Observation<InitializationValue> {
   if (event === undefined) return notEmitted();

@@ -1,3 +1,4 @@
+import { ExecutionOutcome } from '../../enums';
 import { ModelValidationError } from '../../errors';
 import { parseObservation } from '../Observation';
 import type { TraceEntry, TraceViewData } from '../TraceEntry';
@@ -19,7 +20,7 @@ const OBSERVATION_FIELDS: Record<TraceEntry['kind'], readonly string[]> = {
   evaluation: [],
 };
 
-const OUTCOMES = new Set(['completed', 'failed', 'timed_out', 'cancelled', 'interrupted']);
+const OUTCOMES: ReadonlySet<string> = new Set(Object.values(ExecutionOutcome));
 
 function fail(message: string): never {
   throw new ModelValidationError(`invalid trace view data: ${message}`);
