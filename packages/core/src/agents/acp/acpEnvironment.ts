@@ -3,8 +3,9 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { M3Error } from '../../errors';
-import type { Redactor } from '../../redaction/Redactor';
+import { isSensitiveName, type Redactor } from '../../redaction/Redactor';
 import { resolveSecret } from '../../redaction/SecretRef';
+import { addCredentialCanary } from '../../servers/resolveConfiguredValues';
 import type { ResolvedAcpSelection } from './acpOptions';
 
 /** PATH entries after the agent executable's own folder. */
@@ -56,8 +57,9 @@ export function resolveAgentExecutable(command: string): string {
 /**
  * Prepares a launch: resolves the executable, makes a fresh temp root (home, XDG config/data/cache/
  * state, workspace) and the allowlisted environment. Nothing is inherited from the kit's
- * environment but what the manifest names; secret values become redactor canaries here, before
- * the agent starts.
+ * environment but what the manifest names; secret values, and values whose name looks secret
+ * (KEY, TOKEN, SECRET, PASSWORD, as for a server's env), become redactor canaries here, before the
+ * agent starts.
  * @throws M3Error `acp_executable_missing`, `acp_environment_missing` (a SecretRef's variable is unset)
  */
 export async function prepareAcpLaunch(
@@ -68,6 +70,7 @@ export async function prepareAcpLaunch(
   const extra: Record<string, string> = {};
   for (const [name, value] of Object.entries(manifest.env)) {
     if (typeof value === 'string') {
+      if (isSensitiveName(name)) addCredentialCanary(redactor, value);
       extra[name] = value;
       continue;
     }
@@ -79,7 +82,7 @@ export async function prepareAcpLaunch(
         { env: value.env },
       );
     }
-    redactor.addCanary(secret);
+    addCredentialCanary(redactor, secret);
     extra[name] = secret;
   }
   const root = await mkdtemp(join(tmpdir(), 'm3-acp-'));
