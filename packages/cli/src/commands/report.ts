@@ -1,6 +1,7 @@
 // `m3 report [RUN_ID]`: prints a saved run's summary (the latest run when omitted), rewrites its
 // feedback.json, and exits with the status its verdict implies.
 import type { RunRecord } from '@sf-m3/core';
+import { resolveBaseline } from '../baseline/resolveBaseline';
 import { displayPath } from '../displayPath';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { resolveResultsDb, validateRunId } from '../options/testOptions';
@@ -36,28 +37,18 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
       if (current === null) throw new UsageError('RUN_ID', `run ${requested} is not in the results database`);
     }
     const runId = current.runId;
-    let baselineRunId: string | null = null;
-    let baselineNote: string | null = null;
-    if (baselineArg === 'latest') {
-      // The newest run that started before this one (listRuns is newest first; no cap, so an old
-      // run still finds its predecessor).
-      const startedAt = current.startedAt;
-      const previous = (await store.listRuns()).find((r) => r.runId !== runId && r.startedAt < startedAt);
-      baselineRunId = previous?.runId ?? null;
-      if (baselineRunId === null) baselineNote = 'no earlier run to compare with';
-    } else if (baselineArg !== null) {
-      baselineRunId = validateRunId('--baseline', baselineArg);
-      if ((await store.getRun(baselineRunId)) === null) {
-        throw new UsageError('--baseline', `run ${baselineRunId} was not found in the results database`);
-      }
-    }
+    const baseline = await resolveBaseline(
+      store,
+      baselineArg === null || baselineArg === 'latest' ? baselineArg : validateRunId('--baseline', baselineArg),
+      current,
+    );
     const summarized = await buildRunSummary(store, {
       runId,
       redactor,
       resultsDb: displayPath(io.cwd, path),
       cwd: io.cwd,
-      baselineRunId,
-      baselineNote,
+      baselineRunId: baseline.runId,
+      baselineNote: baseline.note,
       jestExit: null,
     });
     return reportSummary(summarized, io, redactor, input.json === true);

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { displayPath } from '../displayPath';
 import { newId, type ExecutionStore, type Redactor, type RunRecord } from '@sf-m3/core';
+import { resolveBaseline, type ResolvedBaseline } from '../baseline/resolveBaseline';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { buildFeedback, writeFeedback } from '../feedback/writeFeedback';
 import { jestChildEnv } from '../jest/jestChildEnv';
@@ -42,22 +43,6 @@ function loadEnvFile(path: string, env: NodeJS.ProcessEnv): void {
       if (before[key] === undefined && env[key] === undefined) env[key] = value;
     }
   }
-}
-
-/** Resolves `--baseline` before Jest runs: an unknown id is a usage error. */
-async function resolveBaseline(
-  store: ExecutionStore,
-  baseline: string | null,
-): Promise<{ runId: string | null; note: string | null }> {
-  if (baseline === null) return { runId: null, note: null };
-  if (baseline === 'latest') {
-    const [latest] = await store.listRuns({ limit: 1 });
-    return latest ? { runId: latest.runId, note: null } : { runId: null, note: 'no earlier run to compare with' };
-  }
-  if ((await store.getRun(baseline)) === null) {
-    throw new UsageError('--baseline', `run ${baseline} was not found in the results database`);
-  }
-  return { runId: baseline, note: null };
 }
 
 /**
@@ -102,13 +87,13 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
   const redactor = cliRedactor(io.env, serverSecrets(options.servers));
   const shownDb = displayPath(io.cwd, options.resultsDb);
 
-  let baseline: { runId: string | null; note: string | null };
+  let baseline: ResolvedBaseline;
   const before = openResultsStore(options.resultsDb, { mustExist: false });
   try {
     if (options.runId !== null && (await before.getRun(options.runId)) !== null) {
       throw new UsageError('--run-id', `run ${options.runId} already exists in ${shownDb}; choose a new id`);
     }
-    baseline = await resolveBaseline(before, options.baseline);
+    baseline = await resolveBaseline(before, options.baseline, null);
   } finally {
     await before.close();
   }
