@@ -34,7 +34,7 @@ export function writeTypesConfig(folder: string, mode: ResolutionMode): string {
 }
 
 /** Runs the project's own tsc (node_modules/typescript) on one mode's config. */
-export function checkEntryPoints(folder: string, mode: ResolutionMode): CommandResult {
+export function checkEntryPoints(folder: string, mode: ResolutionMode): Promise<CommandResult> {
   const tsc = join(folder, 'node_modules', 'typescript', 'bin', 'tsc');
   return run(folder, process.execPath, [tsc, '-p', writeTypesConfig(folder, mode)], 300_000);
 }

@@ -27,7 +27,9 @@ import {
   installArguments,
   installedVersion,
   log,
+  killRunning,
   run,
+  userEnv,
   writeProjectPackageJson,
   type CommandResult,
 } from './userProject';
@@ -51,7 +53,7 @@ function output(result: CommandResult): string {
 }
 
 /** `npx <args>` in the project, without ever installing a missing command. */
-function npx(args: string[], timeoutMs = 5 * MINUTE): CommandResult {
+function npx(args: string[], timeoutMs = 5 * MINUTE): Promise<CommandResult> {
   return run(project, 'npx', ['--no', ...args], timeoutMs);
 }
 
@@ -61,7 +63,7 @@ function resultsDbStamp(): string | null {
   return existsSync(file) ? `${statSync(file).size}@${statSync(file).mtimeMs}` : null;
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   const started = Date.now();
   ensureBuilt();
   if (!existsSync(join(repoRoot, 'packages', 'core', 'vendor', 'acp-sdk.cjs'))) {
@@ -74,7 +76,7 @@ beforeAll(() => {
   log(`work folder ${work}`);
 
   const packStarted = Date.now();
-  packed = packAll(repoRoot, join(work, 'packs'), process.env);
+  packed = packAll(repoRoot, join(work, 'packs'), userEnv());
   figures.push(`npm pack of ${packed.length} packages: ${((Date.now() - packStarted) / 1000).toFixed(1)} s`);
   for (const entry of packed) log(`packed ${entry.name}@${entry.version}: ${entry.files.length} files`);
 
@@ -82,11 +84,13 @@ beforeAll(() => {
   const root = packed.find((entry) => entry.name === 'sf-m3');
   if (root === undefined) throw new Error('npm pack produced no sf-m3 tarball');
   writeProjectPackageJson(project, packed);
-  const install = run(
+  const install = await run(
     project,
     'npm',
     installArguments(quickStart.commands[0]!, root.tarball, SERVER_DEPENDENCIES),
     14 * MINUTE,
+    // The optimizer is what takes sqlite3's from-source build minutes; the module works the same.
+    { CFLAGS: '-O0', CXXFLAGS: '-O0' },
   );
   if (install.status !== 0) throw new Error(`the README's npm install failed:\n${output(install)}`);
   figures.push(`npm install (sqlite3 built from source): ${install.seconds.toFixed(1)} s`);
@@ -103,6 +107,7 @@ beforeAll(() => {
 }, 15 * MINUTE);
 
 afterAll(() => {
+  killRunning();
   for (const line of figures) log(line);
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
 });
@@ -146,7 +151,7 @@ describe('the packed tarballs', () => {
 });
 
 describe('the installed packages', () => {
-  test("require('sf-m3') and its entry points load from the project's node_modules, not this repository", () => {
+  test("require('sf-m3') and its entry points load from the project's node_modules, not this repository", async () => {
     const script = [
       "const assert = require('node:assert');",
       "const m3 = require('sf-m3');",
@@ -158,7 +163,7 @@ describe('the installed packages', () => {
       "const names = ['sf-m3', '@sf-m3/core', '@sf-m3/jest-environment', '@sf-m3/matchers', '@sf-m3/store-sqlite', '@sf-m3/cli'];",
       'for (const name of names) console.log(require.resolve(name));',
     ].join('\n');
-    const result = run(project, process.execPath, ['-e', script], MINUTE);
+    const result = await run(project, process.execPath, ['-e', script], MINUTE);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const resolved = result.stdout.trim().split('\n');
@@ -166,9 +171,9 @@ describe('the installed packages', () => {
     for (const file of resolved) expect(file.startsWith(join(project, 'node_modules'))).toBe(true);
   });
 
-  test('both m3 bins (sf-m3 and @sf-m3/cli) run the installed CLI', () => {
-    const viaNpx = npx(['m3', '--help'], MINUTE);
-    const viaRoot = run(
+  test('both m3 bins (sf-m3 and @sf-m3/cli) run the installed CLI', async () => {
+    const viaNpx = await npx(['m3', '--help'], MINUTE);
+    const viaRoot = await run(
       project,
       process.execPath,
       [join(project, 'node_modules', 'sf-m3', 'bin', 'm3.js'), '--help'],
@@ -180,12 +185,12 @@ describe('the installed packages', () => {
     }
   });
 
-  test('a preset whose @sf-m3 package is missing names it and the fix, not "should have jest-preset.js"', () => {
+  test('a preset whose @sf-m3 package is missing names it and the fix, not "should have jest-preset.js"', async () => {
     const installed = join(project, 'node_modules', '@sf-m3', 'matchers');
     const hidden = join(work, 'matchers-hidden');
     renameSync(installed, hidden);
     try {
-      const result = npx(['jest']);
+      const result = await npx(['jest']);
       expect(result.status).toBe(1);
       expect(output(result)).toContain(
         'the sf-m3 preset needs @sf-m3/matchers, which is not installed next to sf-m3: run `npm install --save-dev sf-m3`',
@@ -199,23 +204,23 @@ describe('the installed packages', () => {
 
 /** The quick start and the type checks, with the TypeScript installed in the project now. */
 function quickStartChecks(line: string): void {
-  test(`typescript ${line}.x is the one installed`, () => {
-    const version = installedVersion(project, 'typescript');
+  test(`typescript ${line}.x is the one installed`, async () => {
+    const version = await installedVersion(project, 'typescript');
     log(`typescript ${version}`);
     expect(version.startsWith(`${line}.`)).toBe(true);
   });
 
-  test('plain npx jest runs the README test green and writes nothing', () => {
+  test('plain npx jest runs the README test green and writes nothing', async () => {
     const before = resultsDbStamp();
-    const result = npx(['jest']);
+    const result = await npx(['jest']);
     figures.push(`npx jest (typescript ${line}): ${result.seconds.toFixed(1)} s`);
     expect(result.stderr).toContain('Tests:       1 passed, 1 total');
     expect(result.status).toBe(0);
     expect(resultsDbStamp()).toBe(before);
   });
 
-  test('npx m3 test runs it green, saves the run and prints the summary the README shows', () => {
-    const result = npx(['m3', 'test']);
+  test('npx m3 test runs it green, saves the run and prints the summary the README shows', async () => {
+    const result = await npx(['m3', 'test']);
     figures.push(`npx m3 test (typescript ${line}): ${result.seconds.toFixed(1)} s`);
     expect(result.stderr).toContain('Tests:       1 passed, 1 total');
     expect(normalizeRunIds(result.stdout)).toBe(normalizeRunIds(quickStart.summary));
@@ -225,8 +230,8 @@ function quickStartChecks(line: string): void {
 
   test.each(RESOLUTION_MODES.map((mode) => [mode.name, mode] as const))(
     'every documented entry point type-checks under %s resolution',
-    (_name, mode) => {
-      const result = checkEntryPoints(project, mode);
+    async (_name, mode) => {
+      const result = await checkEntryPoints(project, mode);
       const { ours, thirdParty } = typeErrorsOutsideThirdParty(output(result));
       for (const error of thirdParty) log(`third-party declaration error (not sf-m3's): ${error}`);
       expect(ours).toEqual([]);
@@ -240,8 +245,8 @@ describe('the README quick start with typescript 6 (what its npm install picks)'
 });
 
 describe('the README quick start with typescript 5.9', () => {
-  beforeAll(() => {
-    const swap = run(
+  beforeAll(async () => {
+    const swap = await run(
       project,
       'npm',
       ['install', '--save-dev', 'typescript@~5.9.3', '--prefer-offline', '--no-audit', '--no-fund'],

@@ -2,7 +2,7 @@
 // installed from the npm registry's point of view: `sf-m3` as the user names it, the @sf-m3
 // packages it depends on pinned to their tarballs by `overrides`, everything else from the
 // registry. Every command it runs is logged with its duration, so the test prints what it did.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PackedPackage } from './packTarballs';
@@ -42,14 +42,66 @@ export function userEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs `command args` in `cwd`, logs it with its status and duration, and returns what it printed. */
-export function run(cwd: string, command: string, args: readonly string[], timeoutMs: number): CommandResult {
+const running = new Set<number>();
+
+/**
+ * Runs `command args` in `cwd` in its own process group, logs it with its status and duration, and
+ * resolves with what it printed. After `timeoutMs` the whole group is killed (npm's build scripts
+ * are grandchildren that would otherwise keep running and hold the output pipes open).
+ */
+export function run(
+  cwd: string,
+  command: string,
+  args: readonly string[],
+  timeoutMs: number,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<CommandResult> {
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd, env: userEnv(), encoding: 'utf8', timeout: timeoutMs });
-  const seconds = (Date.now() - started) / 1000;
-  const status = result.error ? `error ${result.error.message}` : `exit ${result.status ?? result.signal}`;
-  log(`${command} ${args.join(' ')}  (${status}, ${seconds.toFixed(1)} s)`);
-  return { status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '', seconds };
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...userEnv(), ...extraEnv },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    if (child.pid !== undefined) running.add(child.pid);
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, timeoutMs);
+    const finish = (status: number | null, how: string): void => {
+      clearTimeout(timer);
+      if (child.pid !== undefined) running.delete(child.pid);
+      const seconds = (Date.now() - started) / 1000;
+      log(
+        `${command} ${args.join(' ')}  (${timedOut ? `killed after ${timeoutMs / 1000} s` : how}, ${seconds.toFixed(1)} s)`,
+      );
+      if (timedOut) stderr += `\n[install test] killed after ${timeoutMs / 1000} s`;
+      resolve({ status, stdout, stderr, seconds });
+    };
+    child.on('error', (error) => finish(null, `error ${error.message}`));
+    child.on('close', (status, signal) => finish(status, `exit ${status ?? signal}`));
+  });
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** Kills every command still running (a test that timed out leaves its command behind). */
+export function killRunning(): void {
+  for (const pid of running) killGroup(pid);
+  running.clear();
 }
 
 /**
@@ -85,8 +137,8 @@ export function installArguments(readmeCommand: string, rootTarball: string, ext
 }
 
 /** The project's installed version of `name`, read from its package.json. */
-export function installedVersion(folder: string, name: string): string {
-  const result = run(folder, process.execPath, ['-p', `require('${name}/package.json').version`], 30_000);
+export async function installedVersion(folder: string, name: string): Promise<string> {
+  const result = await run(folder, process.execPath, ['-p', `require('${name}/package.json').version`], 60_000);
   if (result.status !== 0) throw new Error(`${name} is not installed in ${folder}: ${result.stderr}`);
   return result.stdout.trim();
 }
