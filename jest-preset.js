@@ -53,6 +53,9 @@ module.exports = {
   // Runs inside each test file's sandbox: installs the matchers and builds kits from the same
   // module instances the test imports.
   setupFilesAfterEnv: [path.join(environmentDist, 'setupFramework.js')],
+  // Jest's 5 s default is shorter than starting a server process and its SDK on a busy CI machine
+  // (the README's first test hit it); the project's own testTimeout still wins over the preset's.
+  testTimeout: 30_000,
   transform: {
     ...(tsJest === null ? {} : { '^.+\\.tsx?$': tsJest }),
     // Jest's own default for JavaScript, kept so a preset never changes how `.js` files load.

@@ -172,7 +172,7 @@ describe('the installed packages', () => {
   });
 
   test('both m3 bins (sf-m3 and @sf-m3/cli) run the installed CLI', async () => {
-    const viaNpx = await npx(['m3', '--help'], MINUTE);
+    const viaNpx = await npx(['--', 'm3', '--help'], MINUTE); // npx's own --help otherwise
     const viaRoot = await run(
       project,
       process.execPath,

@@ -79,7 +79,7 @@ export function run(
       if (child.pid !== undefined) running.delete(child.pid);
       const seconds = (Date.now() - started) / 1000;
       log(
-        `${command} ${args.join(' ')}  (${timedOut ? `killed after ${timeoutMs / 1000} s` : how}, ${seconds.toFixed(1)} s)`,
+        `${command} ${args.join(' ').split('\n')[0]}  (${timedOut ? `killed after ${timeoutMs / 1000} s` : how}, ${seconds.toFixed(1)} s)`,
       );
       if (timedOut) stderr += `\n[install test] killed after ${timeoutMs / 1000} s`;
       resolve({ status, stdout, stderr, seconds });
