@@ -124,7 +124,7 @@ export function buildProgram(
   program
     .command('init')
     .description(
-      "Set this project up for sf-m3: preset in the Jest config, tsconfig types, .gitignore, a starter suite.",
+      'Set this project up for sf-m3: preset in the Jest config, tsconfig types, .gitignore, a starter suite.',
     )
     .option('--command <cmd>', 'the starter suite starts this stdio server command')
     .option('--arg <value>', 'one argument of --command (repeatable)', collect)

@@ -41,7 +41,8 @@ export function checkResultsDb(input: DoctorCommandInput, io: CliIO): DoctorChec
   const { path, source } = doctorResultsDb(input, io);
   const shown = displayPath(io.cwd, path);
   const access = checkResultsDbAccess(path);
-  if (!access.ok) return { name: 'results db', status: 'fail', detail: `${shown} (${source}): ${access.problem}`, fix: access.fix };
+  if (!access.ok)
+    return { name: 'results db', status: 'fail', detail: `${shown} (${source}): ${access.problem}`, fix: access.fix };
   const state = access.exists ? 'exists and is writable' : 'can be created by the first m3 test';
   return { name: 'results db', status: 'ok', detail: `${shown} (${source}) ${state}` };
 }
@@ -68,7 +69,8 @@ export function runDoctorChecks(input: DoctorCommandInput, io: CliIO): DoctorChe
 export function formatDoctor(checks: readonly DoctorCheck[]): string {
   const width = Math.max(...checks.map((c) => c.name.length));
   const lines = checks.map(
-    (c) => `${c.status.padEnd(4)}  ${c.name.padEnd(width)}  ${c.detail}${c.fix === undefined ? '' : ` — fix: ${c.fix}`}`,
+    (c) =>
+      `${c.status.padEnd(4)}  ${c.name.padEnd(width)}  ${c.detail}${c.fix === undefined ? '' : ` — fix: ${c.fix}`}`,
   );
   const count = (status: DoctorCheck['status']) => checks.filter((c) => c.status === status).length;
   lines.push(`doctor: ${count('ok')} ok, ${count('warn')} warn, ${count('fail')} fail`);

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findInstalledPackage, stringMap, type InstalledPackage } from '../project/installedPackage';
 import { isSfM3Preset } from '../project/InitStep';
-import { jestConfigFiles, readJestConfigFacts } from '../project/jestConfig';
+import { ENVIRONMENT_NOTE, jestConfigFiles, readJestConfigFacts } from '../project/jestConfig';
 import { satisfies } from '../project/semverRange';
 import { effectiveTypes, SF_M3_GLOBALS } from '../project/tsconfigTypes';
 
@@ -39,7 +39,11 @@ export function checkSfM3(sfM3: InstalledPackage | null): DoctorCheck {
     .filter((name) => name.startsWith('@sf-m3/'))
     .filter((name) => findInstalledPackage(name, sfM3.dir) === null);
   if (missing.length > 0) {
-    return fail('sf-m3', `${sfM3.version} is installed but ${missing.join(', ')} is missing`, 'npm install --save-dev sf-m3 (again)');
+    return fail(
+      'sf-m3',
+      `${sfM3.version} is installed but ${missing.join(', ')} is missing`,
+      'npm install --save-dev sf-m3 (again)',
+    );
   }
   return ok('sf-m3', `${sfM3.version}`);
 }
@@ -50,8 +54,13 @@ export function checkNode(sfM3: InstalledPackage | null, nodeVersion: string = p
   if (range === undefined) return ok('node', `${nodeVersion} (sf-m3 declares no engines.node)`);
   const fits = satisfies(nodeVersion, range);
   if (fits === true) return ok('node', `${nodeVersion} (sf-m3 needs ${range})`);
-  if (fits === null) return warn('node', `cannot compare ${nodeVersion} with "${range}"`, `use a Node that satisfies ${range}`);
-  return fail('node', `${nodeVersion}, but sf-m3 needs ${range}`, `install a Node that satisfies ${range} (e.g. with nvm)`);
+  if (fits === null)
+    return warn('node', `cannot compare ${nodeVersion} with "${range}"`, `use a Node that satisfies ${range}`);
+  return fail(
+    'node',
+    `${nodeVersion}, but sf-m3 needs ${range}`,
+    `install a Node that satisfies ${range} (e.g. with nvm)`,
+  );
 }
 
 /** The peer ranges for `name`: sf-m3's and its packages' peerDependencies, and ts-jest's. */
@@ -78,7 +87,8 @@ export function checkPeer(name: string, sfM3: InstalledPackage | null, cwd: stri
   if (installed === null) return fail(name, 'not installed in this project', `npm install --save-dev ${name}`);
   const ranges = peerRanges(name, sfM3, cwd);
   if (ranges.length === 0) {
-    return warn(name, `${installed.version} (no installed package declares a peer range for it)`, 'reinstall sf-m3 and ts-jest');
+    // Nothing to compare with is not a problem the user can fix: say so and pass.
+    return ok(name, `${installed.version} (no installed package declares a peer range for it)`);
   }
   const misfits = ranges.filter((r) => satisfies(installed.version, r.range) !== true);
   const wants = ranges.map((r) => `${r.by} wants ${r.range}`).join('; ');
@@ -92,8 +102,10 @@ export function checkPeer(name: string, sfM3: InstalledPackage | null, cwd: stri
 /** The project's Jest config names the sf-m3 preset. */
 export function checkJestConfig(cwd: string): DoctorCheck {
   const files = jestConfigFiles(cwd);
-  if (files.length === 0) return fail('jest config', 'none found', "npx m3 init (it creates jest.config.js with preset: 'sf-m3')");
-  if (files.length > 1) return fail('jest config', `Jest refuses more than one: ${files.join(', ')}`, 'keep one of them');
+  if (files.length === 0)
+    return fail('jest config', 'none found', "npx m3 init (it creates jest.config.js with preset: 'sf-m3')");
+  if (files.length > 1)
+    return fail('jest config', `Jest refuses more than one: ${files.join(', ')}`, 'keep one of them');
   const file = files[0]!;
   let facts;
   try {
@@ -104,13 +116,29 @@ export function checkJestConfig(cwd: string): DoctorCheck {
   if (typeof facts === 'string') {
     return warn('jest config', `${file}: cannot tell its preset (${facts})`, "make sure it sets preset: 'sf-m3'");
   }
-  if (typeof facts.preset === 'string' && isSfM3Preset(facts.preset)) return ok('jest config', `${file} has preset: '${facts.preset}'`);
+  if (typeof facts.preset === 'string' && isSfM3Preset(facts.preset)) {
+    if (facts.setsEnvironment)
+      return warn(
+        'jest config',
+        `${file} has preset: '${facts.preset}' but ${ENVIRONMENT_NOTE}`,
+        'remove testEnvironment',
+      );
+    return ok('jest config', `${file} has preset: '${facts.preset}'`);
+  }
   if (facts.projectHasSfM3) return ok('jest config', `a project in ${file} has preset: 'sf-m3'`);
   if (facts.preset !== null && typeof facts.preset !== 'string') {
-    return warn('jest config', `${file} sets its preset with an expression (${facts.preset.expression})`, "make sure it names sf-m3's jest-preset.js");
+    return warn(
+      'jest config',
+      `${file} sets its preset with an expression (${facts.preset.expression})`,
+      "make sure it names sf-m3's jest-preset.js",
+    );
   }
   const current = facts.preset === null ? 'no preset' : `preset '${facts.preset}'`;
-  return fail('jest config', `${file} has ${current}`, "add preset: 'sf-m3' (npx m3 init does; it explains how to combine presets)");
+  return fail(
+    'jest config',
+    `${file} has ${current}`,
+    "add preset: 'sf-m3' (npx m3 init does; it explains how to combine presets)",
+  );
 }
 
 /** `sf-m3/jest-preset` resolves from the project, loads, and its environment and setup files load. */
@@ -124,15 +152,24 @@ export function checkPreset(cwd: string): DoctorCheck {
   try {
     const preset = require(presetPath) as Record<string, unknown>;
     const environment = preset.testEnvironment;
-    if (typeof environment !== 'string') return fail('preset', `${presetPath} sets no testEnvironment`, 'reinstall sf-m3');
+    if (typeof environment !== 'string')
+      return fail('preset', `${presetPath} sets no testEnvironment`, 'reinstall sf-m3');
     require(environment);
-    for (const file of [preset.globalSetup, preset.globalTeardown, ...((preset.setupFilesAfterEnv as unknown[]) ?? [])]) {
+    for (const file of [
+      preset.globalSetup,
+      preset.globalTeardown,
+      ...((preset.setupFilesAfterEnv as unknown[]) ?? []),
+    ]) {
       if (typeof file === 'string' && !existsSync(file)) return fail('preset', `${file} is missing`, 'reinstall sf-m3');
     }
     return ok('preset', `${presetPath} and its environment load`);
   } catch (error) {
     const message = (error as Error).message.split('\n')[0];
-    return fail('preset', `the preset or its environment does not load: ${message}`, 'npm install --save-dev sf-m3 (again)');
+    return fail(
+      'preset',
+      `the preset or its environment does not load: ${message}`,
+      'npm install --save-dev sf-m3 (again)',
+    );
   }
 }
 
@@ -143,7 +180,10 @@ export function checkSqlite(sfM3: InstalledPackage | null, cwd: string): DoctorC
   if (sqlite === null) return fail('sqlite3', 'not installed', 'npm install --save-dev sf-m3 (it depends on sqlite3)');
   try {
     require(sqlite.dir);
-    return ok('sqlite3', `${sqlite.version} loads (native module for Node ${process.versions.node}, ${process.platform}-${process.arch})`);
+    return ok(
+      'sqlite3',
+      `${sqlite.version} loads (native module for Node ${process.versions.node}, ${process.platform}-${process.arch})`,
+    );
   } catch (error) {
     const message = (error as Error).message.split('\n')[0];
     return fail(
@@ -158,7 +198,11 @@ export function checkSqlite(sfM3: InstalledPackage | null, cwd: string): DoctorC
 export function checkTsconfigTypes(cwd: string): DoctorCheck {
   const file = join(cwd, 'tsconfig.json');
   if (!existsSync(file)) {
-    return fail('tsconfig types', 'no tsconfig.json, so ts-jest does not know the sf-m3 globals', 'npx m3 init (it writes the README tsconfig)');
+    return fail(
+      'tsconfig types',
+      'no tsconfig.json, so ts-jest does not know the sf-m3 globals',
+      'npx m3 init (it writes the README tsconfig)',
+    );
   }
   let types;
   try {
@@ -167,14 +211,22 @@ export function checkTsconfigTypes(cwd: string): DoctorCheck {
     return fail('tsconfig types', `tsconfig.json cannot be read: ${(error as Error).message}`, 'fix its syntax');
   }
   if (types.unreadable !== null) {
-    return warn('tsconfig types', `tsconfig.json extends ${types.unreadable}, which cannot be read`, `make sure its types include "${SF_M3_GLOBALS}"`);
+    return warn(
+      'tsconfig types',
+      `tsconfig.json extends ${types.unreadable}, which cannot be read`,
+      `make sure its types include "${SF_M3_GLOBALS}"`,
+    );
   }
   const add = `add "${SF_M3_GLOBALS}" to compilerOptions.types in tsconfig.json (npx m3 init does)`;
   if (types.types === null) return fail('tsconfig types', 'compilerOptions.types is not set', add);
   const list = JSON.stringify(types.types);
   if (!types.types.includes(SF_M3_GLOBALS)) return fail('tsconfig types', `compilerOptions.types is ${list}`, add);
   if (!types.types.includes('jest') && !types.types.includes('@types/jest')) {
-    return warn('tsconfig types', `compilerOptions.types is ${list}, without "jest"`, 'add "jest" (and npm install --save-dev @types/jest)');
+    return warn(
+      'tsconfig types',
+      `compilerOptions.types is ${list}, without "jest"`,
+      'add "jest" (and npm install --save-dev @types/jest)',
+    );
   }
   return ok('tsconfig types', `${list}`);
 }

@@ -35,7 +35,13 @@ export function findExecutable(command: string, cwd: string, path: string | unde
   return null;
 }
 
-function checkUse(kind: string, command: string | null, files: readonly string[], cwd: string, env: NodeJS.ProcessEnv): DoctorCheck {
+function checkUse(
+  kind: string,
+  command: string | null,
+  files: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): DoctorCheck {
   const name = `harness ${kind}`;
   const where = `named in ${files.join(', ')}`;
   if (kind === 'openai') {
@@ -43,16 +49,34 @@ function checkUse(kind: string, command: string | null, files: readonly string[]
   }
   const native = NATIVE_HARNESS_EXECUTABLES[kind];
   if (kind !== 'acp' && native === undefined) {
-    return { name, status: 'warn', detail: `${where}: not a harness kind sf-m3 knows`, fix: 'use acp, openai, claude_code, codex, opencode or pi' };
+    return {
+      name,
+      status: 'warn',
+      detail: `${where}: not a harness kind sf-m3 knows`,
+      fix: 'use acp, openai, claude_code, codex, opencode or pi',
+    };
   }
   const executable = command ?? native?.executable ?? null;
   if (executable === null) {
-    return { name, status: 'warn', detail: `${where}: its manifest command is not a plain string, so it was not checked`, fix: 'check that the command exists on PATH' };
+    return {
+      name,
+      status: 'warn',
+      detail: `${where}: its manifest command is not a plain string, so it was not checked`,
+      fix: 'check that the command exists on PATH',
+    };
   }
   const found = findExecutable(executable, cwd, env.PATH);
   if (found !== null) return { name, status: 'ok', detail: `${where}; ${executable} found at ${found}` };
-  const fix = native !== undefined && command === null ? `npm install -g ${native.npm} (or give the selection an executable path)` : `install ${executable} on PATH or give its absolute path in the manifest`;
-  return { name, status: 'fail', detail: `${where}; ${executable} was not found${executable.includes('/') ? '' : ' on PATH'}`, fix };
+  const fix =
+    native !== undefined && command === null
+      ? `npm install -g ${native.npm} (or give the selection an executable path)`
+      : `install ${executable} on PATH or give its absolute path in the manifest`;
+  return {
+    name,
+    status: 'fail',
+    detail: `${where}; ${executable} was not found${executable.includes('/') ? '' : ' on PATH'}`,
+    fix,
+  };
 }
 
 /** One line per harness (and acp command) the project's test files name; one line when they name none. */

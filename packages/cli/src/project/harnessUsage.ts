@@ -47,7 +47,8 @@ export function findTestFiles(folder: string): string[] {
         continue;
       }
       if (stats.isDirectory()) {
-        if (!SKIPPED_FOLDERS.has(name) && !name.startsWith('.')) walk(path, depth + 1, inTestsFolder || name === '__tests__');
+        if (!SKIPPED_FOLDERS.has(name) && !name.startsWith('.'))
+          walk(path, depth + 1, inTestsFolder || name === '__tests__');
       } else if ((TEST_FILE.test(name) || (inTestsFolder && /\.[cm]?[jt]sx?$/.test(name))) && stats.size <= MAX_BYTES) {
         found.push(path);
       }

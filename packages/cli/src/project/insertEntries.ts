@@ -69,9 +69,11 @@ function nextCode(text: string, from: number): number {
   }
 }
 
+/** Applies insertions; two at one offset land in list order. */
 function insert(text: string, edits: { at: number; text: string }[]): string {
   let result = text;
-  for (const edit of [...edits].sort((a, b) => b.at - a.at)) {
+  const ordered = edits.map((edit, index) => ({ ...edit, index })).sort((a, b) => b.at - a.at || b.index - a.index);
+  for (const edit of ordered) {
     result = result.slice(0, edit.at) + edit.text + result.slice(edit.at);
   }
   return result;

@@ -33,6 +33,8 @@ export interface JestConfigFacts {
   readonly projectHasSfM3: boolean;
   /** Test-selection keys the config sets (`testMatch`, `testRegex`, `roots`). */
   readonly selects: readonly string[];
+  /** True when the config sets `testEnvironment`, which replaces the preset's. */
+  readonly setsEnvironment: boolean;
 }
 
 /** The config files present in `folder` (Jest refuses to run with more than one). */
@@ -70,6 +72,7 @@ function jsonFacts(file: string, config: JsoncNode): JestConfigFacts {
       (p) => typeof p === 'object' && p !== null && isSfM3Preset(String((p as { preset?: unknown }).preset)),
     ),
     selects: TEST_SELECTION_KEYS.filter((key) => propertyOf(config, key) !== undefined),
+    setsEnvironment: propertyOf(config, 'testEnvironment') !== undefined,
   };
 }
 
@@ -93,6 +96,7 @@ export function readJestConfigFacts(file: string, text: string): JestConfigFacts
     projects: projects !== undefined,
     projectHasSfM3: projects !== undefined && PROJECT_PRESET.test(projects.valueText),
     selects: TEST_SELECTION_KEYS.filter((key) => find(key) !== undefined),
+    setsEnvironment: find('testEnvironment') !== undefined,
   };
 }
 
@@ -121,6 +125,10 @@ export function addPresetToConfigText(file: string, text: string): string | { re
   return prependEntry(text, object.span, entry);
 }
 
+/** The note for a config whose own `testEnvironment` would replace the preset's. */
+export const ENVIRONMENT_NOTE =
+  "it also sets testEnvironment, which replaces sf-m3's environment (describe.m3 and m3Kit need it): remove that line";
+
 /** The advice for a config whose preset is another one: Jest takes one preset per config. */
 export function combinePresetAdvice(file: string, other: string): string[] {
   return [
@@ -134,9 +142,11 @@ export function combinePresetAdvice(file: string, other: string): string[] {
 function createdConfig(folder: string): InitStep {
   const type = propertyOf(readPackageJson(folder)?.root, 'type')?.value;
   const esm = type !== undefined && plainValue(type) === 'module';
-  const exportLine = esm ? `export default { preset: '${SF_M3_PRESET}' };` : `module.exports = { preset: '${SF_M3_PRESET}' };`;
+  const exportLine = esm
+    ? `export default { preset: '${SF_M3_PRESET}' };`
+    : `module.exports = { preset: '${SF_M3_PRESET}' };`;
   const content = [
-    "// Jest configuration. The sf-m3 preset adds its test environment, matchers, describe.m3, m3Kit and",
+    '// Jest configuration. The sf-m3 preset adds its test environment, matchers, describe.m3, m3Kit and',
     '// the ts-jest transform for .ts tests; your own options go next to it.',
     "/** @type {import('jest').Config} */",
     exportLine,
@@ -174,11 +184,21 @@ export function planJestConfig(folder: string): { step: InitStep; facts: JestCon
     ]);
   }
   if (typeof facts.preset === 'string' && isSfM3Preset(facts.preset)) {
-    return { step: { step: 'jest config', state: 'done', message: `already done: ${where} has preset: '${facts.preset}'` }, facts };
+    return {
+      step: { step: 'jest config', state: 'done', message: `already done: ${where} has preset: '${facts.preset}'` },
+      facts,
+    };
   }
   if (facts.projects) {
     if (facts.projectHasSfM3) {
-      return { step: { step: 'jest config', state: 'done', message: `already done: a project in ${where} has preset: 'sf-m3'` }, facts };
+      return {
+        step: {
+          step: 'jest config',
+          state: 'done',
+          message: `already done: a project in ${where} has preset: 'sf-m3'`,
+        },
+        facts,
+      };
     }
     return blocked(`${where} uses projects, and a top-level preset does not reach them`, [
       `add  preset: 'sf-m3'  to the project that runs your MCP tests, e.g. { displayName: 'm3', preset: 'sf-m3', testMatch: ['<rootDir>/tests/**/*.m3.test.ts'] }, then run \`npx m3 init\` again.`,
@@ -199,6 +219,7 @@ export function planJestConfig(folder: string): { step: InitStep; facts: JestCon
       step: 'jest config',
       state: 'change',
       message: `added preset: '${SF_M3_PRESET}' to ${where}`,
+      details: facts.setsEnvironment ? [ENVIRONMENT_NOTE] : [],
       write: { path: file, content: edited, create: false },
     },
     facts,

@@ -67,7 +67,8 @@ export function checkResultsDbAccess(path: string): ResultsDbAccess {
       return { ok: true, exists: false };
     }
     const parent = dirname(folder);
-    if (parent === folder) return { ok: false, problem: `no folder of ${path} exists`, fix: 'pass another --results-db' };
+    if (parent === folder)
+      return { ok: false, problem: `no folder of ${path} exists`, fix: 'pass another --results-db' };
     folder = parent;
   }
 }

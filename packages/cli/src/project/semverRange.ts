@@ -73,7 +73,15 @@ function comparatorBounds(text: string): Bound[] | null {
     case '':
     case '=':
       if (p.parts.length === 0) return [];
-      return exact ? [{ op: '>=', version: low }, { op: '<=', version: low }] : [{ op: '>=', version: low }, { op: '<', version: next! }];
+      return exact
+        ? [
+            { op: '>=', version: low },
+            { op: '<=', version: low },
+          ]
+        : [
+            { op: '>=', version: low },
+            { op: '<', version: next! },
+          ];
     case '^': {
       const upper =
         major > 0 || p.parts.length === 1
@@ -81,16 +89,28 @@ function comparatorBounds(text: string): Bound[] | null {
           : minor > 0 || p.parts.length === 2
             ? v(0, minor + 1)
             : v(0, 0, patch + 1);
-      return p.parts.length === 0 ? [] : [{ op: '>=', version: low }, { op: '<', version: upper }];
+      return p.parts.length === 0
+        ? []
+        : [
+            { op: '>=', version: low },
+            { op: '<', version: upper },
+          ];
     }
     case '~':
     case '~>':
       if (p.parts.length === 0) return [];
-      return [{ op: '>=', version: low }, { op: '<', version: p.parts.length === 1 ? v(major + 1) : v(major, minor + 1) }];
+      return [
+        { op: '>=', version: low },
+        { op: '<', version: p.parts.length === 1 ? v(major + 1) : v(major, minor + 1) },
+      ];
     case '>=':
       return [{ op: '>=', version: low }];
     case '>':
-      return exact ? [{ op: '>', version: low }] : next === null ? [{ op: '<', version: v(0) }] : [{ op: '>=', version: next }];
+      return exact
+        ? [{ op: '>', version: low }]
+        : next === null
+          ? [{ op: '<', version: v(0) }]
+          : [{ op: '>=', version: next }];
     case '<=':
       return exact ? [{ op: '<=', version: low }] : next === null ? [] : [{ op: '<', version: next }];
     default:
@@ -106,7 +126,11 @@ function setBounds(set: string): Bound[] | null {
     return low === null || high === null ? null : [...low, ...high];
   }
   // `>= 1.2` is one comparator: join an operator with the version after it.
-  const tokens = set.trim().replace(/(\^|~>?|>=|<=|>|<|=)\s+/g, '$1').split(/\s+/).filter((t) => t !== '');
+  const tokens = set
+    .trim()
+    .replace(/(\^|~>?|>=|<=|>|<|=)\s+/g, '$1')
+    .split(/\s+/)
+    .filter((t) => t !== '');
   const bounds: Bound[] = [];
   for (const token of tokens) {
     const b = comparatorBounds(token);

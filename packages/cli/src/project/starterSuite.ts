@@ -27,7 +27,11 @@ function serverLines(server: StarterServer | null, language: 'ts' | 'js'): strin
   const load = (names: string, from: string): string =>
     language === 'ts' ? `import { ${names} } from '${from}';` : `const { ${names} } = require('${from}');`;
   if (server?.transport === 'http') {
-    return [load('HTTPServer', 'sf-m3'), '', `const server = new HTTPServer({ name: 'server', url: ${quote(server.url)} });`];
+    return [
+      load('HTTPServer', 'sf-m3'),
+      '',
+      `const server = new HTTPServer({ name: 'server', url: ${quote(server.url)} });`,
+    ];
   }
   const command = server === null ? 'node' : server.command;
   const args = server === null ? ['path/to/your/server.js'] : server.args;

@@ -34,7 +34,11 @@ export interface EffectiveTypes {
 
 function span(node: JsoncNode): LiteralSpan {
   if (node.kind === 'object') {
-    return { start: node.start, end: node.end, entries: node.properties.map((p) => ({ start: p.keyStart, end: p.value.end })) };
+    return {
+      start: node.start,
+      end: node.end,
+      entries: node.properties.map((p) => ({ start: p.keyStart, end: p.value.end })),
+    };
   }
   if (node.kind === 'array') return { start: node.start, end: node.end, entries: node.elements };
   throw new Error('not an object or array');
@@ -127,7 +131,11 @@ export function addGlobalsToTsconfigText(
   if (names.includes(SF_M3_GLOBALS)) return { done: `already done: tsconfig.json types include "${SF_M3_GLOBALS}"` };
   const added = [...(names.includes('jest') || names.includes('@types/jest') ? [] : ['jest']), SF_M3_GLOBALS];
   return {
-    text: appendEntries(text, span(types), added.map((n) => JSON.stringify(n))),
+    text: appendEntries(
+      text,
+      span(types),
+      added.map((n) => JSON.stringify(n)),
+    ),
     message: `added ${added.map((n) => `"${n}"`).join(' and ')} to compilerOptions.types in tsconfig.json`,
   };
 }
