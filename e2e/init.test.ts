@@ -1,7 +1,7 @@
 // End-to-end: `npx m3 init` on fixture projects (copied to temp folders, with node_modules linking
 // what a user installs), then `npx m3 test` running the starter suite against the repo's example
 // server. Each project is initialized twice; the second run must change no byte.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt, removeFixture } from './cli.testkit';
 import { exampleServer, installedFixture, installedM3, projectFiles } from './init.testkit';
@@ -79,6 +79,11 @@ describe('m3 init', () => {
 
   test('a project with its own config and reporter: both are kept, the preset added, and its reporter sees the starter pass', () => {
     const folder = project('init-own-config');
+    // The project's own reporter: the one the user-project fixture uses (writes reporter-output.json).
+    copyFileSync(
+      join(__dirname, 'fixtures', 'user-project', 'recordingReporter.js'),
+      join(folder, 'recordingReporter.js'),
+    );
     const config = readFileSync(join(folder, 'jest.config.js'), 'utf8');
     const init = installedM3(folder, [
       'init',
@@ -140,7 +145,7 @@ describe('m3 init', () => {
       "projects: [{ preset: 'ts-jest', ...your settings }, { displayName: 'm3', preset: 'sf-m3'",
     );
     expect(init.stdout).toContain(
-      'tsconfig       not written (see below): would have added "sf-m3/globals" to compilerOptions.types in tsconfig.json\n',
+      'tsconfig       not written while a step needs you (would be: added "sf-m3/globals" to compilerOptions.types in tsconfig.json)\n',
     );
     expect(init.stderr).toBe('m3 init: nothing was written, because jest config needs you (above)\n');
     expect(init.status).toBe(2);

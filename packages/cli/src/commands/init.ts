@@ -118,7 +118,8 @@ export async function runInitCommand(input: InitCommandInput, io: CliIO): Promis
   const blocked = steps.filter((s) => s.state === 'blocked');
   if (blocked.length > 0) {
     for (const step of steps) {
-      const text = step.state === 'change' ? `not written (see below): would have ${step.message}` : step.message;
+      const text =
+        step.state === 'change' ? `not written while a step needs you (would be: ${step.message})` : step.message;
       io.stdout(line(step, text));
       if (step.state === 'blocked') for (const detail of step.details ?? []) io.stdout(`${' '.repeat(15)}${detail}\n`);
     }

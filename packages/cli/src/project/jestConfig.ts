@@ -133,7 +133,7 @@ export const ENVIRONMENT_NOTE =
 export function combinePresetAdvice(file: string, other: string): string[] {
   return [
     `a Jest config has one preset, so init left ${file} alone. To use sf-m3 with ${other}, either:`,
-    `  - make sf-m3 the preset and copy into ${file} the settings you need from ${other}'s jest-preset (sf-m3's preset already runs .ts tests through ts-jest), or`,
+    `  - make sf-m3 the preset and copy into ${file} the settings you need from the ${other} preset (sf-m3's preset already runs .ts tests through ts-jest), or`,
     `  - run two Jest projects: projects: [{ preset: ${other}, ...your settings }, { displayName: 'm3', preset: 'sf-m3', testMatch: ['<rootDir>/tests/**/*.m3.test.ts'] }]`,
     'then run `npx m3 init` again.',
   ];
