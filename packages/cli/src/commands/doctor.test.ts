@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { doctorResultsDb, formatDoctor } from './doctor';
-import { checkNode, checkTsconfigTypes } from './doctorChecks';
+import { checkNode, checkPeer, checkTsconfigTypes, findSfM3 } from './doctorChecks';
 import { findExecutable } from './doctorHarnesses';
 
 const sfM3 = (engines: Record<string, string>) => ({ name: 'sf-m3', dir: '/x', version: '0.1.0', json: { engines } });
@@ -59,5 +59,43 @@ describe('m3 doctor checks', () => {
     ).toBe(
       'ok    node        v20\nfail  results db  x is not writable — fix: chmod u+w x\ndoctor: 1 ok, 0 warn, 1 fail\n',
     );
+  });
+});
+
+describe('peer checks', () => {
+  let folder: string;
+  beforeEach(() => (folder = mkdtempSync(join(tmpdir(), 'm3-peers-'))));
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  function install(name: string, json: Record<string, unknown>): void {
+    mkdirSync(join(folder, 'node_modules', name), { recursive: true });
+    writeFileSync(join(folder, 'node_modules', name, 'package.json'), JSON.stringify({ name, ...json }));
+  }
+
+  test('the installed version against every declared range; a missing optional peer warns, a required one fails', () => {
+    install('sf-m3', {
+      version: '0.1.0',
+      peerDependencies: { jest: '^30.0.0', 'ts-jest': '^29.4.0' },
+      peerDependenciesMeta: { 'ts-jest': { optional: true } },
+    });
+    install('jest', { version: '29.7.0' });
+    const sf = findSfM3(folder);
+    expect(checkPeer('jest', sf, folder)).toEqual({
+      name: 'jest',
+      status: 'fail',
+      detail: '29.7.0, but sf-m3 0.1.0 wants ^30.0.0',
+      fix: 'npm install --save-dev "jest@^30.0.0"',
+    });
+    expect(checkPeer('ts-jest', sf, folder)).toMatchObject({ status: 'warn' });
+    expect(checkPeer('typescript', sf, folder)).toMatchObject({
+      status: 'fail',
+      fix: 'npm install --save-dev typescript',
+    });
+    install('jest', { version: '30.1.0' });
+    expect(checkPeer('jest', sf, folder)).toEqual({
+      name: 'jest',
+      status: 'ok',
+      detail: '30.1.0 (sf-m3 0.1.0 wants ^30.0.0)',
+    });
   });
 });

@@ -84,7 +84,13 @@ function peerRanges(name: string, sfM3: InstalledPackage | null, cwd: string): {
 /** One of jest, ts-jest, typescript: installed in the project, at a version the peer ranges allow. */
 export function checkPeer(name: string, sfM3: InstalledPackage | null, cwd: string): DoctorCheck {
   const installed = findInstalledPackage(name, cwd);
-  if (installed === null) return fail(name, 'not installed in this project', `npm install --save-dev ${name}`);
+  if (installed === null) {
+    const meta = sfM3?.json.peerDependenciesMeta as Record<string, { optional?: boolean }> | undefined;
+    if (meta?.[name]?.optional === true) {
+      return warn(name, 'not installed (sf-m3 marks it optional: .ts tests need it)', `npm install --save-dev ${name}`);
+    }
+    return fail(name, 'not installed in this project', `npm install --save-dev ${name}`);
+  }
   const ranges = peerRanges(name, sfM3, cwd);
   if (ranges.length === 0) {
     // Nothing to compare with is not a problem the user can fix: say so and pass.
