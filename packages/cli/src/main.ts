@@ -171,7 +171,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       ) {
         return 0;
       }
-      if (error.code === 'commander.unknownOption') {
+      if (error.code === 'commander.unknownOption' && own[0] === 'test') {
         io.stderr('m3: Jest options go after "--", e.g. m3 test -- --ci\n');
       }
       return USAGE_EXIT;
