@@ -25,9 +25,11 @@ const warn = (name: string, detail: string, fix: string): DoctorCheck => ({ name
 /** sf-m3 as the project installed it (or the project itself, when it is sf-m3). */
 export function findSfM3(cwd: string): InstalledPackage | null {
   const own = join(cwd, 'package.json');
-  if (existsSync(own)) {
+  try {
     const json = JSON.parse(readFileSync(own, 'utf8')) as Record<string, unknown>;
     if (json.name === 'sf-m3') return { name: 'sf-m3', dir: cwd, version: String(json.version ?? ''), json };
+  } catch {
+    // No package.json, or one that is not JSON: not the sf-m3 repository itself.
   }
   return findInstalledPackage('sf-m3', cwd);
 }

@@ -65,3 +65,17 @@ describe('m3 init on a folder', () => {
     expect(readdirSync(folder).sort()).toEqual(['jest.config.js', 'package.json']);
   });
 });
+
+test('a tsconfig that is not JSONC blocks init, naming the file', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'm3-init-'));
+  try {
+    writeFileSync(join(folder, 'package.json'), '{ "name": "p" }');
+    writeFileSync(join(folder, 'tsconfig.json'), '{ "compilerOptions": { "types": ["jest" } }');
+    const io = captureIO(folder);
+    expect(await runInitCommand({}, io)).toBe(2);
+    expect(io.out).toContain('tsconfig       could not read tsconfig.json: expected "," or "]" at offset 40\n');
+    expect(readdirSync(folder).sort()).toEqual(['package.json', 'tsconfig.json']);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

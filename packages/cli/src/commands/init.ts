@@ -62,7 +62,7 @@ function canRunTypeScript(cwd: string): boolean {
 }
 
 /** Runs one step's planner; a file it cannot parse makes the step `blocked` instead of failing init. */
-function planned(step: string, plan: () => InitStep): InitStep {
+function planned(step: string, files: string, plan: () => InitStep): InitStep {
   try {
     return plan();
   } catch (error) {
@@ -70,8 +70,8 @@ function planned(step: string, plan: () => InitStep): InitStep {
     return {
       step,
       state: 'blocked',
-      message: `could not read the project's files: ${message.split('\n')[0]}`,
-      details: ['fix the file (it must be valid JSON/JSONC), then run `npx m3 init` again.'],
+      message: `could not read ${files}: ${message.split('\n')[0]}`,
+      details: ['fix its syntax (JSON, or JSON with comments for tsconfig.json), then run `npx m3 init` again.'],
     };
   }
 }
@@ -79,7 +79,7 @@ function planned(step: string, plan: () => InitStep): InitStep {
 /** Plans every step for the project in `cwd`, in the order they are printed. */
 export function planInit(cwd: string, options: InitOptions): InitStep[] {
   let selects: readonly string[] = [];
-  const jest = planned('jest config', () => {
+  const jest = planned('jest config', 'package.json or the Jest config', () => {
     const result = planJestConfig(cwd);
     selects = result.facts?.selects ?? [];
     return result.step;
@@ -87,9 +87,9 @@ export function planInit(cwd: string, options: InitOptions): InitStep[] {
   const language = canRunTypeScript(cwd) ? 'ts' : 'js';
   return [
     jest,
-    planned('tsconfig', () => planTsconfig(cwd)),
-    planned('.gitignore', () => planGitignore(cwd)),
-    planned('starter suite', () => planStarter(cwd, options.suite, options.server, language, selects)),
+    planned('tsconfig', 'tsconfig.json', () => planTsconfig(cwd)),
+    planned('.gitignore', '.gitignore', () => planGitignore(cwd)),
+    planned('starter suite', 'tests/', () => planStarter(cwd, options.suite, options.server, language, selects)),
   ];
 }
 
