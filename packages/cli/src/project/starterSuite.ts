@@ -21,7 +21,17 @@ export function starterPath(suite: string, language: 'ts' | 'js'): string {
   return `tests/${slug === '' ? 'starter' : slug}.m3.test.${language}`;
 }
 
-const quote = (value: string): string => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+/** A single-quoted JavaScript string literal of `value` (a user's argument may hold any character). */
+export function quote(value: string): string {
+  const escaped = value
+    .replace(/\\/g, '\\\\')
+    .replace(/'/g, "\\'")
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+  return `'${escaped}'`;
+}
 
 function serverLines(server: StarterServer | null, language: 'ts' | 'js'): string[] {
   const load = (names: string, from: string): string =>
