@@ -11,7 +11,16 @@ describe('failureHeadline: the first line that says what went wrong', () => {
     expect(failureHeadline(message, redactor)).toBe('Expected structuredContent to equal the expected value');
   });
 
-  test('joins an Expected line with the Received line that follows it', () => {
+  test('joins an Expected line with the Received line of its paragraph', () => {
+    const matching =
+      'expect(received).toHaveToolCall(tool, options)\n\nExpected: at least 1 call to delete_order\n' +
+      'Matching: {"status": "success"}\nReceived: 0 matching calls (1 call in total)\n\nCalls that happened:\nReceived: x';
+    expect(failureHeadline(matching, redactor)).toBe(
+      'Expected: at least 1 call to delete_order; Received: 0 matching calls (1 call in total)',
+    );
+    expect(failureHeadline('Expected the judge to pass\n\nReceived: elsewhere', redactor)).toBe(
+      'Expected the judge to pass',
+    );
     const message =
       'expect(received).not.toHaveToolCall(tool, options)\n\nExpected: exactly 3 calls to get_weather\n' +
       'Received: 2 matching calls (3 calls in total)\n\nCalls that happened (wire evidence):\n  1. get_weather';

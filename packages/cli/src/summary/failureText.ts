@@ -23,22 +23,27 @@ const plain = (text: string, redactor: Redactor): string => redactor.redactText(
 /**
  * The first line of a failure message that says what went wrong, redacted and bounded: blank lines,
  * matcher hints (`expect(received).toX(...)`), ANSI codes and `executionId=` are skipped, and an
- * `Expected …` line is joined with the `Received …` line right after it. A message that is only a
+ * `Expected …` line is joined with the `Received …` line of its paragraph. A message that is only a
  * hint and a diff gives the hint; `null` when there is no text.
  */
 export function failureHeadline(message: string | null, redactor: Redactor): string | null {
   if (message === null) return null;
   const lines = plain(message, redactor)
     .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
-  if (lines.length === 0) return null;
+    .map((line) => line.trim());
+  const first = lines.find((line) => line !== '');
+  if (first === undefined) return null;
   const diffAt = lines.findIndex((line) => DIFF_LEGEND.test(line));
   const prose = diffAt === -1 ? lines : lines.slice(0, diffAt);
-  const at = prose.findIndex((line) => !MATCHER_HINT.test(line) && !EXECUTION_ID.test(line));
-  let headline = at === -1 ? lines[0]! : prose[at]!;
-  const next = at === -1 ? undefined : prose[at + 1];
-  if (/^Expected\b/.test(headline) && next !== undefined && /^Received\b/.test(next)) headline = `${headline}; ${next}`;
+  const at = prose.findIndex((line) => line !== '' && !MATCHER_HINT.test(line) && !EXECUTION_ID.test(line));
+  let headline = at === -1 ? first : prose[at]!;
+  if (at !== -1 && /^Expected\b/.test(headline)) {
+    // `Received` may follow a line that qualifies the expectation (toHaveToolCall's `Matching: …`).
+    const rest = prose.slice(at + 1);
+    const paragraph = rest.slice(0, rest.includes('') ? rest.indexOf('') : rest.length);
+    const received = paragraph.find((line) => /^Received\b/.test(line));
+    if (received !== undefined) headline = `${headline}; ${received}`;
+  }
   return headline.length > MAX_HEADLINE_CHARS ? `${headline.slice(0, MAX_HEADLINE_CHARS - 1)}…` : headline;
 }
 
