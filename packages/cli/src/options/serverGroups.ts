@@ -39,7 +39,8 @@ function parsePair(flag: string, value: string): [string, string] {
   return [key, value.slice(eq + 1)];
 }
 
-function validateUrl(value: string): string {
+/** Validates an `--url` value (http(s), no credentials, the kit's endpoint rules); returns its href. */
+export function validateUrl(value: string): string {
   let url: URL;
   try {
     url = new URL(value);
