@@ -3,7 +3,7 @@
 // CAP_DAC_READ_SEARCH dropped from every set, still as root, so files it creates stay removable.
 import { spawnSync } from 'node:child_process';
 
-const DROP = 'dac_override,dac_read_search';
+const DROP = '-dac_override,-dac_read_search';
 
 /** Whether this process can run a command that file permissions apply to. */
 export function canRunUnprivileged(): boolean {
@@ -14,5 +14,5 @@ export function canRunUnprivileged(): boolean {
 /** `[command, ...args]` wrapped so that file permissions apply to it (unchanged when not root). */
 export function unprivileged(command: string, args: readonly string[]): { command: string; args: string[] } {
   if (process.getuid?.() !== 0) return { command, args: [...args] };
-  return { command: 'setpriv', args: [`--inh-caps=-${DROP}`, `--bounding-set=-${DROP}`, '--', command, ...args] };
+  return { command: 'setpriv', args: [`--inh-caps=${DROP}`, `--bounding-set=${DROP}`, '--', command, ...args] };
 }
