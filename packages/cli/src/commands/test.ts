@@ -13,7 +13,7 @@ import { spawnJest, type JestExit } from '../jest/spawnJest';
 import { serverSecrets } from '../options/serverGroups';
 import { validateTestOptions, type RawTestOptions, type TestOptions } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
-import { openResultsStore } from '../store/openResultsStore';
+import { openResultsStore, openRunResultsStore } from '../store/openResultsStore';
 import { buildRunSummary, tallyAttempts, type SummarizedRun } from '../summary/buildRunSummary';
 import { finalAttempts } from '../summary/collectRunFacts';
 import { formatSummary } from '../summary/formatSummary';
@@ -90,7 +90,7 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
   const shownDb = displayPath(io.cwd, options.resultsDb);
 
   let baseline: ResolvedBaseline;
-  const before = openResultsStore(options.resultsDb, { mustExist: false });
+  const before = await openRunResultsStore(options.resultsDb);
   try {
     if (options.runId !== null && (await before.getRun(options.runId)) !== null) {
       throw new UsageError('--run-id', `run ${options.runId} already exists in ${shownDb}; choose a new id`);
