@@ -69,7 +69,7 @@ class CaptureLog {
   writeFrame(direction, origin, frame, terminated, parsed, extra) {
     const { body, crlf } = frameBody(frame, terminated);
     let raw;
-    let redacted = false;
+    let redacted;
     let sizeBytes;
     if (parsed.format === 'binary') {
       const clean = this.redact.bytes(body);

@@ -49,7 +49,13 @@ export function redactTestErrors(errors: unknown[], redact: (text: string) => st
 function redactError(error: unknown, redact: (text: string) => string, depth: number): unknown {
   if (typeof error === 'string') return redact(error);
   if (typeof error !== 'object' || error === null) return error;
-  const fields = error as { message?: unknown; stack?: unknown; cause?: unknown; errors?: unknown; matcherResult?: unknown };
+  const fields = error as {
+    message?: unknown;
+    stack?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+    matcherResult?: unknown;
+  };
   const rewrite = (apply: () => void): boolean => {
     try {
       apply();
@@ -62,12 +68,16 @@ function redactError(error: unknown, redact: (text: string) => string, depth: nu
     typeof fields.message !== 'string' || rewrite(() => (fields.message = redact(fields.message as string))),
     typeof fields.stack !== 'string' || rewrite(() => (fields.stack = redact(fields.stack as string))),
     fields.cause === undefined ||
-      rewrite(() => (fields.cause = depth < MAX_ERROR_DEPTH ? redactError(fields.cause, redact, depth + 1) : undefined)),
+      rewrite(
+        () => (fields.cause = depth < MAX_ERROR_DEPTH ? redactError(fields.cause, redact, depth + 1) : undefined),
+      ),
     !Array.isArray(fields.errors) ||
       rewrite(() => {
-        fields.errors = depth < MAX_ERROR_DEPTH ? (fields.errors as unknown[]).map((e) => redactError(e, redact, depth + 1)) : [];
+        fields.errors =
+          depth < MAX_ERROR_DEPTH ? (fields.errors as unknown[]).map((e) => redactError(e, redact, depth + 1)) : [];
       }),
-    !isMatcherResult(fields.matcherResult) || rewrite(() => redactMatcherResult(fields.matcherResult as MatcherResult, redact)),
+    !isMatcherResult(fields.matcherResult) ||
+      rewrite(() => redactMatcherResult(fields.matcherResult as MatcherResult, redact)),
   ].every(Boolean);
   if (ok) return error;
   const copy = new Error(redact(typeof fields.message === 'string' ? fields.message : String(error)));

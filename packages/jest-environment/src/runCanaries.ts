@@ -46,5 +46,7 @@ export function selectionCanaries(servers: readonly unknown[] | null): string[] 
  * `M3_SECRET_ENV_NAMES` lists (`--env-file` secrets) and the secrets of the CLI's server selections.
  */
 export function runCanaries(env: NodeJS.ProcessEnv, servers: readonly unknown[] | null): string[] {
-  return [...new Set([...environmentCanaries(env, secretEnvNames(env)), ...selectionCanaries(servers)])];
+  // The list of names is not a secret, though its own name says SECRET.
+  const { [SECRET_ENV_NAMES_ENV]: _names, ...values } = env;
+  return [...new Set([...environmentCanaries(values, secretEnvNames(env)), ...selectionCanaries(servers)])];
 }
