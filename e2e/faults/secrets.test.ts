@@ -58,6 +58,16 @@ function watchFile(path: string): { stop(): Buffer } {
   };
 }
 
+/** `promise`, or 'timeout' after `ms` (the timer is cleared either way, so Jest can exit). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Starts the leaky server over HTTP on loopback; resolves its URL. */
 function startLeakyHttp(folder: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [join(folder, 'leakyServer.js'), '--http'], {
@@ -240,7 +250,7 @@ describe('a run interrupted mid-ACP-session leaves no capture file and no secret
 
       if (signal === 'SIGINT') process.kill(-child.pid!, 'SIGINT');
       else child.kill('SIGTERM');
-      const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 120_000))]);
+      const code = await within(exited, 120_000);
       expect(code).not.toBe('timeout');
       expect(code).not.toBe(0);
 
@@ -256,7 +266,7 @@ describe('a run interrupted mid-ACP-session leaves no capture file and no secret
       } catch {
         // The group is gone.
       }
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      await within(exited, 5000);
       removeFixture(folder);
       rmSync(temp, { recursive: true, force: true });
     }
