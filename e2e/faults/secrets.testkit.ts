@@ -19,9 +19,9 @@ export interface CanaryHit {
   readonly count: number;
 }
 
-/** Every regular file under `root` (symlinks not followed; unreadable entries skipped). */
-export function filesUnder(root: string): string[] {
-  const found: string[] = [];
+/** Every file and folder under `root` (symlinks not followed; entries that vanish are skipped). */
+function entriesUnder(root: string): Array<{ path: string; name: string; isDirectory: boolean }> {
+  const entries: Array<{ path: string; name: string; isDirectory: boolean }> = [];
   const walk = (dir: string): void => {
     let names: string[];
     try {
@@ -33,40 +33,30 @@ export function filesUnder(root: string): string[] {
       const path = join(dir, name);
       try {
         const info = lstatSync(path);
+        if (!info.isDirectory() && !info.isFile()) continue;
+        entries.push({ path, name, isDirectory: info.isDirectory() });
         if (info.isDirectory()) walk(path);
-        else if (info.isFile()) found.push(path);
       } catch {
         // Removed while we looked.
       }
     }
   };
   walk(root);
-  return found;
+  return entries;
 }
 
-/** Every directory under `root` whose name starts with one of `prefixes`, relative to root. */
+/** Every regular file under `root`. */
+export function filesUnder(root: string): string[] {
+  return entriesUnder(root)
+    .filter((entry) => !entry.isDirectory)
+    .map((entry) => entry.path);
+}
+
+/** Every folder under `root` whose name starts with one of `prefixes`, relative to root. */
 export function dirsNamed(root: string, prefixes: readonly string[]): string[] {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const path = join(dir, name);
-      try {
-        if (!lstatSync(path).isDirectory()) continue;
-      } catch {
-        continue;
-      }
-      if (prefixes.some((prefix) => name.startsWith(prefix))) found.push(relative(root, path));
-      walk(path);
-    }
-  };
-  walk(root);
-  return found;
+  return entriesUnder(root)
+    .filter((entry) => entry.isDirectory && prefixes.some((prefix) => entry.name.startsWith(prefix)))
+    .map((entry) => relative(root, entry.path));
 }
 
 function countIn(bytes: Buffer, needle: Buffer): number {
