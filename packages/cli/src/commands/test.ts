@@ -1,9 +1,10 @@
 // `m3 test [paths…] [options] [-- <jest args>]`: runs the real Jest with the preset's environment
 // variables, then reads the run from the database, prints the summary, writes feedback.json and
 // returns the exit status the verdict implies (0 passed, 1 failed, 2 usage/configuration).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
 import { displayPath } from '../displayPath';
-import { newId, type ExecutionStore, type Redactor, type RunRecord } from '@sf-m3/core';
+import { isSecretEnvName, newId, type ExecutionStore, type Redactor, type RunRecord } from '@sf-m3/core';
 import { resolveBaseline, type ResolvedBaseline } from '../baseline/resolveBaseline';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { buildFeedback, writeFeedback } from '../feedback/writeFeedback';
@@ -30,12 +31,17 @@ export interface TestCommandInput {
   argv: string[];
 }
 
-/** Loads `--env-file` with Node's own parser; existing variables win. */
-function loadEnvFile(path: string, env: NodeJS.ProcessEnv): void {
+/**
+ * Loads `--env-file` with Node's own parser (existing variables win) and returns the names it
+ * holds whose values are secrets for the whole run (KEY, TOKEN, SECRET, PASSWORD, CREDENTIAL, AUTH).
+ */
+function loadEnvFile(path: string, env: NodeJS.ProcessEnv): string[] {
   if (!existsSync(path)) throw new UsageError('--env-file', `no such file: ${path}`);
   const before = { ...process.env };
+  let names: string[];
   try {
     process.loadEnvFile(path);
+    names = Object.keys(parseEnv(readFileSync(path, 'utf8')));
   } catch (error) {
     throw new UsageError('--env-file', `could not read ${path}: ${(error as Error).message.split('\n')[0]}`);
   }
@@ -44,6 +50,7 @@ function loadEnvFile(path: string, env: NodeJS.ProcessEnv): void {
       if (before[key] === undefined && env[key] === undefined) env[key] = value;
     }
   }
+  return names.filter(isSecretEnvName);
 }
 
 /**
@@ -85,8 +92,8 @@ export function reportSummary(
 /** Runs `m3 test`; returns the exit status. */
 export async function runTestCommand(input: TestCommandInput, io: CliIO): Promise<number> {
   const options: TestOptions = validateTestOptions(input.raw, io.cwd);
-  if (options.envFile !== null) loadEnvFile(options.envFile, io.env);
-  const redactor = cliRedactor(io.env, serverSecrets(options.servers));
+  const secretNames = options.envFile !== null ? loadEnvFile(options.envFile, io.env) : [];
+  const redactor = cliRedactor(io.env, serverSecrets(options.servers), secretNames);
   const shownDb = displayPath(io.cwd, options.resultsDb);
 
   let baseline: ResolvedBaseline;
@@ -101,7 +108,7 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
   }
 
   const runId = options.runId ?? newId('run');
-  const env = jestChildEnv(io.env, options, runId, redactArgv(['test', ...input.argv], redactor));
+  const env = jestChildEnv(io.env, options, runId, redactArgv(['test', ...input.argv], redactor), secretNames);
   const exit = await spawnJest({
     cwd: io.cwd,
     args: [...input.paths, ...input.jestArgs],
