@@ -38,7 +38,10 @@ describe('ToolSchemaValidator', () => {
   test('rejects bad arguments with paths and keywords but no data values', () => {
     const v = new ToolSchemaValidator();
     const error = caught(() => v.validateArguments(quote, { weight_kg: -1, zone: 'secret-zone-value' }));
-    expect(error.message).toBe(SCHEMA_VALIDATION_FAILED);
+    expect(error.message).toBe(
+      `${SCHEMA_VALIDATION_FAILED}: shipping_quote: invalid_arguments: /weight_kg must be > 0 (exclusiveMinimum) (and 1 more)`,
+    );
+    expect(error.message).not.toContain('secret-zone-value');
     expect(error.details).toMatchObject({ tool: 'shipping_quote', kind: 'invalid_arguments' });
     const errors = error.details.errors as Array<Record<string, string>>;
     expect(errors.map((e) => e.instancePath).sort()).toEqual(['/weight_kg', '/zone']);
@@ -51,6 +54,9 @@ describe('ToolSchemaValidator', () => {
     const v = new ToolSchemaValidator();
     const error = caught(() => v.validateArguments(quote, { weight_kg: 1 }));
     expect(error.details.errors).toEqual([expect.objectContaining({ keyword: 'required', instancePath: '' })]);
+    expect(error.message).toBe(
+      `${SCHEMA_VALIDATION_FAILED}: shipping_quote: invalid_arguments: must have required property 'zone' (required)`,
+    );
   });
 
   test('rejects a structured result that does not fit, and a missing one', () => {
