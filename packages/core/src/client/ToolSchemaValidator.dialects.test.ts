@@ -1,17 +1,7 @@
 // Dialect choice by `$schema`: the official SDK's zod schemas declare draft-07, which the 2020-12
 // validator alone cannot compile (issue 10 item 5).
-import { ModelValidationError } from '../errors';
+import { caught } from './caughtValidation.testkit';
 import { SCHEMA_VALIDATION_FAILED, ToolSchemaValidator } from './ToolSchemaValidator';
-
-function caught(fn: () => void): ModelValidationError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ModelValidationError) return error;
-    throw error;
-  }
-  throw new Error('expected a ModelValidationError');
-}
 
 const tool = (name: string, inputSchema: unknown) => ({ name, inputSchema });
 

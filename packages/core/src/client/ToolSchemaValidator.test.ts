@@ -1,4 +1,4 @@
-import { ModelValidationError } from '../errors';
+import { caught } from './caughtValidation.testkit';
 import { SCHEMA_VALIDATION_FAILED, ToolSchemaValidator } from './ToolSchemaValidator';
 
 const quote = {
@@ -17,16 +17,6 @@ const quote = {
     required: ['amount', 'currency'],
   },
 };
-
-function caught(fn: () => void): ModelValidationError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ModelValidationError) return error;
-    throw error;
-  }
-  throw new Error('expected a ModelValidationError');
-}
 
 describe('ToolSchemaValidator', () => {
   test('accepts arguments and results that fit', () => {

@@ -2,21 +2,25 @@
 // test cannot change what another test compares against) and typed with its literal values.
 import * as core from '../index';
 
-const ENUMS = [
-  'ActivityHealth',
-  'AttemptOutcome',
-  'EvaluationStatus',
-  'EventKind',
-  'ExecutionLifecycle',
-  'ExecutionOutcome',
-  'JudgeErrorCode',
-  'ObservationState',
-  'RuntimeKind',
-  'ToolCallStatus',
-  'TraceCompleteness',
-  'TransportKind',
-  'TrustLevel',
-] as const;
+/** Every exported object of UPPER_CASE keys and string values: an enum, wherever it is declared. */
+const ENUMS = Object.entries(core as unknown as Record<string, unknown>)
+  .filter(
+    ([, value]) =>
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      Object.keys(value).length > 1 &&
+      Object.entries(value).every(([key, literal]) => /^[A-Z][A-Z0-9_]*$/.test(key) && typeof literal === 'string'),
+  )
+  .map(([name]) => name)
+  .sort();
+
+test('the enums are found (SPEC names EvaluationStatus, ToolCallStatus, ObservationState, …)', () => {
+  expect(ENUMS).toEqual(
+    expect.arrayContaining(['EvaluationStatus', 'EventKind', 'ObservationState', 'ToolCallStatus']),
+  );
+  expect(ENUMS.length).toBeGreaterThanOrEqual(13);
+});
 
 describe('enum objects', () => {
   test.each(ENUMS)('%s is frozen and holds lowercase string values under UPPER_CASE keys', (name) => {
