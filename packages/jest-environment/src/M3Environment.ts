@@ -7,6 +7,7 @@ import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
 import { AttemptRecorder } from './AttemptRecorder';
 import { createDescribeM3 } from './describeM3';
 import type { DeclaredSuite, JestDescribeLike } from './describeM3';
+import { m3KitOutsideTestError } from './m3KitOutsideTest';
 import { loadSqliteStore, resolvePersistence } from './persistenceConfig';
 import { runCanaries } from './runCanaries';
 import { readRunContext } from './runContext';
@@ -88,7 +89,8 @@ export default class M3Environment extends NodeEnvironment {
     });
     runtime.currentKit = () => this.recorder.currentKit();
     Object.defineProperty(this.global, 'm3Kit', {
-      get: () => this.recorder.currentKit(),
+      // Outside a test there is no kit: say so (SPEC §11) instead of handing out `undefined`.
+      get: () => this.recorder.currentKit() ?? throwError(m3KitOutsideTestError(runtime)),
       configurable: true,
       enumerable: false,
     });
@@ -172,6 +174,10 @@ export default class M3Environment extends NodeEnvironment {
     this.runtime.testM3 = testM3;
     this.runtime.expect = globals.expect as unknown as M3Runtime['expect'];
   }
+}
+
+function throwError(error: Error): never {
+  throw error;
 }
 
 /** Jest also accepts a named `TestEnvironment` export. */

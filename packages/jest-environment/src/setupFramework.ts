@@ -18,6 +18,10 @@ runtime.createKit = ({ canaries, ...options }) => {
   const { MCPTestKit, Redactor } = require('@sf-m3/core') as Core;
   return new MCPTestKit({ ...options, suiteName: options.suiteName ?? undefined, redactor: new Redactor(canaries) });
 };
+runtime.createError = (code, message) => {
+  const { M3Error } = require('@sf-m3/core') as Core;
+  return new M3Error(code, message);
+};
 runtime.createServer = (selection) => {
   const { HTTPServer, ModelValidationError, StdioServer } = require('@sf-m3/core') as Core;
   const { transport, ...fields } = selection;

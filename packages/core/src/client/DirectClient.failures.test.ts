@@ -234,13 +234,13 @@ describe('failures during operations (stdio fixture)', () => {
     expect(client.result?.snapshot.outcome).toBe('completed');
   });
 
-  test('a server that exits mid-call is a TransportError that says the connection closed', async () => {
+  test('a server that exits mid-call is a TransportError that names its exit code', async () => {
     const client = await kit.direct(fixture(), { timeoutMs: 10_000 }).connect();
     const pid = await pidOf(client);
     const error = await rejection(client.callTool('exit'));
     expect(error).toBeInstanceOf(TransportError);
     expect(error.message).toBe(
-      'MCP transport operation failed: tools/call: the connection closed before the server answered (did the server exit?)',
+      'MCP transport operation failed: tools/call: the server process exited with code 3 before answering tools/call (no stderr output)',
     );
     expect(await waitForExit(pid)).toBe(true);
     await client.close();

@@ -12,6 +12,7 @@ import type { ProcessStartedPayload } from '../trace/payloads';
 import { ChildProcessHandle } from './ChildProcessHandle';
 import type { OpenedTransport, OpenTransportOptions } from './openTransport';
 import { StartedStdioTransport } from './StartedStdioTransport';
+import { StdioConnectionEnd } from './StdioConnectionEnd';
 
 const STARTUP_FAILED = 'stdio MCP server startup failed';
 
@@ -101,11 +102,13 @@ export async function openStdioTransport(server: StdioServer, options: OpenTrans
     server: server.name,
     connectionId: options.connectionId,
   });
-  const transport = new StartedStdioTransport(sdkTransport, handle);
+  const end = new StdioConnectionEnd(handle);
+  const transport = new StartedStdioTransport(sdkTransport, handle, end);
   return {
     transport,
     kind: 'stdio',
     process: { pid, stderr: () => handle.stderr(), exited: handle.exited },
+    connectionEnd: (operation) => end.describe(operation),
     reap: async () => {
       await handle.reap();
       await sdkTransport.close().catch(() => undefined);
