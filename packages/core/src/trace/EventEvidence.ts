@@ -59,7 +59,8 @@ export class EventEvidence {
    */
   bound(kind: EventKind, fields: RecordFields, payload: JsonObject, exempt: boolean): BoundedEvent {
     // A message event's payload is its decoded frame: the frame's length prices it without a walk.
-    const frameLength = fields.preRedacted === true ? (fields.raw as { length?: unknown } | undefined)?.length : undefined;
+    const frameLength =
+      fields.preRedacted === true ? (fields.raw as { length?: unknown } | undefined)?.length : undefined;
     const cost = typeof frameLength === 'number' ? frameLength : JSON.stringify(payload).length;
     const decision = this.budget.admit(kind, cost, exempt);
     if (decision !== 'full') {
@@ -74,7 +75,9 @@ export class EventEvidence {
     // Object.assign, not a spread: V8 makes a spread of an object with many fields very slow.
     const copy = Object.assign({}, payload);
     const rawEvidence = this.raw.attach(fields as RawFields, copy);
-    return rawEvidence === undefined ? { payload: copy, dropped: false } : { payload: copy, rawEvidence, dropped: false };
+    return rawEvidence === undefined
+      ? { payload: copy, dropped: false }
+      : { payload: copy, rawEvidence, dropped: false };
   }
 
   /** The fields of the `evidence_budget_exhausted` diagnostic, once the budget ran out. */

@@ -36,7 +36,8 @@ const REDUCED_STRING_CHARS = 200;
 const REDUCED_DEPTH = 2;
 
 function reduceValue(value: JsonValue, depth: number): JsonValue | undefined {
-  if (typeof value === 'string') return value.length > REDUCED_STRING_CHARS ? value.slice(0, REDUCED_STRING_CHARS) : value;
+  if (typeof value === 'string')
+    return value.length > REDUCED_STRING_CHARS ? value.slice(0, REDUCED_STRING_CHARS) : value;
   if (value === null || typeof value !== 'object') return value;
   // Arrays go whole: an empty list would pose as an observed empty one.
   if (Array.isArray(value) || depth >= REDUCED_DEPTH) return undefined;

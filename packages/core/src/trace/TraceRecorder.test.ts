@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Redactor } from '../redaction/Redactor';
 import type { TraceEvent } from './Event';
-import { CAPTURE_INCOMPLETE, EVIDENCE_BUDGET_EXHAUSTED, RAW_EVIDENCE_BUDGET_EXCEEDED, TraceRecorder } from './TraceRecorder';
+import {
+  CAPTURE_INCOMPLETE,
+  EVIDENCE_BUDGET_EXHAUSTED,
+  RAW_EVIDENCE_BUDGET_EXCEEDED,
+  TraceRecorder,
+} from './TraceRecorder';
 
 const EXEC = 'exec-0123456789abcdef0123456789abcdef';
 const TRACE = 'trace-0123456789abcdef0123456789abcdef';
