@@ -140,6 +140,28 @@ describe('TraceRecorder evidence budget over events', () => {
     expect(stored).toBeLessThan(10_000 + 2_000);
   });
 
+  it('a call whose result was kept without its payload reads back as truncated, not as an empty result', () => {
+    const recorder = recorderWith(2_000);
+    recorder.record('tool.call_requested', {
+      direction: 'client_to_server',
+      jsonrpcId: 1,
+      server: 'srv',
+      phase: 'mcp_call',
+      payload: { method: 'tools/call', params: { name: 'huge', arguments: {} } },
+    });
+    recorder.record('tool.result_received', {
+      direction: 'server_to_client',
+      jsonrpcId: 1,
+      server: 'srv',
+      phase: 'mcp_call',
+      payload: { method: 'tools/call', result: { content: [{ type: 'text', text: 'z'.repeat(5_000) }], isError: true } },
+    });
+    const [call] = recorder.finish('completed').view().toolCalls;
+    expect(call!.tool).toMatchObject({ state: 'observed', value: 'huge' });
+    expect(call!.result).toMatchObject({ state: 'truncated', reason: 'evidence_truncated', value: null });
+    expect(call!.status).toBe('tool_error');
+  });
+
   it('leaves a trace inside its budget untouched', () => {
     const recorder = recorderWith(1_000_000);
     for (let i = 0; i < 100; i += 1) notification(recorder, i);
