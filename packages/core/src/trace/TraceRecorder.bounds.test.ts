@@ -154,7 +154,10 @@ describe('TraceRecorder evidence budget over events', () => {
       jsonrpcId: 1,
       server: 'srv',
       phase: 'mcp_call',
-      payload: { method: 'tools/call', result: { content: [{ type: 'text', text: 'z'.repeat(5_000) }], isError: true } },
+      payload: {
+        method: 'tools/call',
+        result: { content: [{ type: 'text', text: 'z'.repeat(5_000) }], isError: true },
+      },
     });
     const [call] = recorder.finish('completed').view().toolCalls;
     expect(call!.tool).toMatchObject({ state: 'observed', value: 'huge' });
