@@ -45,7 +45,9 @@ function databaseBytes(): number {
 
 const figuresOf = (name: string): Figures => JSON.parse(readFileSync(join(folder, 'figures', `${name}.json`), 'utf8'));
 
-async function waitUntilGone(pid: number): Promise<boolean> {
+/** True once the bad server started in `mode` (its pid in figures/<mode>.pid) is gone. */
+async function reaped(mode: string): Promise<boolean> {
+  const pid = Number(readFileSync(join(folder, 'figures', `${mode}.pid`), 'utf8'));
   for (let i = 0; i < 100 && isAlive(pid); i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
   return !isAlive(pid);
 }
@@ -111,7 +113,7 @@ describe('bad servers through m3 test', () => {
     expect(trace.events.length).toBeLessThan(60);
     expect(addedBytes).toBeLessThan(1 * MB);
     expect(figures.maxRssBytes).toBeLessThan(300 * MB);
-    expect(await waitUntilGone(Number(readFileSync(join(folder, 'figures', 'flood.pid'), 'utf8')))).toBe(true);
+    expect(await reaped('flood')).toBe(true);
   });
 
   test('a server that never answers: OperationTimeout on initialize, the server reaped', async () => {
@@ -122,7 +124,7 @@ describe('bad servers through m3 test', () => {
     expect(figures.errorMessage).toMatch(/^initialize timed out after 1500 ms: .*raise timeoutMs/);
     expect(execution.outcome).toBe('failed');
     expect(addedBytes).toBeLessThan(1 * MB);
-    expect(await waitUntilGone(Number(readFileSync(join(folder, 'figures', 'mute.pid'), 'utf8')))).toBe(true);
+    expect(await reaped('mute')).toBe(true);
   });
 
   test('a 20 MB result over stdio: the SDK refuses the frame, a named TransportError, little stored', async () => {
@@ -135,7 +137,7 @@ describe('bad servers through m3 test', () => {
     expect(execution.outcome).toBe('failed');
     expect(view.toolCalls.map((c) => c.status)).toEqual(['transport_error']);
     expect(addedBytes).toBeLessThan(1 * MB);
-    expect(await waitUntilGone(Number(readFileSync(join(folder, 'figures', 'huge.pid'), 'utf8')))).toBe(true);
+    expect(await reaped('huge')).toBe(true);
   });
 
   test('2 MB of random bytes on stdout: OperationTimeout, lines quoted and counted, < 1 MB stored', async () => {
@@ -151,6 +153,7 @@ describe('bad servers through m3 test', () => {
     expect(trace.events.length).toBeLessThan(100);
     expect(addedBytes).toBeLessThan(1 * MB);
     expect(figures.maxRssBytes).toBeLessThan(300 * MB);
+    expect(await reaped('garbage')).toBe(true);
   });
 
   test('a 20 MB result in process: returned whole, its frame kept to 1 MiB, the trace reads back', async () => {
