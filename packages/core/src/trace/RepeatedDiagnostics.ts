@@ -89,11 +89,19 @@ export class RepeatedDiagnostics {
       this.tallies.delete(key);
       if (tally.count <= this.limit) continue;
       const payload = tally.fields.payload as { code?: unknown };
+      // The summary quotes lines in its payload; the first line's raw evidence stays on its own event.
+      const {
+        raw: _raw,
+        rawMediaType: _type,
+        rawSource: _source,
+        rawOriginalSizeBytes: _size,
+        ...fields
+      } = tally.fields;
       const summarized = tally.count - this.limit;
       const lines =
         tally.first === undefined ? '' : `; first: ${JSON.stringify(tally.first)}, last: ${JSON.stringify(tally.last)}`;
       out.push({
-        ...tally.fields,
+        ...fields,
         payload: {
           code: payload.code,
           message:

@@ -4,6 +4,7 @@ import type { EventDirection, EventKind } from '../trace/Event';
 import type { DeferredFallback, RecordFields, TraceRecorder } from '../trace/TraceRecorder';
 import type { TransportPayload } from '../trace/payloads';
 import { jsonRpcMessageEvent, type PendingRequestMethods } from './jsonRpcMessageEvent';
+import { wasReported } from './ReportingReadBuffer';
 import { transportKindOf } from './transportKinds';
 
 /** Who an observed transport records for. */
@@ -167,7 +168,8 @@ export class ObservedTransport implements Transport {
     const code = (error as { code?: unknown } | undefined)?.code;
     this.lastErrorName = name;
     const { recorder, server, connectionId } = this.options;
-    if (recorder.finished) return;
+    // A stdout line the read buffer reported is recorded already (`recordUnreadableLine`).
+    if (recorder.finished || wasReported(error)) return;
     const shown = `${name}${typeof code === 'string' || typeof code === 'number' ? ` (${code})` : ''}`;
     try {
       // Rate-limited: a peer can cause one error per line (an HTTP stream of garbage, say).

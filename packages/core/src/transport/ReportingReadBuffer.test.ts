@@ -1,26 +1,41 @@
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { ReportingReadBuffer, reportUnreadableLines, type UnreadableLine } from './ReportingReadBuffer';
+import { ReportingReadBuffer, reportUnreadableLines, wasReported, type UnreadableLine } from './ReportingReadBuffer';
 
 const message = (id: number): string => `${JSON.stringify({ jsonrpc: '2.0', id, result: {} })}\n`;
 
-function readAll(buffer: ReportingReadBuffer): unknown[] {
+/** Reads as the SDK transport does: every message until none is complete, errors go aside. */
+function readAll(buffer: ReportingReadBuffer, errors: unknown[] = []): unknown[] {
   const out: unknown[] = [];
-  for (let m = buffer.readMessage(); m !== null; m = buffer.readMessage()) out.push(m);
-  return out;
+  for (;;) {
+    try {
+      const message = buffer.readMessage();
+      if (message === null) return out;
+      out.push(message);
+    } catch (error) {
+      errors.push(error);
+    }
+  }
 }
 
 describe('ReportingReadBuffer', () => {
   it('returns the JSON-RPC messages in order and reports each other line with its text and bytes', () => {
     const seen: UnreadableLine[] = [];
+    const errors: unknown[] = [];
     const buffer = new ReportingReadBuffer((line) => seen.push(line));
     buffer.append(Buffer.from(`${message(1)}hello world\r\n{"not":"rpc"}\n`));
     buffer.append(
       Buffer.concat([Buffer.from([0xff, 0xfe, 0x41, 0x0a]), Buffer.from(message(2)), Buffer.from('partial')]),
     );
-    expect(readAll(buffer)).toEqual([
+    expect(readAll(buffer, errors)).toEqual([
       { jsonrpc: '2.0', id: 1, result: {} },
       { jsonrpc: '2.0', id: 2, result: {} },
+    ]);
+    // The SDK still gets its error for each bad line (it logs them), marked as recorded.
+    expect(errors.map((e) => [(e as Error).constructor.name, wasReported(e)])).toEqual([
+      ['SyntaxError', true],
+      ['ZodError', true],
+      ['SyntaxError', true],
     ]);
     expect(seen).toEqual([
       { kind: 'non_json', text: 'hello world', bytes: 13 },
@@ -42,12 +57,14 @@ describe('ReportingReadBuffer', () => {
     expect(ours.readMessage()).toBeNull();
   });
 
-  it('keeps reading when the reporter throws', () => {
+  it('keeps reading when the reporter throws, and leaves that line unmarked', () => {
     const buffer = new ReportingReadBuffer(() => {
       throw new Error('reporter broke');
     });
+    const errors: unknown[] = [];
     buffer.append(Buffer.from(`garbage\n${message(3)}`));
-    expect(readAll(buffer)).toEqual([{ jsonrpc: '2.0', id: 3, result: {} }]);
+    expect(readAll(buffer, errors)).toEqual([{ jsonrpc: '2.0', id: 3, result: {} }]);
+    expect(errors.map(wasReported)).toEqual([false]);
   });
 
   it('takes the place of the read buffer of an SDK stdio transport (which keeps its limit)', () => {

@@ -16,12 +16,20 @@ export interface UnreadableLine {
   readonly bytes: number;
 }
 
+/** Set on a parse error whose line was already handed to `onUnreadable` (see `wasReported`). */
+const REPORTED = Symbol('sf-m3.unreadableLineReported');
+
+/** True for the error of a line a `ReportingReadBuffer` already reported (and the kit recorded). */
+export function wasReported(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { [REPORTED]?: boolean })[REPORTED] === true;
+}
+
 /**
  * The SDK's stdio `ReadBuffer` (same line splitting, same 10 MiB limit and overflow error, same
- * message parsing), except that a line which is no JSON-RPC message is handed to `onUnreadable`
- * and skipped instead of thrown. The SDK transport reports a thrown line through `onerror`, one
- * error object per line and nothing of the line itself; this way the kit sees the line (to quote
- * and count it, rate-limited) and the SDK's error path stays for real transport errors.
+ * message parsing and the same error thrown for a bad line, which the SDK transport passes to
+ * `onerror`), except that a line which is no JSON-RPC message is first handed to `onUnreadable`.
+ * The SDK's error carries nothing of the line; this way the kit can quote and count it
+ * (rate-limited), and its error is marked (`wasReported`) so it is not recorded twice.
  */
 export class ReportingReadBuffer {
   private buffer: Buffer | undefined;
@@ -41,7 +49,10 @@ export class ReportingReadBuffer {
     this.buffer = this.buffer === undefined ? chunk : Buffer.concat([this.buffer, chunk]);
   }
 
-  /** The next JSON-RPC message, skipping (and reporting) lines that are none; null when none is complete. */
+  /**
+   * The next JSON-RPC message, or null when no line is complete; a line that is none is reported,
+   * then its parse error thrown (the SDK transport passes it to `onerror` and reads on).
+   */
   readMessage(): JSONRPCMessage | null {
     while (this.buffer !== undefined) {
       const index = this.buffer.indexOf('\n');
@@ -54,9 +65,11 @@ export class ReportingReadBuffer {
         const kind = error instanceof SyntaxError ? 'non_json' : 'not_json_rpc';
         try {
           this.onUnreadable({ kind, text, bytes: index + 1 });
+          if (typeof error === 'object' && error !== null) Object.defineProperty(error, REPORTED, { value: true });
         } catch {
-          // Reporting is best effort: the stream goes on.
+          // Reporting is best effort: the SDK still gets the error.
         }
+        throw error;
       }
     }
     return null;
@@ -71,7 +84,8 @@ export class ReportingReadBuffer {
 /**
  * Puts a `ReportingReadBuffer` in place of the SDK transport's own read buffer (a private field:
  * the SDK offers no hook for unreadable lines). Returns false, changing nothing, when this SDK
- * version keeps its buffer elsewhere; its per-line `onerror` then still reaches the kit.
+ * version keeps its buffer elsewhere; its per-line `onerror` then still reaches the kit
+ * (recorded as rate-limited `transport_error` diagnostics).
  */
 export function reportUnreadableLines(
   transport: StdioClientTransport,
