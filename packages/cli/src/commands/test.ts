@@ -17,6 +17,7 @@ import { openResultsStore } from '../store/openResultsStore';
 import { buildRunSummary, tallyAttempts, type SummarizedRun } from '../summary/buildRunSummary';
 import { finalAttempts } from '../summary/collectRunFacts';
 import { formatSummary } from '../summary/formatSummary';
+import { roundSummaryRates } from '../summary/roundRates';
 import { trialsWithoutEffect } from '../summary/trialsWithoutEffect';
 
 /** Everything `m3 test` was given. */
@@ -73,7 +74,8 @@ export function reportSummary(
   const written = writeFeedback(io.cwd, buildFeedback(summary, attempts, redactor));
   const shownPath = displayPath(io.cwd, written);
   if (json) {
-    io.stdout(`${JSON.stringify(redactor.redactJson({ ...summary, feedbackPath: shownPath }), null, 2)}\n`);
+    const shown = { ...roundSummaryRates(summary), feedbackPath: shownPath };
+    io.stdout(`${JSON.stringify(redactor.redactJson(shown), null, 2)}\n`);
   } else {
     io.stdout(redactor.redactText(formatSummary(summary, { feedbackPath: shownPath })));
   }
