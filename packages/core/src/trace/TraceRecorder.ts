@@ -9,7 +9,13 @@ import type { RawEvidenceBlob } from './EvidenceRef';
 import { EventEvidence } from './EventEvidence';
 import type { ExecutionFinishedPayload } from './payloads';
 import { DEFAULT_RAW_LIMITS } from './rawCapture';
-import type { DeferredFallback, FinishExtras, RecordFields, TraceRecorderOptions } from './RecorderInputs';
+import type {
+  DeferredFallback,
+  FinishExtras,
+  PendingRecord,
+  RecordFields,
+  TraceRecorderOptions,
+} from './RecorderInputs';
 import { DIAGNOSTICS_SUMMARIZED, RepeatedDiagnostics, type RepeatedDiagnosticInput } from './RepeatedDiagnostics';
 import { sanitizeJson } from './sanitizeJson';
 import { TraceClock } from './TraceClock';
@@ -22,14 +28,6 @@ export { EVIDENCE_BUDGET_EXHAUSTED } from './EvidenceBudget';
 export { DIAGNOSTICS_SUMMARIZED } from './RepeatedDiagnostics';
 
 export type { DeferredFallback, FinishExtras, RecordFields, TraceRecorderOptions } from './RecorderInputs';
-
-/** An event accepted by `recordLater`: its inputs and the time it was accepted. */
-interface PendingRecord {
-  kind: EventKind;
-  fields: RecordFields;
-  offsetMs: number;
-  fallback: DeferredFallback | undefined;
-}
 
 /** Events `recordLater` holds at most before it builds them at once. */
 const MAX_PENDING = 256;
@@ -117,16 +115,14 @@ export class TraceRecorder {
   subscribe(listener: (e: TraceEvent) => void): () => void {
     this.flushPending();
     this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return () => void this.listeners.delete(listener);
   }
 
   /**
-   * Records one event. The payload is turned into plain JSON and redacted (see `sanitizeJson`); `raw` is redacted,
-   * bounded and stored, its reference set on `event.rawEvidence` and its preview merged into the
-   * payload (`source, mediaType, preview, previewTruncated, sizeBytes, truncated, redacted`, as a
-   * `raw.frame` event carries them), or put in `payload.stderr` for `rawSource: 'process_stderr'`.
+   * Records one event. The payload is turned into plain JSON and redacted (see `sanitizeJson`); `raw`
+   * is redacted, bounded and stored, its reference set on `event.rawEvidence` and its preview merged
+   * into the payload (`source, mediaType, preview, previewTruncated, sizeBytes, truncated, redacted`,
+   * as a `raw.frame` event carries them), or put in `payload.stderr` for `rawSource: 'process_stderr'`.
    */
   record(kind: EventKind, fields: RecordFields): TraceEvent {
     this.assertOpen(kind);
@@ -211,9 +207,8 @@ export class TraceRecorder {
   }
 
   /**
-   * Builds, stores and announces one event; `offsetMs` when it was accepted earlier. Past the
-   * evidence budget the event is reduced, or dropped (then returned but not stored); `exempt`
-   * events (the recorder's own summaries) always go whole.
+   * Builds, stores and announces one event (`acceptedAtMs`: when `recordLater` took it). Past the budget it
+   * is reduced or dropped (returned, not stored); `exempt` events (the recorder's summaries) go whole.
    */
   private build(kind: EventKind, fields: RecordFields, acceptedAtMs: number | undefined, exempt = false): TraceEvent {
     const plain = fields.preRedacted === true ? (fields.payload as JsonObject) : this.sanitize(fields.payload);
