@@ -309,7 +309,7 @@ describe('a malformed server response (hand-written stdio fixture)', () => {
     expect(await waitForExit(started!.payload.pid as number)).toBe(true);
   });
 
-  test('a frame that is not JSON is recorded as a transport diagnostic; the call ends at its timeout', async () => {
+  test('a frame that is not JSON is recorded as a diagnostic quoting the line; the call ends at its timeout', async () => {
     const client = await kit.direct(malformed).connect();
     const error = await rejection(client.callTool('not_json', {}, { timeoutMs: 300 }));
     expect(error).toBeInstanceOf(OperationTimeout);
@@ -319,7 +319,7 @@ describe('a malformed server response (hand-written stdio fixture)', () => {
     const diagnostics = client.finalTrace!.events.filter((e) => e.kind === 'diagnostic').map((e) => e.payload);
     expect(diagnostics).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ code: 'transport_error', message: 'the transport reported SyntaxError' }),
+        expect.objectContaining({ code: 'non_json_output', line: 'this is not json {', lineBytes: 19 }),
       ]),
     );
   });

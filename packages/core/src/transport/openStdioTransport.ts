@@ -10,6 +10,8 @@ import { resolveConfiguredValues } from '../servers/resolveConfiguredValues';
 import type { StdioServer } from '../servers/StdioServer';
 import type { ProcessStartedPayload } from '../trace/payloads';
 import { ChildProcessHandle } from './ChildProcessHandle';
+import { recordUnreadableLine } from './recordUnreadableLine';
+import { reportUnreadableLines } from './ReportingReadBuffer';
 import type { OpenedTransport, OpenTransportOptions } from './openTransport';
 import { StartedStdioTransport } from './StartedStdioTransport';
 import { StdioConnectionEnd } from './StdioConnectionEnd';
@@ -65,6 +67,9 @@ export async function openStdioTransport(server: StdioServer, options: OpenTrans
     ...(server.cwd !== undefined && { cwd: server.cwd }),
   });
   const stderr = sdkTransport.stderr as Readable | null;
+  reportUnreadableLines(sdkTransport, (line) =>
+    recordUnreadableLine(options.recorder, server.name, options.connectionId, line),
+  );
   // Swallow stream errors before start: a failed spawn must surface as one startup error.
   sdkTransport.onerror = () => undefined;
   try {
