@@ -2,7 +2,7 @@
 // collects what it left: exit status, the saved run as `m3 runs`/`m3 report`/feedback.json and the
 // database see it, processes still alive, and temporary files left behind.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAlive, processGroupMembers } from '../../packages/core/src/transport/processTree';
@@ -27,9 +27,14 @@ const jestCache = join(tmpdir(), 'm3-faults-jest-cache');
 /**
  * Starts `m3 test <args>` on a fresh copy of the faults fixture. `freshCache` gives Jest an empty
  * cache: without test timings it uses workers for several files instead of running in band.
+ * `files` are written into the copy first (a broken file the repository's linters must not see).
  */
-export function startFaultRun(args: readonly string[], options: { freshCache?: boolean } = {}): FaultRun {
+export function startFaultRun(
+  args: readonly string[],
+  options: { freshCache?: boolean; files?: Record<string, string> } = {},
+): FaultRun {
   const folder = copyFixture('faults-run');
+  for (const [name, text] of Object.entries(options.files ?? {})) writeFileSync(join(folder, name), text);
   const tmp = mkdtempSync(join(tmpdir(), 'm3-faults-tmp-'));
   const readyDir = join(folder, '.ready');
   mkdirSync(readyDir);

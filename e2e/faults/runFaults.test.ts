@@ -29,8 +29,8 @@ afterAll(() => {
   );
 });
 
-function start(args: string[], freshCache = false): FaultRun {
-  const run = startFaultRun(args, { freshCache });
+function start(args: string[], options: Parameters<typeof startFaultRun>[1] = {}): FaultRun {
+  const run = startFaultRun(args, options);
   runs.push(run);
   return run;
 }
@@ -92,7 +92,7 @@ describe.each([
 });
 
 test('SIGKILL of one worker of two: the run fails naming the file, the other file keeps its results', async () => {
-  const run = start(['tests/passes', 'tests/stdio', '--', '--maxWorkers=2'], true);
+  const run = start(['tests/passes', 'tests/stdio', '--', '--maxWorkers=2'], { freshCache: true });
   const ready = await waitForMarker(run, 'ready-stdio');
   const worker = await waitForMarker(run, 'worker-stdio');
   const m3Pid = run.child.pid as number;
@@ -119,7 +119,10 @@ test('SIGKILL of one worker of two: the run fails naming the file, the other fil
 });
 
 test('a test file that cannot load fails the run, naming the file, in every view', async () => {
-  const run = start(['tests/passes', 'tests/broken', '--', '--maxWorkers=2']);
+  const broken = "describe.m3('faults', () => {\n  test('never runs', () => {\n    expect(1).toBe(1);\n  ;\n});\n";
+  const run = start(['tests/passes', 'tests/broken', '--', '--maxWorkers=2'], {
+    files: { 'tests/broken.test.js': broken },
+  });
   const exit = await run.exited;
   expect(exit.status).toBe(1);
   expect(exit.output).toContain('SyntaxError');
