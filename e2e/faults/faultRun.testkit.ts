@@ -149,7 +149,8 @@ export async function inspectFaultRun(run: FaultRun): Promise<FaultFindings> {
   return {
     runId,
     dbStatus: stored.record.status,
-    problems: stored.record.problems ?? [],
+    // Read loosely: the suite also runs against builds from before runs carried problems.
+    problems: (stored.record as { problems?: FaultFindings['problems'] }).problems ?? [],
     runsStatus: listed.find((r) => r.runId === runId)?.status,
     reportVerdict: reported.verdict,
     reportExit: report.status,

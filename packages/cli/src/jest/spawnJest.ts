@@ -49,7 +49,8 @@ function signalGroup(pid: number, signal: NodeJS.Signals, group: boolean): void 
  * Spawns `node <jest> [args]` in `cwd`, leading its own process group so that `m3` can signal
  * the whole run. With `stdoutToStderr`, Jest's stdout goes to our stderr (so `--json` output on
  * stdout stays machine-readable). SIGINT, SIGTERM and SIGHUP sent to `m3` (a Ctrl-C reaches only
- * `m3`'s group) are forwarded to Jest's group and reported in `received`. When Jest ended by a
+ * `m3`'s group) are forwarded to Jest's group and reported in `received`; a second one kills the
+ * group. When Jest ended by a
  * signal or `m3` was signalled, whatever is left in the group (workers whose parent died) is
  * killed, so no process of the run survives it.
  */
@@ -71,8 +72,10 @@ export function spawnJest(options: {
   const listeners = new Map<NodeJS.Signals, () => void>();
   for (const signal of FORWARDED) {
     const listener = (): void => {
+      // A second signal means the first did not end the run soon enough: end it now.
+      const forwarded = received === null ? signal : 'SIGKILL';
       received ??= signal;
-      if (child.pid !== undefined) signalGroup(child.pid, signal, group);
+      if (child.pid !== undefined) signalGroup(child.pid, forwarded, group);
     };
     listeners.set(signal, listener);
     process.on(signal, listener);
