@@ -11,7 +11,7 @@ import { copyFixture, m3Bin, readFeedback, repoRoot, withStore } from '../cli.te
 /** A faulted run in its own project copy and private temp directory. */
 export interface FaultRun {
   readonly folder: string;
-  /** TMPDIR of the run: only this run writes here, so every `sf-m3-*` entry in it is the run's. */
+  /** TMPDIR of the run: only this run writes here, so every entry in it is the run's. */
   readonly tmp: string;
   readonly readyDir: string;
   readonly child: ChildProcess;
@@ -23,6 +23,8 @@ export interface FaultRun {
  * cache does not re-transform the kit for every run).
  */
 const jestCache = join(tmpdir(), 'm3-faults-jest-cache');
+/** A run's own empty Jest cache, inside its TMPDIR. */
+const FRESH_CACHE = 'jest-cache';
 
 /**
  * Starts `m3 test <args>` on a fresh copy of the faults fixture. `freshCache` gives Jest an empty
@@ -40,7 +42,7 @@ export function startFaultRun(
   mkdirSync(readyDir);
   const env: NodeJS.ProcessEnv = { ...process.env, SF_M3_ROOT: repoRoot, TMPDIR: tmp, FAULT_READY_DIR: readyDir };
   for (const name of Object.keys(env)) if (name.startsWith('M3_') || name === 'JEST_WORKER_ID') delete env[name];
-  const cache = options.freshCache === true ? join(tmp, 'jest-cache') : jestCache;
+  const cache = options.freshCache === true ? join(tmp, FRESH_CACHE) : jestCache;
   const child = spawn(process.execPath, [m3Bin, 'test', ...args, `--cacheDirectory=${cache}`], { cwd: folder, env });
   let output = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -90,7 +92,7 @@ export interface FaultFindings {
   readonly attempts: readonly { fullName: string; outcome: string | null; failureMessage: string | null }[];
   /** pids the kit recorded in process events of the run's executions. */
   readonly recordedPids: number[];
-  /** `sf-m3-*` entries left in the run's TMPDIR. */
+  /** Entries left in the run's TMPDIR (`sf-m3-*` run state, capture files, proxy configs, `m3-acp-*` agent homes...), Jest's cache aside. */
   readonly tempLeft: string[];
 }
 
@@ -160,7 +162,7 @@ export async function inspectFaultRun(run: FaultRun): Promise<FaultFindings> {
     unreadable: stored.unreadable,
     attempts: stored.attempts,
     recordedPids: stored.recordedPids,
-    tempLeft: readdirSync(run.tmp).filter((name) => name.startsWith('sf-m3-')),
+    tempLeft: readdirSync(run.tmp).filter((name) => name !== FRESH_CACHE),
   };
 }
 

@@ -1,5 +1,5 @@
 // SPEC §22 through the real `m3` and `jest` binaries: a run ended by a signal (to `m3` or to Jest,
-// SIGINT, SIGTERM, SIGKILL) while a stdio, HTTP or in-process execution is mid-call, one worker of
+// SIGINT, SIGTERM, SIGKILL) while a stdio, HTTP, in-process or ACP execution is mid-call, one worker of
 // several SIGKILLed, and a test file that cannot load. After each, the exit status, `m3 runs`,
 // `m3 report`, feedback.json and the database agree; the database is intact; every execution is
 // complete (in-flight ones `interrupted`) and every test has its attempt; no process of the run and
@@ -70,6 +70,7 @@ describe.each([
   { transport: 'http', target: 'm3', signal: 'SIGTERM', status: 143 },
   { transport: 'inprocess', target: 'jest', signal: 'SIGKILL', status: 137 },
   { transport: 'stdio', target: 'jest', signal: 'SIGTERM', status: 143 },
+  { transport: 'acp', target: 'm3', signal: 'SIGINT', status: 130 },
 ] as const)('$signal to $target during a $transport execution', ({ transport, target, signal, status }) => {
   test('exits 128 + the signal, the run is interrupted everywhere, and nothing is left behind', async () => {
     const run = start([`tests/${transport}`, '--', '--runInBand']);

@@ -1,9 +1,9 @@
 import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelValidationError } from '../errors/M3Error';
 import { isSensitiveName } from '../redaction/Redactor';
 import { normalizeToolPolicy, type ProxyToolPolicy } from './toolPolicy';
+import { runTempRoot } from '../runTemp/runTempRoot';
 
 /** Version of the config shape the proxy script accepts. */
 export const PROXY_CONFIG_VERSION = 1;
@@ -132,7 +132,7 @@ function copyToolPolicy(policy: ProxyToolPolicy): ProxyToolPolicy {
  * returns its path. The proxy reads it once and deletes it (and the directory) at start.
  */
 export async function writeProxyConfig(config: ProxyConfig): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'sf-m3-proxy-'));
+  const dir = await mkdtemp(join(runTempRoot(), 'sf-m3-proxy-'));
   const file = join(dir, 'config.json');
   await writeFile(file, JSON.stringify(config), { mode: 0o600, flag: 'wx' });
   await chmod(file, 0o600);

@@ -1,12 +1,12 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { M3Error } from '../../errors';
 import { isSensitiveName, type Redactor } from '../../redaction/Redactor';
 import { resolveSecret } from '../../redaction/SecretRef';
 import { addCredentialCanary } from '../../servers/resolveConfiguredValues';
 import type { ResolvedAcpSelection } from './acpOptions';
+import { runTempRoot } from '../../runTemp/runTempRoot';
 
 /** PATH entries after the agent executable's own folder. */
 export const DEFAULT_AGENT_PATH = ['/usr/local/bin', '/usr/bin', '/bin'].join(delimiter);
@@ -85,7 +85,7 @@ export async function prepareAcpLaunch(
     addCredentialCanary(redactor, secret);
     extra[name] = secret;
   }
-  const root = await mkdtemp(join(tmpdir(), 'm3-acp-'));
+  const root = await mkdtemp(join(runTempRoot(), 'm3-acp-'));
   const dirs = {
     HOME: join(root, 'home'),
     XDG_CONFIG_HOME: join(root, 'xdg', 'config'),

@@ -1,6 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { newId } from '../../ids';
 import { buildProxyCommand } from '../../proxy/buildProxyCommand';
@@ -15,6 +14,7 @@ import type { TraceRecorder } from '../../trace/TraceRecorder';
 import { reapProxyProcesses } from './reapProcesses';
 import { recordCaptureRecords } from './recordCaptureRecords';
 import { WireEventWriter, type WireScope } from './WireEventWriter';
+import { runTempRoot } from '../../runTemp/runTempRoot';
 
 /** The stdio descriptor an agent is given in place of the real server. */
 export interface StdioAgentDescriptor {
@@ -116,7 +116,7 @@ export class StdioWireProxy {
       ...minimalEnvironment(),
       ...resolveConfiguredValues(server.env, { redactor, what: 'env', serverName: server.name }),
     };
-    const captureDir = await mkdtemp(join(tmpdir(), 'sf-m3-wire-'));
+    const captureDir = await mkdtemp(join(runTempRoot(), 'sf-m3-wire-'));
     try {
       const capturePath = join(captureDir, 'capture.jsonl');
       const config = createProxyConfig({
