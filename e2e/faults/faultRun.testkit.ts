@@ -23,17 +23,16 @@ export interface FaultRun {
  * cache does not re-transform the kit for every run).
  */
 const jestCache = join(tmpdir(), 'm3-faults-jest-cache');
-/** A run's own empty Jest cache, inside its TMPDIR. */
-const FRESH_CACHE = 'jest-cache';
 
 /**
- * Starts `m3 test <args>` on a fresh copy of the faults fixture. `freshCache` gives Jest an empty
- * cache: without test timings it uses workers for several files instead of running in band.
+ * Starts `m3 test <args>` on a fresh copy of the faults fixture. `forgetTimings` drops the test
+ * timings from Jest's cache first: with fast timings on record Jest runs a few files in band,
+ * without them it uses workers.
  * `files` are written into the copy first (a broken file the repository's linters must not see).
  */
 export function startFaultRun(
   args: readonly string[],
-  options: { freshCache?: boolean; files?: Record<string, string> } = {},
+  options: { forgetTimings?: boolean; files?: Record<string, string> } = {},
 ): FaultRun {
   const folder = copyFixture('faults-run');
   for (const [name, text] of Object.entries(options.files ?? {})) writeFileSync(join(folder, name), text);
@@ -42,13 +41,18 @@ export function startFaultRun(
   mkdirSync(readyDir);
   const env: NodeJS.ProcessEnv = { ...process.env, SF_M3_ROOT: repoRoot, TMPDIR: tmp, FAULT_READY_DIR: readyDir };
   for (const name of Object.keys(env)) if (name.startsWith('M3_') || name === 'JEST_WORKER_ID') delete env[name];
-  const cache = options.freshCache === true ? join(tmp, FRESH_CACHE) : jestCache;
-  const child = spawn(process.execPath, [m3Bin, 'test', ...args, `--cacheDirectory=${cache}`], { cwd: folder, env });
+  if (options.forgetTimings === true && existsSync(jestCache)) {
+    for (const name of readdirSync(jestCache)) if (name.startsWith('perf-cache-')) rmSync(join(jestCache, name));
+  }
+  const child = spawn(process.execPath, [m3Bin, 'test', ...args, `--cacheDirectory=${jestCache}`], {
+    cwd: folder,
+    env,
+  });
   let output = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const exited = new Promise<{ status: number | null; signal: NodeJS.Signals | null; output: string }>((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
     child.once('close', (status, signal) => {
       clearTimeout(timer);
       resolve({ status, signal, output });
@@ -92,7 +96,7 @@ export interface FaultFindings {
   readonly attempts: readonly { fullName: string; outcome: string | null; failureMessage: string | null }[];
   /** pids the kit recorded in process events of the run's executions. */
   readonly recordedPids: number[];
-  /** Entries left in the run's TMPDIR (`sf-m3-*` run state, capture files, proxy configs, `m3-acp-*` agent homes...), Jest's cache aside. */
+  /** Entries left in the run's TMPDIR (`sf-m3-*` run state, capture files, proxy configs, `m3-acp-*` agent homes...). */
   readonly tempLeft: string[];
 }
 
@@ -162,7 +166,7 @@ export async function inspectFaultRun(run: FaultRun): Promise<FaultFindings> {
     unreadable: stored.unreadable,
     attempts: stored.attempts,
     recordedPids: stored.recordedPids,
-    tempLeft: readdirSync(run.tmp).filter((name) => name !== FRESH_CACHE),
+    tempLeft: readdirSync(run.tmp),
   };
 }
 
