@@ -104,7 +104,8 @@ describe('m3 test on a green project', () => {
   test('m3 runs lists both runs, newest first; m3 report re-prints a saved run with its exit status', () => {
     const runs = runM3(['runs'], folder);
     expect(runs.status).toBe(0);
-    const lines = runs.stdout.trim().split('\n');
+    const [header, ...lines] = runs.stdout.trim().split('\n');
+    expect(header).toMatch(/^RUN\s+STARTED\s+STATUS\s+ATTEMPTS\s+LABEL$/);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^run-[0-9a-f]{32}\s+\S+\s+failed\s+1 passed, 1 failed, 1 skipped, 1 todo/);
     expect(lines[1]).toMatch(/^run-[0-9a-f]{32}\s+\S+\s+passed\s+2 passed, 0 failed, 1 skipped, 1 todo/);

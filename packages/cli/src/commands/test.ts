@@ -20,6 +20,7 @@ import { closeRun } from '../run/closeRun';
 import { openResultsStore } from '../store/openResultsStore';
 import { buildRunSummary, type SummarizedRun } from '../summary/buildRunSummary';
 import { formatSummary } from '../summary/formatSummary';
+import { roundSummaryRates } from '../summary/roundRates';
 import { trialsWithoutEffect } from '../summary/trialsWithoutEffect';
 
 /** Everything `m3 test` was given. */
@@ -58,7 +59,8 @@ export function reportSummary(
   const written = writeFeedback(io.cwd, buildFeedback(summary, attempts, redactor));
   const shownPath = displayPath(io.cwd, written);
   if (json) {
-    io.stdout(`${JSON.stringify(redactor.redactJson({ ...summary, feedbackPath: shownPath }), null, 2)}\n`);
+    const shown = { ...roundSummaryRates(summary), feedbackPath: shownPath };
+    io.stdout(`${JSON.stringify(redactor.redactJson(shown), null, 2)}\n`);
   } else {
     io.stdout(redactor.redactText(formatSummary(summary, { feedbackPath: shownPath })));
   }

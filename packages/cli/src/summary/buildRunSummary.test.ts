@@ -66,14 +66,12 @@ describe('buildRunSummary', () => {
     ]);
   });
 
-  test('a failed test fails the run and is listed with its redacted first line', async () => {
+  test('a failed test fails the run and is listed with its meaningful line and its whole message, redacted', async () => {
+    const failureMessage =
+      'expect(received).toHaveStructuredContent(expected)\n\nExpected structuredContent to equal the expected value\n\n' +
+      '- Expected  - 1\n+ Received  + 1\n\n  Object {\n-   "key": "sk-live-secret-1234",\n+   "key": "other",\n  }';
     const runId = await seedRun(store, [
-      {
-        suite: 'shipping',
-        fullName: 'shipping quotes local',
-        outcome: 'failed',
-        failureMessage: '\nexpected 9 with key sk-live-secret-1234\n  at stack',
-      },
+      { suite: 'shipping', fullName: 'shipping quotes local', outcome: 'failed', failureMessage },
     ]);
     const { summary } = await buildRunSummary(store, { ...options, runId, jestExit: { code: 1, signal: null } });
     expect(summary.verdict).toBe('failed');
@@ -82,7 +80,8 @@ describe('buildRunSummary', () => {
         fullName: 'shipping quotes local',
         testPath: '/project/tests/shipping.test.ts',
         caseId: null,
-        message: 'expected 9 with key [REDACTED]',
+        message: 'Expected structuredContent to equal the expected value',
+        failureMessage: failureMessage.replace('sk-live-secret-1234', '[REDACTED]'),
       },
     ]);
     // Jest's exit is shown, but the verdict reads only the store, as `m3 report` does later.
@@ -109,7 +108,12 @@ describe('buildRunSummary', () => {
           outcome: 'passed',
           caseId: 'answer-1',
           evaluations: [
-            { evaluator: 'project.answer.v1', status: 'failed', required: true, rationale: 'wrong total\nmore' },
+            {
+              evaluator: 'project.answer.v1',
+              status: 'failed',
+              required: true,
+              rationale: 'expect(received).toSatisfyJudge(judge, options)\n\nwrong total\nmore',
+            },
           ],
         },
       ],

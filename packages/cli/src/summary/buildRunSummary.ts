@@ -3,7 +3,8 @@ import type { AttemptRecord, Redactor, RunProblem } from '@sf-m3/core';
 import { compareBaseline } from '../baseline/compareBaseline';
 import { collectAgentPassRates } from './agentPassRates';
 import { collectTimeouts } from './collectTimeouts';
-import { collectRunFacts, failureHeadline, finalAttempts, type SummaryStore } from './collectRunFacts';
+import { collectRunFacts, finalAttempts, type SummaryStore } from './collectRunFacts';
+import { failureHeadline, fullFailureMessage } from './failureText';
 import type { AttemptTally, BaselineComparison, FailedTest, RunSummary, SuiteSummary, Verdict } from './RunSummary';
 
 /** Inputs besides the store. */
@@ -100,6 +101,7 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
       testPath: a.testPath,
       caseId: a.caseId,
       message: failureHeadline(a.failureMessage, redactor),
+      failureMessage: fullFailureMessage(a.failureMessage, redactor),
     }))
     .sort((a, b) => a.fullName.localeCompare(b.fullName));
 
