@@ -32,7 +32,6 @@ export default async function globalTeardown(
   const state = holder[GLOBAL_RUN_STATE];
   if (state === undefined) return; // global setup did not run: nothing to finish
   delete holder[GLOBAL_RUN_STATE];
-  state.releaseSignals();
   const stateDir = new RunStateDir(state.stateDir);
   const reports = stateDir.read();
   const unfinished = stateDir.unfinishedFiles();
@@ -43,6 +42,7 @@ export default async function globalTeardown(
     }
   } finally {
     stateDir.remove();
+    state.releaseSignals(); // only now: a signal during teardown still removes the folder
     restoreEnv(state.previousEnv);
   }
   const required = mergeRequiredFailures(reports, stored.failures);
