@@ -129,6 +129,34 @@ describe('AttemptRecorder', () => {
     expect(kits).toHaveLength(1);
   });
 
+  test('the run canaries (--env-file secrets) redact failure messages with or without a kit, and what Jest prints', async () => {
+    const { store, kits, stateDir, runId, recorder } = setup({ canaries: ['env-file-secret-5f6a7b'] });
+    dirs.push(stateDir);
+    const suiteBlock = block('s');
+    recorder.bindSuite(suiteBlock, { name: 's', options: {} });
+    const withKit = testEntry('with kit', suiteBlock);
+    await recorder.started(withKit);
+    recorder.currentKit();
+    const thrown = new Error('the service refused env-file-secret-5f6a7b');
+    withKit.errors.push(thrown);
+    await recorder.finished(withKit);
+    const noKit = testEntry('no kit', suiteBlock);
+    await recorder.started(noKit);
+    noKit.errors.push('thrown env-file-secret-5f6a7b');
+    await recorder.finished(noKit);
+    await recorder.flush();
+    // Every kit starts with the run's canaries, so its evidence is redacted with them too.
+    expect(kits[0]!.options.canaries).toEqual(['env-file-secret-5f6a7b']);
+    const attempts = await store.listAttempts({ runId });
+    expect(attempts.map((a) => a.failureMessage).sort()).toEqual([
+      'the service refused [REDACTED]',
+      'thrown [REDACTED]',
+    ]);
+    expect(thrown.message).toBe('the service refused [REDACTED]');
+    expect(thrown.stack).not.toContain('env-file-secret-5f6a7b');
+    expect(noKit.errors).toEqual(['thrown [REDACTED]']);
+  });
+
   test('a retry is a new attempt with the same case id and the next retry index', async () => {
     const { store, stateDir, runId, recorder } = setup();
     dirs.push(stateDir);

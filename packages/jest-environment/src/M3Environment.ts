@@ -1,19 +1,21 @@
 import * as path from 'node:path';
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
-import { M3Error } from '@sf-m3/core';
+import { M3Error, TEMP_DIR_ENV } from '@sf-m3/core';
 import type { ExecutionStore } from '@sf-m3/core';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
 import { AttemptRecorder } from './AttemptRecorder';
 import { createDescribeM3 } from './describeM3';
 import type { DeclaredSuite, JestDescribeLike } from './describeM3';
 import { loadSqliteStore, resolvePersistence } from './persistenceConfig';
+import { runCanaries } from './runCanaries';
 import { readRunContext } from './runContext';
 import { runtimeOf } from './runtimeBridge';
 import type { M3Runtime } from './runtimeBridge';
 import { RunStateDir } from './RunStateDir';
 import { createTestM3 } from './testM3';
 import type { DeclaredCase, JestTestLike, SelectionOverrides } from './testM3';
+import { workerTempDir } from './workerTempDir';
 
 /** Told when the setup file that builds kits and stores inside the test sandbox did not run. */
 const SETUP_FILE_MISSING =
@@ -68,11 +70,14 @@ export default class M3Environment extends NodeEnvironment {
     this.runtime = runtime;
     this.testPath = path.relative(projectConfig.rootDir, context.testPath).split(path.sep).join('/');
     this.stateDir = run.stateDir === null ? null : new RunStateDir(run.stateDir);
+    // The sandbox's kits make capture files and agent homes there; the worker removes it however it ends.
+    this.global.process.env[TEMP_DIR_ENV] = workerTempDir(process.env);
     this.recorder = new AttemptRecorder({
       runId: run.runId,
       testPath: this.testPath,
       resultsDb,
       stateDir: this.stateDir,
+      canaries: runCanaries(process.env, run.servers),
       // Attempts are written from this (outer) realm: its modules load once per worker, not per file.
       openStore: () => workerStore(run.runId, resultsDb as string),
       openKitStore: () => {

@@ -20,6 +20,8 @@ export interface KitFactoryOptions {
   readonly recordChecks: true;
   /** Labels of a `test.m3` expansion (server, harness, model, trial); empty otherwise. */
   readonly labels: Readonly<Record<string, string | null>>;
+  /** The run's canaries (`runCanaries`): the kit's redactor starts with them. */
+  readonly canaries: readonly string[];
 }
 
 /** The part of an `MCPTestKit` the environment drives (read structurally across realms). */

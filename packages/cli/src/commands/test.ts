@@ -2,11 +2,12 @@
 // variables, then reads the run from the database, prints the summary, writes feedback.json and
 // returns the exit status the verdict implies (0 passed, 1 failed, 2 usage/configuration; 128 + the
 // signal's number when a signal ended the run).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import { displayPath } from '../displayPath';
-import { newId, type Redactor } from '@sf-m3/core';
+import { isSecretEnvName, newId, type Redactor } from '@sf-m3/core';
 import { resolveBaseline, type ResolvedBaseline } from '../baseline/resolveBaseline';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { buildFeedback, writeFeedback } from '../feedback/writeFeedback';
@@ -17,7 +18,7 @@ import { serverSecrets } from '../options/serverGroups';
 import { validateTestOptions, type RawTestOptions, type TestOptions } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
 import { closeRun } from '../run/closeRun';
-import { openResultsStore } from '../store/openResultsStore';
+import { openResultsStore, openRunResultsStore } from '../store/openResultsStore';
 import { buildRunSummary, type SummarizedRun } from '../summary/buildRunSummary';
 import { formatSummary } from '../summary/formatSummary';
 import { roundSummaryRates } from '../summary/roundRates';
@@ -33,12 +34,17 @@ export interface TestCommandInput {
   argv: string[];
 }
 
-/** Loads `--env-file` with Node's own parser; existing variables win. */
-function loadEnvFile(path: string, env: NodeJS.ProcessEnv): void {
+/**
+ * Loads `--env-file` with Node's own parser (existing variables win) and returns the names it
+ * holds whose values are secrets for the whole run (KEY, TOKEN, SECRET, PASSWORD, CREDENTIAL, AUTH).
+ */
+function loadEnvFile(path: string, env: NodeJS.ProcessEnv): string[] {
   if (!existsSync(path)) throw new UsageError('--env-file', `no such file: ${path}`);
   const before = { ...process.env };
+  let names: string[];
   try {
     process.loadEnvFile(path);
+    names = Object.keys(parseEnv(readFileSync(path, 'utf8')));
   } catch (error) {
     throw new UsageError('--env-file', `could not read ${path}: ${(error as Error).message.split('\n')[0]}`);
   }
@@ -47,6 +53,7 @@ function loadEnvFile(path: string, env: NodeJS.ProcessEnv): void {
       if (before[key] === undefined && env[key] === undefined) env[key] = value;
     }
   }
+  return names.filter(isSecretEnvName);
 }
 
 /** Prints a summary as text or JSON and writes feedback.json; returns the exit status. */
@@ -70,12 +77,12 @@ export function reportSummary(
 /** Runs `m3 test`; returns the exit status. */
 export async function runTestCommand(input: TestCommandInput, io: CliIO): Promise<number> {
   const options: TestOptions = validateTestOptions(input.raw, io.cwd);
-  if (options.envFile !== null) loadEnvFile(options.envFile, io.env);
-  const redactor = cliRedactor(io.env, serverSecrets(options.servers));
+  const secretNames = options.envFile !== null ? loadEnvFile(options.envFile, io.env) : [];
+  const redactor = cliRedactor(io.env, serverSecrets(options.servers), secretNames);
   const shownDb = displayPath(io.cwd, options.resultsDb);
 
   let baseline: ResolvedBaseline;
-  const before = openResultsStore(options.resultsDb, { mustExist: false });
+  const before = await openRunResultsStore(options.resultsDb);
   try {
     if (options.runId !== null && (await before.getRun(options.runId)) !== null) {
       throw new UsageError('--run-id', `run ${options.runId} already exists in ${shownDb}; choose a new id`);
@@ -86,7 +93,7 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
   }
 
   const runId = options.runId ?? newId('run');
-  const env = jestChildEnv(io.env, options, runId, redactArgv(['test', ...input.argv], redactor));
+  const env = jestChildEnv(io.env, options, runId, redactArgv(['test', ...input.argv], redactor), secretNames);
   // The preset keeps the run's state under this folder, which goes however Jest ends (SPEC §22).
   const stateRoot = mkdtempSync(join(tmpdir(), 'sf-m3-run-'));
   env[RUN_STATE_ROOT_ENV] = stateRoot;

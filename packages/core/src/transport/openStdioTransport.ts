@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { TransportStartupError } from '../errors';
 import { minimalEnvironment } from '../servers/minimalEnvironment';
+import { commandLineCanaries } from '../servers/redactCommandLine';
 import { resolveConfiguredValues } from '../servers/resolveConfiguredValues';
 import type { StdioServer } from '../servers/StdioServer';
 import type { ProcessStartedPayload } from '../trace/payloads';
@@ -52,6 +53,8 @@ export async function openStdioTransport(server: StdioServer, options: OpenTrans
     ...minimalEnvironment(),
     ...resolveConfiguredValues(server.env, { redactor: options.redactor, what: 'env', serverName: server.name }),
   };
+  // `--token=…`-style arguments are secrets too: the child may echo them on stderr or in results.
+  for (const canary of commandLineCanaries(server.args)) options.redactor.addCanary(canary);
   await checkCwd(server);
   const sdkTransport = new StdioClientTransport({
     command: server.command,
