@@ -41,6 +41,16 @@ const failure = (evaluationId: string, testPath = 'a.test.ts'): RequiredFailureR
   fullName: 's answers',
 });
 
+const base = {
+  runId: 'run-x',
+  label: null,
+  startedAt: 's',
+  finishedAt: null,
+  status: 'running' as const,
+  argv: [],
+  counts: { passed: 0, failed: 0, skipped: 0, todo: 0 },
+};
+
 describe('run lifecycle', () => {
   test('counts attempts by outcome, skipping unfinished ones', () => {
     expect(
@@ -55,29 +65,11 @@ describe('run lifecycle', () => {
   });
 
   test('finishRun sets status and counts', () => {
-    const base = {
-      runId: 'run-x',
-      label: null,
-      startedAt: 's',
-      finishedAt: null,
-      status: 'running' as const,
-      argv: [],
-      counts: { passed: 0, failed: 0, skipped: 0, todo: 0 },
-    };
     expect(finishRun(base, [attempt('a', 'passed')], false, 'f')).toMatchObject({ status: 'passed', finishedAt: 'f' });
     expect(finishRun(base, [attempt('a', 'passed')], true, 'f').status).toBe('failed');
   });
 
   test('a file that did not finish or could not run fails the run and is named on it', () => {
-    const base = {
-      runId: 'run-x',
-      label: null,
-      startedAt: 's',
-      finishedAt: null,
-      status: 'running' as const,
-      argv: [],
-      counts: { passed: 0, failed: 0, skipped: 0, todo: 0 },
-    };
     const problems = runProblems(
       [failure('e1'), { kind: 'file_error', testPath: 'tests/broken.test.js', message: 'SyntaxError' }],
       [{ testPath: 'tests/killed.test.js', pid: 4242 }],
