@@ -75,7 +75,10 @@ describe('AttemptRecorder', () => {
     const test = testEntry('quotes', block('local', suiteBlock));
 
     await recorder.started(test);
-    expect(await store.listAttempts({ runId })).toEqual([]);
+    // Saved open before the body runs: a worker killed now still leaves the test's row (SPEC §22).
+    expect(await store.listAttempts({ runId })).toMatchObject([
+      { fullName: 'shipping local quotes', outcome: null, finishedAt: null },
+    ]);
 
     const kit = recorder.currentKit() as FakeKit;
     expect(recorder.currentKit()).toBe(kit);
@@ -266,7 +269,12 @@ describe('AttemptRecorder', () => {
     await recorder.started(test);
     await recorder.finished(test);
     await recorder.close();
-    expect(stateDir.read()).toEqual([{ kind: 'persistence_error', testPath: 'tests/a.test.ts', message: 'disk full' }]);
+    expect(test.errors).toHaveLength(1);
+    const reports = stateDir.read();
+    expect(reports.length).toBeGreaterThan(0);
+    for (const report of reports) {
+      expect(report).toEqual({ kind: 'persistence_error', testPath: 'tests/a.test.ts', message: 'disk full' });
+    }
   });
 
   test('a suite that cannot be registered fails the test before it runs', async () => {

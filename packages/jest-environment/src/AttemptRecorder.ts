@@ -129,7 +129,10 @@ export class AttemptRecorder {
     return attempt.kit;
   }
 
-  /** `test_started`: opens the attempt; a persisted test outside any suite is failed before it runs. */
+  /**
+   * `test_started`: opens the attempt (saved with no outcome yet when persisted); a persisted test
+   * outside any suite is failed before it runs.
+   */
   async started(test: TestEntryLike): Promise<void> {
     this.testsSeen += 1;
     const fullName = fullNameOf(test);
@@ -143,6 +146,9 @@ export class AttemptRecorder {
     const attempt = this.newAttempt(test, fullName, suite, suiteId);
     this.open.set(test, attempt);
     this.current = attempt;
+    // Saved open before the test body runs, so a worker killed mid-test leaves a row the run's
+    // closer finishes as interrupted (SPEC §22); `finished` replaces it by attempt id.
+    if (this.persistent) await this.guard(test, () => this.save(attempt, null, null, null, []));
   }
 
   /** `test_done`: closes the kit (reaping what the test left open) and finishes the attempt. */

@@ -52,6 +52,9 @@ export default class M3Environment extends NodeEnvironment {
   private circusState: Circus.State | null = null;
   private sawSetup = false;
   private sawRunFinish = false;
+  private readonly stateDir: RunStateDir | null;
+  private readonly testPath: string;
+  private clearRunningMark: (() => void) | null = null;
 
   constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
     super(config, context);
@@ -66,13 +69,15 @@ export default class M3Environment extends NodeEnvironment {
     this.overrides = { servers: run.servers, harness: run.harness, trials: run.trials };
     const runtime = runtimeOf(this.global);
     this.runtime = runtime;
+    this.testPath = path.relative(projectConfig.rootDir, context.testPath).split(path.sep).join('/');
+    this.stateDir = run.stateDir === null ? null : new RunStateDir(run.stateDir);
     // The sandbox's kits make capture files and agent homes there; the worker removes it however it ends.
     this.global.process.env[TEMP_DIR_ENV] = workerTempDir(process.env);
     this.recorder = new AttemptRecorder({
       runId: run.runId,
-      testPath: path.relative(projectConfig.rootDir, context.testPath).split(path.sep).join('/'),
+      testPath: this.testPath,
       resultsDb,
-      stateDir: run.stateDir === null ? null : new RunStateDir(run.stateDir),
+      stateDir: this.stateDir,
       canaries: runCanaries(process.env, run.servers),
       // Attempts are written from this (outer) realm: its modules load once per worker, not per file.
       openStore: () => workerStore(run.runId, resultsDb as string),
@@ -135,6 +140,12 @@ export default class M3Environment extends NodeEnvironment {
     }
   }
 
+  /** Marks the file running for the run: a worker that dies before teardown leaves the mark (SPEC §22). */
+  override async setup(): Promise<void> {
+    await super.setup();
+    this.clearRunningMark = this.stateDir?.startFile(this.testPath) ?? null;
+  }
+
   override async teardown(): Promise<void> {
     if (this.sawSetup && !this.sawRunFinish) {
       this.recorder.reportFileError('the test file stopped before its tests ran (see the error Jest printed)');
@@ -142,6 +153,8 @@ export default class M3Environment extends NodeEnvironment {
     try {
       await this.recorder.close();
     } finally {
+      // Cleared once the file's attempts are saved (until then a death still loses them).
+      this.clearRunningMark?.();
       await super.teardown();
     }
   }
