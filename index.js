@@ -1,12 +1,108 @@
-// `sf-m3`: everything a test imports, in one place — the kit, servers, traces, evaluations and
-// judges (@sf-m3/core), the SQLite store, the matchers (pure entry: importing does not call
-// expect.extend), and `describeM3` / `m3Kit` / `getM3Kit` for projects with `injectGlobals: false`.
-// Importing this module performs no I/O.
+// `sf-m3`: what a test writes against, in one place (SPEC §16) — servers, the kit and its client,
+// results and traces, errors, enums, evaluations, judges, stores, matrices, agents, the capture
+// proxy, the matchers (pure entry: importing does not call expect.extend), and `describeM3` /
+// `testM3` / `m3Kit` / `getM3Kit` for projects with `injectGlobals: false`. Internal helpers are
+// not re-exported: our own packages import them from `@sf-m3/core`. The list is pinned by
+// e2e/publicSurface.test.ts. Importing this module performs no I/O.
 'use strict';
 
+/** The named exports of `from`, checked: a renamed export fails here, not in a user's test. */
+function pick(from, where, names) {
+  const picked = {};
+  for (const name of names) {
+    if (!(name in from)) throw new Error(`sf-m3: ${where} has no export ${name}`);
+    picked[name] = from[name];
+  }
+  return picked;
+}
+
+const core = require('@sf-m3/core');
+
 module.exports = {
-  ...require('@sf-m3/core'),
-  ...require('@sf-m3/store-sqlite'),
-  ...require('@sf-m3/matchers'),
-  ...require('@sf-m3/jest-environment/dist/runtime.js'),
+  ...pick(core, '@sf-m3/core', [
+    // servers
+    'StdioServer',
+    'HTTPServer',
+    'InProcessServer',
+    'secretFromEnv',
+    // the kit, its direct client and its specs
+    'MCPTestKit',
+    'DirectClient',
+    'DirectSpec',
+    'CallTool',
+    'ListTools',
+    'ReadResource',
+    'GetPrompt',
+    'Ping',
+    'kitOf',
+    // results and traces
+    'TraceResult',
+    'TraceView',
+    'ExecutionHandle',
+    // errors
+    'M3Error',
+    'ModelValidationError',
+    'TransportError',
+    'TransportStartupError',
+    'TransportConnectionError',
+    'EndpointTrustError',
+    'ProtocolError',
+    'OperationTimeout',
+    'OperationCancelled',
+    'KitClosed',
+    'ClientNotReady',
+    'TraceNotFinalized',
+    'TraceUnavailable',
+    'ExecutionNotFound',
+    'RequiredEvaluationError',
+    'UnsupportedFeature',
+    'RawEvidenceUnavailable',
+    'RawEvidenceIntegrityError',
+    'StoreError',
+    'StoreSchemaError',
+    // enums (frozen)
+    'ActivityHealth',
+    'AttemptOutcome',
+    'EvaluationStatus',
+    'EventKind',
+    'ExecutionLifecycle',
+    'ExecutionOutcome',
+    'JudgeErrorCode',
+    'ObservationState',
+    'RuntimeKind',
+    'ToolCallStatus',
+    'TraceCompleteness',
+    'TransportKind',
+    'TrustLevel',
+    // evaluations and judges
+    'EvaluationEngine',
+    'LLMJudge',
+    // stores
+    'InMemoryExecutionStore',
+    // matrices
+    'ToolMatrix',
+    'ServerCase',
+    'ToolCase',
+    'ToolMatrixCase',
+    // agents
+    'AgentSpec',
+    'AgentSession',
+    'AgentSelection',
+    // the MCP capture proxy
+    'CaptureFile',
+    'buildProxyCommand',
+    'createProxyConfig',
+    'writeProxyConfig',
+    // redaction
+    'Redactor',
+    'REDACTED',
+  ]),
+  ...pick(require('@sf-m3/store-sqlite'), '@sf-m3/store-sqlite', ['SQLiteExecutionStore', 'SCHEMA_VERSION']),
+  ...pick(require('@sf-m3/matchers'), '@sf-m3/matchers', ['m3Matchers']),
+  ...pick(require('@sf-m3/jest-environment/dist/runtime.js'), '@sf-m3/jest-environment', [
+    'describeM3',
+    'testM3',
+    'm3Kit',
+    'getM3Kit',
+  ]),
 };

@@ -4,7 +4,8 @@
 //     raw `sqlite3` inserts of the same rows in one transaction into a plain table. Target <= 2x.
 //  2. aggregateEvaluations grouped by suite over 1 000 000 evaluations versus the hand-written
 //     `GROUP BY suite_name` over the same latest rows. Target <= 3x.
-//  3. bytes on disk per 1 000 direct executions (finished, with trace, events and evidence).
+//  3. bytes on disk per direct execution: 1 000 real kit executions (trace, events, evidence) after
+//     1 000 warm-up ones, so the empty schema's pages do not count. Target <= 8 KB.
 'use strict';
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -14,11 +15,14 @@ const sqlite3 = require('sqlite3');
 
 const ROOT = path.resolve(__dirname, '..');
 const { SQLiteExecutionStore } = require(path.join(ROOT, 'packages/store-sqlite/dist'));
-const { TraceResult } = require(path.join(ROOT, 'packages/core/dist'));
+const { CallTool, InProcessServer, MCPTestKit } = require(path.join(ROOT, 'packages/core/dist'));
+const { createExampleServer } = require(path.join(ROOT, 'examples/servers/dist'));
 
 const SAVES = 100_000;
 const AGGREGATE_ROWS = 1_000_000;
 const EXECUTIONS = 1_000;
+/** Issue 11: a direct execution fits in 8 KB (schema 1 took ~28 KB). */
+const TARGET_BYTES = 8 * 1024;
 const EVALUATOR = 'bench.answer.v1';
 const SUITES = 20;
 
@@ -244,115 +248,23 @@ async function aggregateComparison(dir) {
   return { ours, rawSimple, rawDistinct };
 }
 
-async function bytesPerThousandExecutions(dir) {
+/** Bytes on disk per direct execution: real kit executions, file growth over a second batch. */
+async function bytesPerDirectExecution(dir) {
   const dbPath = path.join(dir, 'executions.sqlite');
-  const store = new SQLiteExecutionStore(dbPath);
-  for (let n = 0; n < EXECUTIONS; n += 1) {
-    const executionId = `exec-${hex(n + 10)}`;
-    await store.createExecution(executionRecord(executionId, n));
-    const frame = Buffer.from(
-      JSON.stringify({ jsonrpc: '2.0', id: n, result: { content: [{ type: 'text', text: `ADA ${n}` }] } }),
-    );
-    const sha256 = crypto.createHash('sha256').update(frame).digest('hex');
-    const reference = {
-      evidenceId: `re:${sha256}`,
-      sha256,
-      sizeBytes: frame.length,
-      mediaType: 'application/json',
-      originalSizeBytes: frame.length,
-      truncated: false,
-      redacted: true,
-    };
-    const at = new Date().toISOString();
-    const event = (sequence, kind, payload, extra = {}) => ({
-      schemaVersion: 1,
-      eventId: `evt-${executionId}-${sequence}`,
-      sequence,
-      kind,
-      executionId,
-      timestamp: at,
-      offsetMs: sequence,
-      phase: 'mcp_call',
-      origin: 'normalized',
-      payload,
-      ...extra,
-    });
-    const events = [
-      event(0, 'execution.created', {
-        traceId: `trace-${hex(n)}`,
-        runtime: 'direct',
-        runId: 'run-bench',
-        suiteName: null,
-        caseId: null,
-        servers: [],
-      }),
-      event(
-        1,
-        'transport.connected',
-        { transport: 'stdio', instrumented: 'sdk-transport-wrapper' },
-        { server: 'catalog' },
-      ),
-      event(
-        2,
-        'mcp.request',
-        { method: 'initialize', params: { protocolVersion: '2025-06-18' } },
-        { server: 'catalog', jsonrpcId: 0, direction: 'client_to_server' },
-      ),
-      event(
-        3,
-        'mcp.response',
-        { result: { protocolVersion: '2025-06-18', serverInfo: { name: 'catalog', version: '1.0.0' } } },
-        { server: 'catalog', jsonrpcId: 0, direction: 'server_to_client' },
-      ),
-      event(
-        4,
-        'mcp.request',
-        { method: 'tools/call', params: { name: 'normalize', arguments: { name: 'Ada' } } },
-        { server: 'catalog', jsonrpcId: 1, direction: 'client_to_server' },
-      ),
-      event(
-        5,
-        'mcp.response',
-        { result: { content: [{ type: 'text', text: `ADA ${n}` }], isError: false } },
-        { server: 'catalog', jsonrpcId: 1, direction: 'server_to_client', rawEvidence: reference },
-      ),
-      event(
-        6,
-        'transport.disconnected',
-        { transport: 'stdio', instrumented: 'sdk-transport-wrapper' },
-        { server: 'catalog' },
-      ),
-      event(7, 'execution.finished', {
-        outcome: 'completed',
-        completeness: 'partial',
-        limitations: ['capture_incomplete'],
-      }),
-    ];
-    const trace = new TraceResult({
-      traceId: `trace-${hex(n)}`,
-      executionId,
-      completeness: 'partial',
-      limitations: ['capture_incomplete'],
-      events,
-    });
-    await store.finishExecution({
-      executionId,
-      outcome: 'completed',
-      finishedAt: at,
-      snapshot: { lifecycle: 'finished' },
-      trace,
-      evidence: [{ reference, bytes: frame }],
-    });
-  }
-  await store.close();
-  const db = raw(dbPath);
-  await db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  await db.close();
-  const bytes = ['', '-wal', '-shm'].reduce(
-    (sum, suffix) => sum + (fs.statSync(dbPath + suffix, { throwIfNoEntry: false })?.size ?? 0),
-    0,
-  );
-  return bytes / (EXECUTIONS / 1_000);
+  const server = new InProcessServer({ name: 'example', factory: createExampleServer });
+  const batch = async (offset) => {
+    const store = new SQLiteExecutionStore(dbPath);
+    const kit = new MCPTestKit({ store, runId: 'run-bench', suiteName: 'bench', caseId: 'quote' });
+    for (let n = 0; n < EXECUTIONS; n += 1) {
+      const weight = 1 + ((offset + n) % 40);
+      await kit.run(new CallTool({ server, tool: 'shipping_quote', arguments: { weight_kg: weight, zone: 'local' } }));
+    }
+    await kit.close();
+    await store.close(); // the last connection checkpoints and removes the WAL
+    return fs.statSync(dbPath).size;
+  };
+  const warm = await batch(0);
+  return (await batch(EXECUTIONS)) - warm;
 }
 
 async function run() {
@@ -368,7 +280,7 @@ async function run() {
     const saved = best(savedRounds);
     const rawPlain = best(rawRounds);
     const { ours, rawSimple, rawDistinct } = await aggregateComparison(dir);
-    const perThousand = await bytesPerThousandExecutions(dir);
+    const perExecution = (await bytesPerDirectExecution(dir)) / EXECUTIONS;
     const line = (label, a, b, target) => {
       const wall = a.wall / b.wall;
       const cpu = a.cpu / b.cpu;
@@ -381,7 +293,8 @@ async function run() {
         line(`save ${SAVES} evaluations vs raw inserts, one transaction`, saved, rawPlain, 2),
         line(`aggregate by suite, ${AGGREGATE_ROWS} evaluations vs raw GROUP BY`, ours, rawSimple, 3),
         line('  same vs raw GROUP BY with distinct execution/case counts', ours, rawDistinct, null),
-        `bytes on disk per 1 000 direct executions (8 events + 1 evidence frame each): ${Math.round(perThousand).toLocaleString('en-US')}`,
+        `bytes on disk per direct execution (${EXECUTIONS} kit executions of shipping_quote, in-process example server; ` +
+          `events, trace, evidence): ${Math.round(perExecution)}  <= ${TARGET_BYTES} ${perExecution <= TARGET_BYTES ? 'ok' : 'MISSED'}`,
         '',
       ].join('\n'),
     );

@@ -56,7 +56,8 @@ export function removeFixture(folder: string): void {
   rmSync(folder, { recursive: true, force: true });
 }
 
-function childEnv(extraEnv: Record<string, string>): NodeJS.ProcessEnv {
+/** The environment of an `m3` child: this repository as SF_M3_ROOT, no inherited M3_* settings. */
+export function childEnv(extraEnv: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, SF_M3_ROOT: repoRoot, ...extraEnv };
   for (const name of Object.keys(env)) {
     if ((name.startsWith('M3_') && !(name in extraEnv)) || name === 'JEST_WORKER_ID') delete env[name];

@@ -106,7 +106,7 @@ describe('a user project with preset: sf-m3 installed from this repository', () 
     }
     // Only subjects of an execution are recorded (SPEC §7): the string check in focus.check.ts is not.
     expect(saved.evaluations.map((e) => e.evaluator).sort()).toEqual([
-      'm3.expect.toBeToolError',
+      'm3.expect.not.toBeToolError',
       'm3.expect.toHaveStructuredContent',
       'm3.expect.toHaveToolCall',
     ]);

@@ -1,5 +1,5 @@
 // Where the CLI writes and which process facts it reads; tests pass their own.
-import { isSensitiveName, Redactor } from '@sf-m3/core';
+import { environmentCanaries, Redactor } from '@sf-m3/core';
 
 /** Output streams and process facts of one CLI invocation. */
 export interface CliIO {
@@ -21,12 +21,14 @@ export function processIO(): CliIO {
 
 /**
  * A redactor for everything the CLI prints or writes: values of environment variables whose names
- * look secret (including those loaded from `--env-file`) and every extra value (server headers/env).
+ * look secret, of every variable in `secretNames` (what `--env-file` loaded under a secret name)
+ * and every extra value (server headers/env/arguments). Guessed by name, a value counts only when
+ * it looks like a credential (`looksLikeCredential`), so `AUTH_MODE=basic` does not blank "basic".
  */
-export function cliRedactor(env: NodeJS.ProcessEnv, extra: readonly string[] = []): Redactor {
-  const canaries: string[] = [...extra];
-  for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && isSensitiveName(name)) canaries.push(value);
-  }
-  return new Redactor(canaries);
+export function cliRedactor(
+  env: NodeJS.ProcessEnv,
+  extra: readonly string[] = [],
+  secretNames: readonly string[] = [],
+): Redactor {
+  return new Redactor([...extra, ...environmentCanaries(env, secretNames)]);
 }

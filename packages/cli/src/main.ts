@@ -1,7 +1,9 @@
-// The `m3` program: `m3 test`, `m3 runs`, `m3 report`. Exit status: 0 all green, 1 a test or a
+// The `m3` program: `m3 test`, `m3 runs`, `m3 report`, `m3 init`, `m3 doctor`. Exit status: 0 all green, 1 a test or a
 // required evaluation failed, 2 usage or configuration error (the message names the flag).
 import { Command, CommanderError, Option } from 'commander';
 import { processIO, type CliIO } from './CliIO';
+import { runDoctorCommand } from './commands/doctor';
+import { runInitCommand } from './commands/init';
 import { runReportCommand } from './commands/report';
 import { runRunsCommand } from './commands/runs';
 import { runTestCommand } from './commands/test';
@@ -118,6 +120,28 @@ export function buildProgram(
     .action(async (runId: string | undefined, opts: { resultsDb?: string; baseline?: string; json?: boolean }) => {
       setStatus(await runReportCommand({ ...opts, runId }, io));
     });
+
+  program
+    .command('init')
+    .description(
+      'Set this project up for sf-m3: preset in the Jest config, tsconfig types, .gitignore, a starter suite.',
+    )
+    .option('--command <cmd>', 'the starter suite starts this stdio server command')
+    .option('--arg <value>', 'one argument of --command (repeatable)', collect)
+    .option('--url <url>', 'the starter suite connects to this Streamable HTTP server instead')
+    .option('--suite <name>', 'the starter suite\'s name (default "mcp-behavior")')
+    .action(async (opts: { command?: string; arg?: string[]; url?: string; suite?: string }) => {
+      setStatus(await runInitCommand(opts, io));
+    });
+
+  program
+    .command('doctor')
+    .description('Check that this project can run sf-m3: Node, peers, preset, sqlite3, types, results db, harnesses.')
+    .option('--results-db <path>', 'SQLite results database to check (default $M3_RESULTS_DB or .m3/executions.sqlite)')
+    .option('--json', 'print the checks as JSON')
+    .action(async (opts: { resultsDb?: string; json?: boolean }) => {
+      setStatus(await runDoctorCommand(opts, io));
+    });
   return program;
 }
 
@@ -147,7 +171,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       ) {
         return 0;
       }
-      if (error.code === 'commander.unknownOption') {
+      if (error.code === 'commander.unknownOption' && own[0] === 'test') {
         io.stderr('m3: Jest options go after "--", e.g. m3 test -- --ci\n');
       }
       return USAGE_EXIT;

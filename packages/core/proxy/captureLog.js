@@ -35,7 +35,7 @@ function describeMessage(m) {
 class CaptureLog {
   /**
    * Opens `capturePath` for appending (created 0600); throws when it cannot.
-   * `redact` cleans frame text, `frameBytes` bounds what is stored of one frame.
+   * `redact` cleans frame text (`redact.bytes` frame bytes), `frameBytes` bounds what is stored of one frame.
    */
   constructor({ capturePath, serverName, redact, frameBytes }) {
     this.fd = fs.openSync(capturePath, 'a', 0o600);
@@ -69,11 +69,13 @@ class CaptureLog {
   writeFrame(direction, origin, frame, terminated, parsed, extra) {
     const { body, crlf } = frameBody(frame, terminated);
     let raw;
-    let redacted = false;
+    let redacted;
     let sizeBytes;
     if (parsed.format === 'binary') {
-      raw = `base64:${body.toString('base64')}`;
-      sizeBytes = body.length;
+      const clean = this.redact.bytes(body);
+      redacted = !clean.equals(body);
+      raw = `base64:${clean.toString('base64')}`;
+      sizeBytes = clean.length;
     } else {
       const text = parsed.text !== undefined ? parsed.text : body.toString('utf8');
       const clean = this.redact(text);

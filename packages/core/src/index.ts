@@ -14,5 +14,6 @@ export * from './judge';
 export * from './store';
 export * from './kit';
 export * from './proxy';
+export * from './tempfiles';
 export * from './matrix';
 export * from './agents';

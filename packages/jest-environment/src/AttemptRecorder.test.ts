@@ -75,7 +75,10 @@ describe('AttemptRecorder', () => {
     const test = testEntry('quotes', block('local', suiteBlock));
 
     await recorder.started(test);
-    expect(await store.listAttempts({ runId })).toEqual([]);
+    // Saved open before the body runs: a worker killed now still leaves the test's row (SPEC §22).
+    expect(await store.listAttempts({ runId })).toMatchObject([
+      { fullName: 'shipping local quotes', outcome: null, finishedAt: null },
+    ]);
 
     const kit = recorder.currentKit() as FakeKit;
     expect(recorder.currentKit()).toBe(kit);
@@ -124,6 +127,34 @@ describe('AttemptRecorder', () => {
     await recorder.started(plain);
     await recorder.finished(plain);
     expect(kits).toHaveLength(1);
+  });
+
+  test('the run canaries (--env-file secrets) redact failure messages with or without a kit, and what Jest prints', async () => {
+    const { store, kits, stateDir, runId, recorder } = setup({ canaries: ['env-file-secret-5f6a7b'] });
+    dirs.push(stateDir);
+    const suiteBlock = block('s');
+    recorder.bindSuite(suiteBlock, { name: 's', options: {} });
+    const withKit = testEntry('with kit', suiteBlock);
+    await recorder.started(withKit);
+    recorder.currentKit();
+    const thrown = new Error('the service refused env-file-secret-5f6a7b');
+    withKit.errors.push(thrown);
+    await recorder.finished(withKit);
+    const noKit = testEntry('no kit', suiteBlock);
+    await recorder.started(noKit);
+    noKit.errors.push('thrown env-file-secret-5f6a7b');
+    await recorder.finished(noKit);
+    await recorder.flush();
+    // Every kit starts with the run's canaries, so its evidence is redacted with them too.
+    expect(kits[0]!.options.canaries).toEqual(['env-file-secret-5f6a7b']);
+    const attempts = await store.listAttempts({ runId });
+    expect(attempts.map((a) => a.failureMessage).sort()).toEqual([
+      'the service refused [REDACTED]',
+      'thrown [REDACTED]',
+    ]);
+    expect(thrown.message).toBe('the service refused [REDACTED]');
+    expect(thrown.stack).not.toContain('env-file-secret-5f6a7b');
+    expect(noKit.errors).toEqual(['thrown [REDACTED]']);
   });
 
   test('a retry is a new attempt with the same case id and the next retry index', async () => {
@@ -238,7 +269,12 @@ describe('AttemptRecorder', () => {
     await recorder.started(test);
     await recorder.finished(test);
     await recorder.close();
-    expect(stateDir.read()).toEqual([{ kind: 'persistence_error', testPath: 'tests/a.test.ts', message: 'disk full' }]);
+    expect(test.errors).toHaveLength(1);
+    const reports = stateDir.read();
+    expect(reports.length).toBeGreaterThan(0);
+    for (const report of reports) {
+      expect(report).toEqual({ kind: 'persistence_error', testPath: 'tests/a.test.ts', message: 'disk full' });
+    }
   });
 
   test('a suite that cannot be registered fails the test before it runs', async () => {

@@ -2,7 +2,7 @@ import { M3Error, newId, Redactor } from '@sf-m3/core';
 import type { AttemptOutcome, AttemptRecord, ExecutionStore, SuiteRecord } from '@sf-m3/core';
 import type { DeclaredSuite } from './describeM3';
 import type { DeclaredCase } from './testM3';
-import { formatFailureMessage } from './failureMessage';
+import { formatFailureMessage, redactTestErrors } from './failureMessage';
 import type { BridgedKit, KitFactoryOptions } from './runtimeBridge';
 import type { RunStateDir } from './RunStateDir';
 import { caseIdOf, fullNameOf } from './testIdentity';
@@ -33,6 +33,12 @@ export interface AttemptRecorderOptions {
   readonly createKit: (options: KitFactoryOptions) => BridgedKit;
   /** Where required failures and run problems are reported; `null` without global setup. */
   readonly stateDir: RunStateDir | null;
+  /**
+   * The run's redaction canaries (`runCanaries`: `--env-file` secrets, secret-looking env values,
+   * the CLI's server secrets): failure messages and reports are redacted with them, and every kit
+   * starts with them. Default none.
+   */
+  readonly canaries?: readonly string[];
   readonly clock?: () => Date;
 }
 
@@ -60,7 +66,7 @@ export class AttemptRecorder {
   private readonly suites = new WeakMap<DescribeBlockLike, DeclaredSuite>();
   private readonly cases = new WeakMap<TestEntryLike, DeclaredCase>();
   private readonly open = new Map<TestEntryLike, OpenAttempt>();
-  private readonly plainRedactor = new Redactor();
+  private readonly runRedactor: Redactor;
   private store: ExecutionStore | null = null;
   private kitStore: ExecutionStore | null = null;
   private current: OpenAttempt | null = null;
@@ -68,7 +74,9 @@ export class AttemptRecorder {
   private readonly writes = new Set<Promise<void>>();
   private testsSeen = 0;
 
-  constructor(private readonly options: AttemptRecorderOptions) {}
+  constructor(private readonly options: AttemptRecorderOptions) {
+    this.runRedactor = new Redactor(options.canaries ?? []);
+  }
 
   /** True when attempts are saved. */
   get persistent(): boolean {
@@ -116,11 +124,15 @@ export class AttemptRecorder {
       attemptId: attempt.attemptId,
       recordChecks: true,
       labels: attempt.labels,
+      canaries: this.runRedactor.canaryValues(),
     });
     return attempt.kit;
   }
 
-  /** `test_started`: opens the attempt; a persisted test outside any suite is failed before it runs. */
+  /**
+   * `test_started`: opens the attempt (saved with no outcome yet when persisted); a persisted test
+   * outside any suite is failed before it runs.
+   */
   async started(test: TestEntryLike): Promise<void> {
     this.testsSeen += 1;
     const fullName = fullNameOf(test);
@@ -134,6 +146,9 @@ export class AttemptRecorder {
     const attempt = this.newAttempt(test, fullName, suite, suiteId);
     this.open.set(test, attempt);
     this.current = attempt;
+    // Saved open before the test body runs, so a worker killed mid-test leaves a row the run's
+    // closer finishes as interrupted (SPEC §22); `finished` replaces it by attempt id.
+    if (this.persistent) await this.guard(test, () => this.save(attempt, null, null, null, []));
   }
 
   /** `test_done`: closes the kit (reaping what the test left open) and finishes the attempt. */
@@ -154,7 +169,9 @@ export class AttemptRecorder {
       this.reportRequiredFailures(attempt, kit);
     }
     const outcome: AttemptOutcome = test.errors.length > 0 ? 'failed' : 'passed';
-    const redact = (text: string) => (kit?.redactor ?? this.plainRedactor).redactText(text);
+    const redact = (text: string) => this.runRedactor.redactText(kit?.redactor.redactText(text) ?? text);
+    // Rewritten where Jest reads them, so Jest's own report of the failure is redacted too.
+    redactTestErrors(test.errors, redact);
     const message = formatFailureMessage(test.errors, redact);
     if (this.persistent) this.saveLater(attempt, outcome, test.duration ?? null, message, executionIds);
   }
@@ -178,7 +195,7 @@ export class AttemptRecorder {
     this.options.stateDir?.write({
       kind: 'file_error',
       testPath: this.options.testPath,
-      message: this.plainRedactor.redactText(message),
+      message: this.runRedactor.redactText(message),
     });
   }
 
@@ -304,7 +321,7 @@ export class AttemptRecorder {
         evaluationId: failure.evaluationId,
         evaluator: failure.evaluator,
         status: failure.status,
-        rationale: failure.rationale,
+        rationale: failure.rationale === null ? null : this.runRedactor.redactText(failure.rationale),
         testPath: this.options.testPath,
         fullName: attempt.fullName,
       });
@@ -316,7 +333,7 @@ export class AttemptRecorder {
     this.options.stateDir?.write({
       kind,
       testPath: this.options.testPath,
-      message: this.plainRedactor.redactText(message),
+      message: this.runRedactor.redactText(message),
     });
   }
 

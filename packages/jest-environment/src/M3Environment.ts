@@ -1,19 +1,22 @@
 import * as path from 'node:path';
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
-import { M3Error } from '@sf-m3/core';
+import { M3Error, TEMP_DIR_ENV } from '@sf-m3/core';
 import type { ExecutionStore } from '@sf-m3/core';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
 import { AttemptRecorder } from './AttemptRecorder';
 import { createDescribeM3 } from './describeM3';
 import type { DeclaredSuite, JestDescribeLike } from './describeM3';
+import { m3KitOutsideTestError } from './m3KitOutsideTest';
 import { loadSqliteStore, resolvePersistence } from './persistenceConfig';
+import { runCanaries } from './runCanaries';
 import { readRunContext } from './runContext';
 import { runtimeOf } from './runtimeBridge';
 import type { M3Runtime } from './runtimeBridge';
 import { RunStateDir } from './RunStateDir';
 import { createTestM3 } from './testM3';
 import type { DeclaredCase, JestTestLike, SelectionOverrides } from './testM3';
+import { workerTempDir } from './workerTempDir';
 
 /** Told when the setup file that builds kits and stores inside the test sandbox did not run. */
 const SETUP_FILE_MISSING =
@@ -49,6 +52,9 @@ export default class M3Environment extends NodeEnvironment {
   private circusState: Circus.State | null = null;
   private sawSetup = false;
   private sawRunFinish = false;
+  private readonly stateDir: RunStateDir | null;
+  private readonly testPath: string;
+  private clearRunningMark: (() => void) | null = null;
 
   constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
     super(config, context);
@@ -63,11 +69,16 @@ export default class M3Environment extends NodeEnvironment {
     this.overrides = { servers: run.servers, harness: run.harness, trials: run.trials };
     const runtime = runtimeOf(this.global);
     this.runtime = runtime;
+    this.testPath = path.relative(projectConfig.rootDir, context.testPath).split(path.sep).join('/');
+    this.stateDir = run.stateDir === null ? null : new RunStateDir(run.stateDir);
+    // The sandbox's kits make capture files and agent homes there; the worker removes it however it ends.
+    this.global.process.env[TEMP_DIR_ENV] = workerTempDir(process.env);
     this.recorder = new AttemptRecorder({
       runId: run.runId,
-      testPath: path.relative(projectConfig.rootDir, context.testPath).split(path.sep).join('/'),
+      testPath: this.testPath,
       resultsDb,
-      stateDir: run.stateDir === null ? null : new RunStateDir(run.stateDir),
+      stateDir: this.stateDir,
+      canaries: runCanaries(process.env, run.servers),
       // Attempts are written from this (outer) realm: its modules load once per worker, not per file.
       openStore: () => workerStore(run.runId, resultsDb as string),
       openKitStore: () => {
@@ -83,7 +94,8 @@ export default class M3Environment extends NodeEnvironment {
     });
     runtime.currentKit = () => this.recorder.currentKit();
     Object.defineProperty(this.global, 'm3Kit', {
-      get: () => this.recorder.currentKit(),
+      // Outside a test there is no kit: say so (SPEC §11) instead of handing out `undefined`.
+      get: () => this.recorder.currentKit() ?? throwError(m3KitOutsideTestError(runtime)),
       configurable: true,
       enumerable: false,
     });
@@ -128,6 +140,12 @@ export default class M3Environment extends NodeEnvironment {
     }
   }
 
+  /** Marks the file running for the run: a worker that dies before teardown leaves the mark (SPEC §22). */
+  override async setup(): Promise<void> {
+    await super.setup();
+    this.clearRunningMark = this.stateDir?.startFile(this.testPath) ?? null;
+  }
+
   override async teardown(): Promise<void> {
     if (this.sawSetup && !this.sawRunFinish) {
       this.recorder.reportFileError('the test file stopped before its tests ran (see the error Jest printed)');
@@ -135,6 +153,8 @@ export default class M3Environment extends NodeEnvironment {
     try {
       await this.recorder.close();
     } finally {
+      // Cleared once the file's attempts are saved (until then a death still loses them).
+      this.clearRunningMark?.();
       await super.teardown();
     }
   }
@@ -167,6 +187,10 @@ export default class M3Environment extends NodeEnvironment {
     this.runtime.testM3 = testM3;
     this.runtime.expect = globals.expect as unknown as M3Runtime['expect'];
   }
+}
+
+function throwError(error: Error): never {
+  throw error;
 }
 
 /** Jest also accepts a named `TestEnvironment` export. */

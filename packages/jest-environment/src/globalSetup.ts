@@ -1,15 +1,17 @@
 import type { Config } from '@jest/types';
 import { newId, Redactor } from '@sf-m3/core';
 import { loadSqliteStore, resolvePersistence } from './persistenceConfig';
-import { readArgv, RUN_ID_ENV, RUN_STATE_DIR_ENV } from './runContext';
+import { readArgv, RUN_ID_ENV, RUN_STATE_DIR_ENV, RUN_STATE_ROOT_ENV } from './runContext';
 import { GLOBAL_RUN_STATE } from './runLifecycle';
 import type { GlobalRunState } from './runLifecycle';
 import { RunStateDir } from './RunStateDir';
+import { removeOnSignal } from './removeOnSignal';
 
 /**
  * The preset's `globalSetup`: fixes the run id (`M3_RUN_ID` from the `m3` CLI, else a new
  * `run-…`), exports it and a run-scoped report folder to `process.env` before Jest starts its
- * workers, and saves the run record when persistence is on.
+ * workers (under `M3_RUN_STATE_ROOT` when the CLI gives one; removed if a signal ends Jest), and
+ * saves the run record when persistence is on.
  */
 export default async function globalSetup(
   _globalConfig: Config.GlobalConfig,
@@ -19,7 +21,7 @@ export default async function globalSetup(
   const previousEnv = { [RUN_ID_ENV]: env[RUN_ID_ENV], [RUN_STATE_DIR_ENV]: env[RUN_STATE_DIR_ENV] };
   const given = env[RUN_ID_ENV]?.trim();
   const runId = given !== undefined && given.length > 0 ? given : newId('run');
-  const stateDir = RunStateDir.create();
+  const stateDir = RunStateDir.create(env[RUN_STATE_ROOT_ENV]);
   const { resultsDb } = resolvePersistence({
     env,
     testEnvironmentOptions: projectConfig.testEnvironmentOptions,
@@ -34,6 +36,7 @@ export default async function globalSetup(
     resultsDb,
     stateDir: stateDir.dir,
     previousEnv,
+    releaseSignals: () => undefined,
   };
   if (resultsDb !== null) {
     const store = new (loadSqliteStore())(resultsDb);
@@ -56,5 +59,8 @@ export default async function globalSetup(
   }
   env[RUN_ID_ENV] = runId;
   env[RUN_STATE_DIR_ENV] = stateDir.dir;
-  (globalThis as { [GLOBAL_RUN_STATE]?: GlobalRunState })[GLOBAL_RUN_STATE] = state;
+  (globalThis as { [GLOBAL_RUN_STATE]?: GlobalRunState })[GLOBAL_RUN_STATE] = {
+    ...state,
+    releaseSignals: removeOnSignal(stateDir),
+  };
 }

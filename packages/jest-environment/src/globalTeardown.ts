@@ -1,5 +1,6 @@
 import type { Config } from '@jest/types';
-import { M3Error } from '@sf-m3/core';
+import { interruptUnfinished, M3Error } from '@sf-m3/core';
+import type { RunProblem } from '@sf-m3/core';
 import { loadSqliteStore } from './persistenceConfig';
 import { RUN_ID_ENV, RUN_STATE_DIR_ENV } from './runContext';
 import {
@@ -7,17 +8,21 @@ import {
   GLOBAL_RUN_STATE,
   mergeRequiredFailures,
   runFailureMessage,
+  runProblems,
   storedMissingRequired,
   storedRequiredFailures,
+  unfinishedFileMessage,
 } from './runLifecycle';
 import type { GlobalRunState, MissingRequired } from './runLifecycle';
-import type { RequiredFailureReport } from './RunStateDir';
+import type { RequiredFailureReport, RunningFile } from './RunStateDir';
 import { RunStateDir } from './RunStateDir';
 
 /**
- * The preset's `globalTeardown`: finishes the run record (attempt counts and status) and fails the
- * run — Jest exits 1 — when a required evaluation did not pass anywhere, naming the evaluator and
- * the test, even if the test caught the error and even when nothing is persisted.
+ * The preset's `globalTeardown`: finishes the run record (attempt counts, status and the problems
+ * workers reported) and fails the run — Jest exits 1 — when a required evaluation did not pass
+ * anywhere, naming the evaluator and the test, even if the test caught the error and even when
+ * nothing is persisted. A file whose worker died is named on the run, its test in flight gets a
+ * failed attempt and its execution in flight is finished `interrupted` (SPEC §22).
  */
 export default async function globalTeardown(
   _globalConfig: Config.GlobalConfig,
@@ -29,11 +34,15 @@ export default async function globalTeardown(
   delete holder[GLOBAL_RUN_STATE];
   const stateDir = new RunStateDir(state.stateDir);
   const reports = stateDir.read();
+  const unfinished = stateDir.unfinishedFiles();
   let stored: PersistedVerdicts = { failures: [], missing: [] };
   try {
-    if (state.resultsDb !== null) stored = await finishPersistedRun(state, reports.length > 0);
+    if (state.resultsDb !== null) {
+      stored = await finishPersistedRun(state, reports.length > 0, runProblems(reports, unfinished), unfinished);
+    }
   } finally {
     stateDir.remove();
+    state.releaseSignals(); // only now: a signal during teardown still removes the folder
     restoreEnv(state.previousEnv);
   }
   const required = mergeRequiredFailures(reports, stored.failures);
@@ -56,10 +65,24 @@ interface PersistedVerdicts {
   readonly missing: MissingRequired[];
 }
 
-async function finishPersistedRun(state: GlobalRunState, problemsReported: boolean): Promise<PersistedVerdicts> {
+async function finishPersistedRun(
+  state: GlobalRunState,
+  problemsReported: boolean,
+  problems: readonly RunProblem[],
+  unfinished: readonly RunningFile[],
+): Promise<PersistedVerdicts> {
   const store = new (loadSqliteStore())(state.resultsDb as string);
   try {
-    const attempts = await store.listAttempts({ runId: state.runId });
+    let attempts = await store.listAttempts({ runId: state.runId });
+    if (unfinished.length > 0 || attempts.some((attempt) => attempt.outcome === null)) {
+      // Every worker has ended, so what is still open died with its worker.
+      const byPath = new Map(unfinished.map((file) => [file.testPath, file]));
+      await interruptUnfinished(store, state.runId, (testPath) => {
+        const file = testPath === null ? undefined : byPath.get(testPath);
+        return `interrupted: ${file === undefined ? 'the run ended before this finished' : unfinishedFileMessage(file)}`;
+      });
+      attempts = await store.listAttempts({ runId: state.runId });
+    }
     const failures = await storedRequiredFailures(store, state.runId);
     const missing = await storedMissingRequired(store, state.runId);
     const base = (await store.getRun(state.runId)) ?? {
@@ -72,7 +95,7 @@ async function finishPersistedRun(state: GlobalRunState, problemsReported: boole
       counts: { passed: 0, failed: 0, skipped: 0, todo: 0 },
     };
     const failed = problemsReported || failures.length > 0 || missing.length > 0;
-    await store.saveRun(finishRun(base, attempts, failed, new Date().toISOString()));
+    await store.saveRun(finishRun(base, attempts, failed, new Date().toISOString(), problems));
     return { failures, missing };
   } finally {
     await store.close();

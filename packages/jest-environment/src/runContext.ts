@@ -4,6 +4,8 @@ import { newId } from '@sf-m3/core';
 export const RUN_ID_ENV = 'M3_RUN_ID';
 /** Environment variable naming the run-scoped folder workers report required failures into. */
 export const RUN_STATE_DIR_ENV = 'M3_RUN_STATE_DIR';
+/** A folder the `m3` CLI made for the run state, removed by the CLI after Jest however Jest ends. */
+export const RUN_STATE_ROOT_ENV = 'M3_RUN_STATE_ROOT';
 /** JSON array of the (already redacted) command line, set by the `m3` CLI. */
 export const ARGV_ENV = 'M3_ARGV';
 /** Trials override set by the CLI's `--trials`. */

@@ -7,6 +7,7 @@ import {
   finishRun,
   mergeRequiredFailures,
   runFailureMessage,
+  runProblems,
   storedMissingRequired,
   storedRequiredFailures,
 } from './runLifecycle';
@@ -40,6 +41,16 @@ const failure = (evaluationId: string, testPath = 'a.test.ts'): RequiredFailureR
   fullName: 's answers',
 });
 
+const base = {
+  runId: 'run-x',
+  label: null,
+  startedAt: 's',
+  finishedAt: null,
+  status: 'running' as const,
+  argv: [],
+  counts: { passed: 0, failed: 0, skipped: 0, todo: 0 },
+};
+
 describe('run lifecycle', () => {
   test('counts attempts by outcome, skipping unfinished ones', () => {
     expect(
@@ -54,17 +65,33 @@ describe('run lifecycle', () => {
   });
 
   test('finishRun sets status and counts', () => {
-    const base = {
-      runId: 'run-x',
-      label: null,
-      startedAt: 's',
-      finishedAt: null,
-      status: 'running' as const,
-      argv: [],
-      counts: { passed: 0, failed: 0, skipped: 0, todo: 0 },
-    };
     expect(finishRun(base, [attempt('a', 'passed')], false, 'f')).toMatchObject({ status: 'passed', finishedAt: 'f' });
     expect(finishRun(base, [attempt('a', 'passed')], true, 'f').status).toBe('failed');
+  });
+
+  test('a file that did not finish or could not run fails the run and is named on it', () => {
+    const problems = runProblems(
+      [failure('e1'), { kind: 'file_error', testPath: 'tests/broken.test.js', message: 'SyntaxError' }],
+      [{ testPath: 'tests/killed.test.js', pid: 4242 }],
+    );
+    expect(problems).toEqual([
+      {
+        kind: 'file_error',
+        testPath: 'tests/broken.test.js',
+        message: 'test file tests/broken.test.js could not run to the end: SyntaxError',
+      },
+      {
+        kind: 'file_unfinished',
+        testPath: 'tests/killed.test.js',
+        message: 'test file tests/killed.test.js did not finish: its worker (pid 4242) was killed or crashed',
+      },
+    ]);
+    // Every attempt passed, yet the run is failed and says why.
+    expect(finishRun(base, [attempt('a', 'passed')], false, 'f', problems)).toMatchObject({
+      status: 'failed',
+      problems,
+    });
+    expect(finishRun(base, [attempt('a', 'passed')], false, 'f')).not.toHaveProperty('problems');
   });
 
   test('merges worker reports and stored failures once per evaluation', () => {

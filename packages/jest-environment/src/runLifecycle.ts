@@ -1,5 +1,5 @@
-import type { AttemptCounts, AttemptRecord, ExecutionStore, RunRecord, RunStatus } from '@sf-m3/core';
-import type { RequiredFailureReport, RunProblemReport, RunReport } from './RunStateDir';
+import type { AttemptCounts, AttemptRecord, ExecutionStore, RunProblem, RunRecord, RunStatus } from '@sf-m3/core';
+import type { RequiredFailureReport, RunningFile, RunProblemReport, RunReport } from './RunStateDir';
 
 /** State global setup leaves for global teardown (both run in Jest's main process). */
 export interface GlobalRunState {
@@ -10,6 +10,8 @@ export interface GlobalRunState {
   readonly stateDir: string;
   /** Environment values global setup replaced, restored by teardown (watch mode starts a new run each time). */
   readonly previousEnv: Record<string, string | undefined>;
+  /** Stops removing the state folder on a signal (teardown removes it itself). */
+  readonly releaseSignals: () => void;
 }
 
 /** Where global setup keeps its state for teardown; a registry symbol survives module re-loading. */
@@ -80,15 +82,40 @@ export function mergeRequiredFailures(
   return [...byId.values()];
 }
 
-/** The finished run record. */
+/** The finished run record; any problem fails it, and problems already saved on it are kept. */
 export function finishRun(
   base: RunRecord,
   attempts: readonly AttemptRecord[],
   failed: boolean,
   finishedAt: string,
+  problems: readonly RunProblem[] = [],
 ): RunRecord {
-  const status: RunStatus = failed || anyTestFailed(attempts) ? 'failed' : 'passed';
-  return { ...base, finishedAt, status, counts: countAttempts(attempts) };
+  const status: RunStatus = failed || problems.length > 0 || anyTestFailed(attempts) ? 'failed' : 'passed';
+  const all = [...(base.problems ?? []), ...problems];
+  return { ...base, finishedAt, status, counts: countAttempts(attempts), ...(all.length > 0 && { problems: all }) };
+}
+
+/** Why a file whose mark was never cleared did not finish. */
+export function unfinishedFileMessage(file: RunningFile): string {
+  return `test file ${file.testPath} did not finish: its worker (pid ${file.pid}) was killed or crashed`;
+}
+
+/** What workers reported and files that never finished, as the run record's problems. */
+export function runProblems(reports: readonly RunReport[], unfinished: readonly RunningFile[]): RunProblem[] {
+  const problems: RunProblem[] = [];
+  for (const report of reports) {
+    if (report.kind === 'required_failure') continue;
+    const what = report.kind === 'file_error' ? 'could not run to the end' : 'lost results';
+    problems.push({
+      kind: report.kind,
+      testPath: report.testPath,
+      message: `test file ${report.testPath} ${what}: ${report.message}`,
+    });
+  }
+  for (const file of unfinished) {
+    problems.push({ kind: 'file_unfinished', testPath: file.testPath, message: unfinishedFileMessage(file) });
+  }
+  return problems;
 }
 
 const MAX_RATIONALE_IN_SUMMARY = 300;

@@ -4,6 +4,7 @@
  * from the sandbox global, so this module stays light and realm-agnostic.
  */
 import type { MCPTestKit } from '@sf-m3/core';
+import { m3KitOutsideTestError } from './m3KitOutsideTest';
 import { runtimeOf } from './runtimeBridge';
 import type { DescribeM3, DescribeM3Function, M3SuiteOptions } from './runtimeBridge';
 import type { TestM3, TestM3Function } from './testM3';
@@ -44,16 +45,16 @@ export const testM3: TestM3 = Object.assign(
   { skip: testVariant((t) => t.skip), only: testVariant((t) => t.only) },
 );
 
-/** The kit of the test running now; throws outside a test or outside the sf-m3 environment. */
+/**
+ * The kit of the test running now; throws outside a test (an `M3Error`, SPEC §11) or outside the
+ * sf-m3 environment.
+ */
 export function getM3Kit(): MCPTestKit {
-  const current = runtimeOf(globalThis).currentKit;
+  const runtime = runtimeOf(globalThis);
+  const current = runtime.currentKit;
   if (current === undefined) throw new Error(NOT_IN_ENVIRONMENT);
   const kit = current();
-  if (kit === undefined) {
-    throw new Error(
-      'm3Kit exists only while a test runs (inside test(), beforeEach or afterEach): create an MCPTestKit for beforeAll',
-    );
-  }
+  if (kit === undefined) throw m3KitOutsideTestError(runtime);
   return kit as unknown as MCPTestKit;
 }
 

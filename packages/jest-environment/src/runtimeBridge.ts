@@ -20,6 +20,8 @@ export interface KitFactoryOptions {
   readonly recordChecks: true;
   /** Labels of a `test.m3` expansion (server, harness, model, trial); empty otherwise. */
   readonly labels: Readonly<Record<string, string | null>>;
+  /** The run's canaries (`runCanaries`): the kit's redactor starts with them. */
+  readonly canaries: readonly string[];
 }
 
 /** The part of an `MCPTestKit` the environment drives (read structurally across realms). */
@@ -69,6 +71,8 @@ export interface M3Runtime {
   createKit?: (options: KitFactoryOptions) => BridgedKit;
   /** Set by the sandbox setup file: opens the SQLite store from the sandbox's `@sf-m3/store-sqlite`. */
   createStore?: (path: string) => ExecutionStore;
+  /** Set by the sandbox setup file: an `M3Error` of the sandbox's `@sf-m3/core`. */
+  createError?: (code: string, message: string) => Error;
   /** Set by the sandbox setup file: a `StdioServer`/`HTTPServer` from a CLI `--server` selection. */
   createServer?: (selection: Record<string, unknown>) => unknown;
 }

@@ -14,9 +14,13 @@ type StoreSqlite = typeof import('@sf-m3/store-sqlite');
 type Matchers = typeof import('@sf-m3/matchers');
 
 const runtime = runtimeOf(globalThis);
-runtime.createKit = (options) => {
-  const { MCPTestKit } = require('@sf-m3/core') as Core;
-  return new MCPTestKit({ ...options, suiteName: options.suiteName ?? undefined });
+runtime.createKit = ({ canaries, ...options }) => {
+  const { MCPTestKit, Redactor } = require('@sf-m3/core') as Core;
+  return new MCPTestKit({ ...options, suiteName: options.suiteName ?? undefined, redactor: new Redactor(canaries) });
+};
+runtime.createError = (code, message) => {
+  const { M3Error } = require('@sf-m3/core') as Core;
+  return new M3Error(code, message);
 };
 runtime.createServer = (selection) => {
   const { HTTPServer, ModelValidationError, StdioServer } = require('@sf-m3/core') as Core;

@@ -17,6 +17,11 @@ export interface MatcherVerdict {
    * tool name, a missing kit): it fails with or without `.not`.
    */
   readonly unusable?: boolean;
+  /**
+   * The body saved something of its own through the kit (the judge's verdict), so the matcher's
+   * check is saved beside it even when the subject belongs to no execution (a plain string).
+   */
+  readonly savedThroughKit?: boolean;
   /** Overrides the execution/turn read from the subject. */
   readonly executionId?: string | null;
   readonly turnId?: string | null;
@@ -54,7 +59,7 @@ function compactSubject(received: unknown, executionId: string | null, turnId: s
 /**
  * Wraps a matcher body with what every m3 matcher does (SPEC §7): the bounded, redacted message
  * ending in `executionId=...`, the `.not` handling of unusable subjects, and the recording of the
- * verdict as an `m3.expect.<matcher>` evaluation when the kit records checks.
+ * verdict as an `m3.expect.[not.]<matcher>` evaluation when the kit records checks.
  */
 export function defineMatcher<A extends unknown[]>(
   matcherName: string,
@@ -87,7 +92,7 @@ export function defineMatcher<A extends unknown[]>(
         }
         return cached;
       };
-      if (executionId !== null || linkedKit(received) !== undefined) {
+      if (executionId !== null || verdict.savedThroughKit === true || linkedKit(received) !== undefined) {
         const site = callSiteFrom(stack.stack, this.testPath);
         recordVerdict(kit, {
           matcherName,

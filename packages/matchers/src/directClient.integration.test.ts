@@ -59,8 +59,9 @@ describe('matchers on a real DirectClient (in-process example server)', () => {
     const recorded = kit.evaluationResults().filter((r) => r.evaluator.startsWith('m3.expect.'));
     expect(recorded.length).toBeGreaterThanOrEqual(15);
     expect(recorded.every((r) => r.executionId === client.executionId)).toBe(true);
+    // The refused negative check on the open client records under its own `not` name.
     expect(recorded.filter((r) => r.status === 'failed').map((r) => r.evaluator)).toEqual([
-      'm3.expect.toHaveToolCall',
+      'm3.expect.not.toHaveToolCall',
       'm3.expect.toHaveToolCall',
     ]);
   });

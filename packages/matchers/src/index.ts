@@ -18,6 +18,7 @@ export type { EventOptions } from './toHaveEvent';
 export type { DurationOptions } from './toHaveDuration';
 export type { JudgeOptions } from './toSatisfyJudge';
 export { DEFAULT_JUDGE_EVALUATOR } from './toSatisfyJudge';
+export { NEGATED_JUDGE_EVALUATOR } from './toSatisfyJudge';
 export { ENTRY_KINDS } from './toHaveEvent';
 export { matchValue } from './matchValue';
 export type { MatchOptions } from './matchValue';

@@ -18,8 +18,11 @@ describe('recording through a real MCPTestKit', () => {
       expect(results.map((r) => [r.evaluator, r.status])).toEqual([
         ['m3.expect.toHaveToolCall', 'passed'],
         ['m3.expect.toHaveToolCalls', 'failed'],
-        ['m3.expect.toHaveToolCall', 'passed'],
+        ['m3.expect.not.toHaveToolCall', 'passed'],
       ]);
+      // The negated row keeps its matcher name where the kit names the matcher.
+      expect(results[2]!.metadata).toMatchObject({ negated: true, matcher: 'toHaveToolCall' });
+      expect(results[2]!.provenance).toMatchObject({ kind: 'matcher', matcher: 'toHaveToolCall' });
       expect(results[1]!.rationale).toContain('Calls that happened');
       expect(results[0]!.metadata).toMatchObject({
         negated: false,

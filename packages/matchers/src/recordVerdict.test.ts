@@ -44,9 +44,9 @@ describe('recording matcher verdicts (SPEC §7)', () => {
     const view = linked(weatherTrace().view(), kit);
     const message = failureOf(() => expect(view).not.toHaveToolCall('search'));
     expect(kit.checks[0]).toMatchObject({
-      evaluator: 'm3.expect.toHaveToolCall',
+      evaluator: 'm3.expect.not.toHaveToolCall',
       passed: false,
-      metadata: { negated: true },
+      metadata: { negated: true, matcher: 'toHaveToolCall' },
     });
     expect(kit.checks[0]!.rationale).toBe(message);
     expect(kit.checks[0]!.rationale).not.toContain('\u001b[');
@@ -55,7 +55,25 @@ describe('recording matcher verdicts (SPEC §7)', () => {
   test('a negated matcher that holds records passed', () => {
     const kit = fakeKit();
     expect(linked(weatherTrace().view(), kit)).not.toHaveToolCall('delete_file');
-    expect(kit.checks[0]).toMatchObject({ passed: true, rationale: 'ok', metadata: { negated: true } });
+    expect(kit.checks[0]).toMatchObject({
+      evaluator: 'm3.expect.not.toHaveToolCall',
+      passed: true,
+      rationale: 'ok',
+      metadata: { negated: true },
+    });
+  });
+
+  test('negated and positive uses of one matcher record under two evaluator names', () => {
+    const kit = fakeKit();
+    const view = linked(weatherTrace().view(), kit);
+    expect(view).toHaveToolCall('get_weather');
+    expect(view).not.toHaveToolCall('delete_file');
+    failureOf(() => expect(view).not.toHaveToolCall('get_weather'));
+    expect(kit.checks.map((c) => [c.evaluator, c.passed])).toEqual([
+      ['m3.expect.toHaveToolCall', true],
+      ['m3.expect.not.toHaveToolCall', true],
+      ['m3.expect.not.toHaveToolCall', false],
+    ]);
   });
 
   test('an unusable assertion records failed in both directions', () => {

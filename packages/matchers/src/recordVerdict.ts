@@ -16,8 +16,13 @@ export interface VerdictRecord {
   readonly line: number | null;
 }
 
-/** The evaluator name a matcher records under (SPEC §7). */
-export const evaluatorName = (matcherName: string): string => `m3.expect.${matcherName}`;
+/**
+ * The evaluator name a matcher records under: `m3.expect.<matcher>`, or `m3.expect.not.<matcher>`
+ * for a negated use, so every per-evaluator view (summary, baselines, aggregation) keeps the two
+ * apart without a special case (a deviation from SPEC §7, see the README's Decisions).
+ */
+export const evaluatorName = (matcherName: string, negated = false): string =>
+  `m3.expect.${negated ? 'not.' : ''}${matcherName}`;
 
 /**
  * Saves a verdict through `kit.recordCheck` when the kit records checks. The matcher does not wait:
@@ -36,7 +41,7 @@ export function recordVerdict(kit: KitLike | undefined, verdict: VerdictRecord):
   try {
     pending = Promise.resolve(
       kit.recordCheck({
-        evaluator: evaluatorName(verdict.matcherName),
+        evaluator: evaluatorName(verdict.matcherName, verdict.negated),
         passed: verdict.passed,
         rationale: verdict.rationale,
         subject: verdict.subject,

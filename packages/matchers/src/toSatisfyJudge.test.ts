@@ -2,7 +2,7 @@ import { LLMJudge } from '../../core/src/judge/LLMJudge';
 import { MCPTestKit } from '../../core/src/kit/MCPTestKit';
 import { linkToKit } from '../../core/src/kit/kitLink';
 import { FakeChatCompletionsServer } from '../../core/src/testing/FakeChatCompletionsServer';
-import { DEFAULT_JUDGE_EVALUATOR, m3Matchers } from './index';
+import { DEFAULT_JUDGE_EVALUATOR, m3Matchers, NEGATED_JUDGE_EVALUATOR } from './index';
 import { asyncFailureOf, EXEC_ID, trace, turnOf } from './matchers.testkit';
 
 expect.extend(m3Matchers);
@@ -56,6 +56,10 @@ describe('toSatisfyJudge', () => {
     expect(failed).toMatchSnapshot();
     const undecided = await asyncFailureOf(() => expect(turn).not.toSatisfyJudge(judge));
     expect(undecided).toContain('the judge could not decide (status error)');
+    // A negated use asks under its own default name and says so, so its verdicts are never mixed
+    // into the positive judge's rate.
+    expect(calls[2]).toMatchObject({ name: NEGATED_JUDGE_EVALUATOR, metadata: { negated: true } });
+    expect(calls[0]).toMatchObject({ metadata: { negated: false } });
   });
 
   test('usage errors', async () => {
@@ -97,6 +101,30 @@ describe('toSatisfyJudge', () => {
             ['m3.expect.toSatisfyJudge', 'passed'],
             ['m3.expect.toSatisfyJudge', 'failed'],
           ]),
+        );
+      } finally {
+        await kit.close();
+      }
+    });
+
+    test('a passing .not on text saves the judge verdict and the matcher check apart, both under not names', async () => {
+      const kit = new MCPTestKit({ recordChecks: true });
+      try {
+        const judge = new LLMJudge({ model: 'judge-fixture', baseUrl, auth: 'none', responseMode: 'json_text' });
+        fake.enqueue({ content: GOOD }, { content: BAD });
+        (globalThis as { m3Kit?: unknown }).m3Kit = kit;
+        await expect('4').toSatisfyJudge(judge, { input: 'What is 2+2?', expected: '4' });
+        await expect('5').not.toSatisfyJudge(judge, { input: 'What is 2+2?', expected: '4' });
+        await kit.close();
+        const rows = kit.evaluationResults().map((r) => [r.evaluator, r.status, r.metadata.negated]);
+        // The judge said `failed` (a fact about the response); the negated assertion held (`passed`).
+        expect(rows.sort()).toEqual(
+          [
+            [DEFAULT_JUDGE_EVALUATOR, 'passed', false],
+            ['m3.expect.toSatisfyJudge', 'passed', false],
+            [NEGATED_JUDGE_EVALUATOR, 'failed', true],
+            ['m3.expect.not.toSatisfyJudge', 'passed', true],
+          ].sort(),
         );
       } finally {
         await kit.close();

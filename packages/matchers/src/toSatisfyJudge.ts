@@ -11,7 +11,10 @@ export interface JudgeOptions {
   readonly input?: unknown;
   /** The reference answer (sent to the judge as JSON). */
   readonly expected?: unknown;
-  /** Evaluator name the judge's verdict is saved under (default `m3.expect.toSatisfyJudge.judge`). */
+  /**
+   * Evaluator name the judge's verdict is saved under (default `m3.expect.toSatisfyJudge.judge`, or
+   * `m3.expect.not.toSatisfyJudge.judge` under `.not`). A name you give is used in both directions.
+   */
   readonly name?: string;
   /** Make the judge's evaluation required (a failure also throws `RequiredEvaluationError`). */
   readonly required?: boolean;
@@ -19,6 +22,12 @@ export interface JudgeOptions {
 
 /** The evaluator name a judge verdict is saved under when `options.name` is not given. */
 export const DEFAULT_JUDGE_EVALUATOR = 'm3.expect.toSatisfyJudge.judge';
+
+/**
+ * The evaluator name a `.not.toSatisfyJudge` judge verdict is saved under when `options.name` is not
+ * given: there the judge is expected to fail the response, so its verdicts stay out of the positive rate.
+ */
+export const NEGATED_JUDGE_EVALUATOR = 'm3.expect.not.toSatisfyJudge.judge';
 
 const NAME = 'toSatisfyJudge';
 
@@ -65,8 +74,12 @@ async function assertJudge(
     };
   }
   const ids = subjectIds(received);
+  const negated = this.isNot === true;
+  // The judge's verdict is saved as the judge gave it (never negated); `metadata.negated` tells
+  // which assertion asked for it, and the default name keeps the two directions apart.
   const verdict = await kit.judgeResponse({
-    name: options.name ?? DEFAULT_JUDGE_EVALUATOR,
+    name: options.name ?? (negated ? NEGATED_JUDGE_EVALUATOR : DEFAULT_JUDGE_EVALUATOR),
+    metadata: { negated, matcher: NAME },
     input: asText(options.input),
     actual,
     expected: asText(options.expected),
@@ -84,6 +97,7 @@ async function assertJudge(
     return {
       pass: false,
       unusable: true,
+      savedThroughKit: true,
       message: () => `${hint(this, NAME, label)}\n\nthe judge could not decide (status ${status}).\n${details}`,
     };
   }
@@ -91,13 +105,13 @@ async function assertJudge(
     `${hint(this, NAME, label)}\n\n` +
     `Expected the judge ${this.isNot ? 'not ' : ''}to pass the response\n` +
     `Response: ${this.utils.printReceived(scope.safe(actual))}\n${details}`;
-  return { pass: status === 'passed', message };
+  return { pass: status === 'passed', savedThroughKit: true, message };
 }
 
 /**
  * `await expect(turnOrText).toSatisfyJudge(judge, { input, expected })`: runs `kit.judgeResponse`
  * and passes when the verdict is `passed`. An `error` verdict (abstention, timeout...) fails
- * with or without `.not`.
+ * with or without `.not`. The matcher's own check is saved too, text subjects included.
  */
 export const toSatisfyJudge = defineMatcher<[judge: unknown, options?: JudgeOptions]>(NAME, assertJudge, {
   needsKit: true,

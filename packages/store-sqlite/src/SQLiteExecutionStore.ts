@@ -34,6 +34,8 @@ import {
   type TurnRecord,
 } from '@sf-m3/core';
 import { aggregateCountsSql } from './aggregateSql';
+import { encodeEventChunks } from './eventChunks';
+import { frameTexts, insertEventChunks, readEvents } from './eventRows';
 import { lineageId } from './lineageId';
 import { immediateTransaction, type RetryPolicy, DEFAULT_RETRY } from './immediateTransaction';
 import { openDatabase, type OpenedDatabase } from './openDatabase';
@@ -46,6 +48,11 @@ export interface SQLiteExecutionStoreOptions {
   readonly retry?: RetryPolicy;
   /** How long one statement waits for another writer's lock before a retry (default 5 000). */
   readonly busyTimeoutMs?: number;
+  /**
+   * Open an existing database for reading only (`m3 runs`, `m3 report`): nothing is created,
+   * migrated or written, so a read-only file or folder works; every write rejects with `StoreError`.
+   */
+  readonly readOnly?: boolean;
 }
 
 const json = (value: unknown): string => JSON.stringify(value);
@@ -60,6 +67,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
   readonly path: string;
   private readonly retry: RetryPolicy;
   private readonly busyTimeoutMs: number | undefined;
+  private readonly readOnly: boolean;
   private opening: Promise<OpenedDatabase> | null = null;
   /** Set once open, so hot paths skip awaiting `opening`. */
   private opened: OpenedDatabase | null = null;
@@ -70,8 +78,9 @@ export class SQLiteExecutionStore implements ExecutionStore {
     this.path = path;
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.busyTimeoutMs = options.busyTimeoutMs;
+    this.readOnly = options.readOnly === true;
     this.queue = new WriteQueue(async (works) => {
-      const { writer } = await this.database();
+      const writer = writerOf(await this.database());
       await immediateTransaction(writer, () => runWorks(works), this.retry);
     });
   }
@@ -81,7 +90,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
     if (this.closed)
       return Promise.reject(new StoreError('the execution store is closed: create a new store to read or write'));
     if (this.opening === null) {
-      this.opening = openDatabase(this.path, { busyTimeoutMs: this.busyTimeoutMs });
+      this.opening = openDatabase(this.path, { busyTimeoutMs: this.busyTimeoutMs, readOnly: this.readOnly });
       this.opening.then(
         (opened) => (this.opened = opened),
         () => (this.opening = null),
@@ -99,9 +108,10 @@ export class SQLiteExecutionStore implements ExecutionStore {
    * exactly one independent statement (see `WriteWork`).
    */
   private write<T>(work: (db: SqliteConnection) => Promise<T>, single = false): Promise<T> {
-    const opened = this.closed ? null : this.opened;
-    if (opened !== null) return this.queue.enqueue(() => work(opened.writer), single);
-    return this.database().then(({ writer }) => this.queue.enqueue(() => work(writer), single));
+    if (this.readOnly) return Promise.reject(readOnlyWrite(this.path));
+    const writer = this.closed ? null : (this.opened?.writer ?? null);
+    if (writer !== null) return this.queue.enqueue(() => work(writer), single);
+    return this.database().then((opened) => this.queue.enqueue(() => work(writerOf(opened)), single));
   }
 
   /** Opens the database now (it otherwise opens on first use); surfaces path and schema errors early. */
@@ -279,14 +289,14 @@ export class SQLiteExecutionStore implements ExecutionStore {
         json(record),
         id,
       ]);
-      for (const table of ['events', 'traces', 'sessions', 'turns', 'execution_blobs']) {
+      for (const table of ['events', 'event_chunks', 'traces', 'sessions', 'turns', 'execution_blobs']) {
         await db.run(`DELETE FROM ${table} WHERE execution_id = ?`, [id]);
       }
       await db.run(
         'INSERT INTO traces (execution_id, trace_id, completeness, limitations_json, event_count) VALUES (?, ?, ?, ?, ?)',
         [id, data.traceId, data.completeness, json(data.limitations), data.events.length],
       );
-      await insertEvents(db, id, data.events);
+      await insertEventChunks(db, id, encodeEventChunks(id, data.events, frameTexts(blobs)));
       for (const { sha256, blob } of blobs) {
         await db.run(
           'INSERT INTO blobs (sha256, size_bytes, media_type, bytes) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING',
@@ -353,13 +363,17 @@ export class SQLiteExecutionStore implements ExecutionStore {
         executionId,
       });
     }
-    const rows = await db.all<{ event_json: string }>(
-      'SELECT event_json FROM events WHERE execution_id = ? ORDER BY sequence',
-      [executionId],
-    );
-    if (rows.length !== header.event_count) {
+    let events: TraceEvent[];
+    try {
+      events = await readEvents(db, executionId, (await this.database()).schemaVersion);
+    } catch (error) {
+      throw new TraceUnavailable(`the saved trace of ${executionId} is unreadable: ${(error as Error).message}`, {
+        executionId,
+      });
+    }
+    if (events.length !== header.event_count) {
       throw new TraceUnavailable(
-        `the saved trace of ${executionId} is incomplete: ${rows.length} of ${header.event_count} events`,
+        `the saved trace of ${executionId} is incomplete: ${events.length} of ${header.event_count} events`,
         {
           executionId,
         },
@@ -371,7 +385,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
         executionId,
         completeness: header.completeness as TraceResult['completeness'],
         limitations: JSON.parse(header.limitations_json) as string[],
-        events: rows.map((r) => JSON.parse(r.event_json) as TraceEvent),
+        events,
       });
     } catch (error) {
       throw new TraceUnavailable(`the saved trace of ${executionId} is malformed: ${(error as Error).message}`, {
@@ -538,25 +552,20 @@ export class SQLiteExecutionStore implements ExecutionStore {
     if (opening === null) return;
     const opened = await opening.catch(() => null);
     if (opened === null) return;
-    await opened.writer.close();
+    await opened.writer?.close();
     await opened.reader.close();
   }
 }
 
-/** Events per multi-row INSERT: long traces go in batches instead of one statement each. */
-const EVENT_BATCH = 64;
-const EVENT_ROW = '(?, ?, ?, ?)';
-const EVENT_INSERT = 'INSERT INTO events (execution_id, sequence, kind, event_json) VALUES ';
-const EVENT_BATCH_SQL = EVENT_INSERT + Array.from({ length: EVENT_BATCH }, () => EVENT_ROW).join(', ');
+function writerOf(opened: OpenedDatabase): SqliteConnection {
+  if (opened.writer === null) throw readOnlyWrite(opened.path);
+  return opened.writer;
+}
 
-/** Writes an execution's events, `EVENT_BATCH` rows per statement, then the remainder one by one. */
-async function insertEvents(db: SqliteConnection, executionId: string, events: readonly TraceEvent[]): Promise<void> {
-  const row = (event: TraceEvent): SqlValue[] => [executionId, event.sequence, event.kind, json(event)];
-  let start = 0;
-  for (; start + EVENT_BATCH <= events.length; start += EVENT_BATCH) {
-    await db.run(EVENT_BATCH_SQL, events.slice(start, start + EVENT_BATCH).flatMap(row));
-  }
-  for (const event of events.slice(start)) await db.run(EVENT_INSERT + EVENT_ROW, row(event));
+function readOnlyWrite(path: string): StoreError {
+  return new StoreError(`the results database ${path} was opened read-only: open it without readOnly to write`, {
+    path,
+  });
 }
 
 /** One row of the aggregation SQL. */

@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import * as sqlite3 from 'sqlite3';
 
 /** Values a statement can bind. */
@@ -25,11 +26,17 @@ export class SqliteConnection {
 
   private constructor(private readonly db: sqlite3.Database) {}
 
-  /** Opens (and creates, unless `readOnly`) the database file. */
-  static open(path: string, options: { readOnly?: boolean } = {}): Promise<SqliteConnection> {
-    const mode = options.readOnly ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
+  /**
+   * Opens (and creates, unless `readOnly`) the database file. `immutable` (read-only only) tells
+   * SQLite the file cannot change: no locks, no `-wal`/`-shm` created, so it works in a read-only
+   * folder and leaves a file it must not touch exactly as it was.
+   */
+  static open(path: string, options: { readOnly?: boolean; immutable?: boolean } = {}): Promise<SqliteConnection> {
+    const readOnly = options.readOnly === true || options.immutable === true;
+    const mode = readOnly ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
+    const name = options.immutable === true ? `${pathToFileURL(path).href}?immutable=1` : path;
     return new Promise((resolve, reject) => {
-      const db = new sqlite3.Database(path, mode, (error) => {
+      const db = new sqlite3.Database(name, options.immutable === true ? mode | sqlite3.OPEN_URI : mode, (error) => {
         if (error) reject(error);
         else resolve(new SqliteConnection(db));
       });

@@ -1,7 +1,10 @@
-import { mkdirSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { ModelValidationError, StoreError, StoreSchemaError } from '@sf-m3/core';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { StoreError, StoreSchemaError } from '@sf-m3/core';
+import { identifyDatabase } from './databaseIdentity';
 import { immediateTransaction } from './immediateTransaction';
+import { checkWritable, preparePath, resolveStorePath } from './storePath';
+import { readOnlyConnection } from './readOnlyConnection';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
 import { SqliteConnection, sqliteErrorCode } from './SqliteConnection';
 
@@ -11,46 +14,13 @@ export const BUSY_TIMEOUT_MS = 5_000;
 /** Page cache per connection, in KiB. */
 const CACHE_KIB = 32 * 1024;
 
-/** The writer and reader connections of one opened store. */
+/** The connections of one opened store: a writer (null when opened read-only) and a reader. */
 export interface OpenedDatabase {
-  readonly writer: SqliteConnection;
+  readonly writer: SqliteConnection | null;
   readonly reader: SqliteConnection;
   readonly path: string;
-}
-
-/** Checks the path and creates its parent folders; throws `StoreError` saying what to fix. */
-function preparePath(path: string): string {
-  if (typeof path !== 'string' || path.trim() === '' || path === ':memory:' || path.startsWith('file:')) {
-    throw new ModelValidationError(
-      'SQLiteExecutionStore needs a file path such as .m3/executions.sqlite (use InMemoryExecutionStore for memory)',
-    );
-  }
-  const absolute = resolve(path);
-  const stat = statSync(absolute, { throwIfNoEntry: false });
-  if (stat?.isDirectory()) {
-    throw new StoreError(
-      `results database path is a directory: ${absolute} — give a file path inside it, e.g. ${absolute}/executions.sqlite`,
-      {
-        path: absolute,
-      },
-    );
-  }
-  try {
-    mkdirSync(dirname(absolute), { recursive: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
-    const reason =
-      code === 'ENOTDIR' || code === 'EEXIST' ? 'a parent of it is a file' : 'the location is not writable';
-    throw new StoreError(
-      `cannot create the folder of results database ${absolute}: ${reason} (${code}) — choose a writable path`,
-      {
-        path: absolute,
-        code,
-      },
-      { cause: error },
-    );
-  }
-  return absolute;
+  /** The schema version of the file: SCHEMA_VERSION once migrated; older when opened read-only. */
+  readonly schemaVersion: number;
 }
 
 /** Translates an open/setup failure into an error that names the problem and the fix. */
@@ -60,20 +30,15 @@ function openFailure(path: string, error: unknown): Error {
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
     return new StoreError(
       `${path} is not an sf-m3 results database (not a SQLite file, or corrupt): move it away or choose another path`,
-      {
-        path,
-        code,
-      },
+      { path, code },
       { cause: error },
     );
   }
   if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code === 'SQLITE_IOERR') {
     return new StoreError(
-      `cannot open results database ${path} for writing: the location is read-only or not accessible (${code}) — choose a writable path`,
-      {
-        path,
-        code,
-      },
+      `cannot open results database ${path} for writing: the location is read-only or not accessible (${code}) — ` +
+        'make it writable or point --results-db at a writable path',
+      { path, code },
       { cause: error },
     );
   }
@@ -88,8 +53,8 @@ async function configure(connection: SqliteConnection, writer: boolean, busyTime
     if (mode?.journal_mode?.toLowerCase() !== 'wal') {
       throw new StoreError('the results database could not switch to WAL mode: use a local file system', {});
     }
+    await connection.exec('PRAGMA synchronous = NORMAL');
   }
-  await connection.exec('PRAGMA synchronous = NORMAL');
   // Lineage keys and label indexes take random-ish insert positions: keep their pages cached.
   await connection.exec(`PRAGMA cache_size = -${CACHE_KIB}`);
 }
@@ -109,9 +74,7 @@ function refuseNewer(path: string, found: number): StoreSchemaError {
 
 /** Applies missing migrations in one `BEGIN IMMEDIATE`; another process may be doing the same. */
 async function migrate(path: string, connection: SqliteConnection): Promise<void> {
-  const seen = await userVersion(connection);
-  if (seen > SCHEMA_VERSION) throw refuseNewer(path, seen);
-  if (seen === SCHEMA_VERSION) return;
+  if ((await userVersion(connection)) === SCHEMA_VERSION) return;
   await immediateTransaction(connection, async () => {
     const current = await userVersion(connection);
     if (current > SCHEMA_VERSION) throw refuseNewer(path, current);
@@ -122,26 +85,90 @@ async function migrate(path: string, connection: SqliteConnection): Promise<void
   });
 }
 
-/**
- * Opens a results database: checks the path, creates parent folders, opens a writer (WAL, busy
- * timeout, migrations) and a reader connection. Reads use their own connection so they never see
- * a write transaction in flight.
- */
-export async function openDatabase(path: string, options: { busyTimeoutMs?: number } = {}): Promise<OpenedDatabase> {
-  const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
-  const absolute = preparePath(path);
-  let writer: SqliteConnection | null = null;
-  let reader: SqliteConnection | null = null;
+/** Opens the writer: WAL, busy timeout, migrations; a newer schema is refused before any write. */
+async function openWriter(path: string, busyTimeoutMs: number): Promise<SqliteConnection> {
+  const writer = await SqliteConnection.open(path);
   try {
-    writer = await SqliteConnection.open(absolute);
+    await writer.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    const seen = await userVersion(writer);
+    if (seen > SCHEMA_VERSION) throw refuseNewer(path, seen);
     await configure(writer, true, busyTimeoutMs);
-    await migrate(absolute, writer);
-    reader = await SqliteConnection.open(absolute);
+    await migrate(path, writer);
+    return writer;
+  } catch (error) {
+    await writer.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Opens a results database for writing: checks the path (creating parent folders), what the file
+ * is (a foreign or unreadable file is refused before anything writes to it), that the file and
+ * folder are writable, then opens a writer (WAL, migrations) and a reader connection. Reads use
+ * their own connection so they never see a write transaction in flight.
+ */
+async function openForWriting(absolute: string, busyTimeoutMs: number): Promise<OpenedDatabase> {
+  preparePath(absolute);
+  const identity = await identifyDatabase(absolute);
+  if (identity.kind === 'sf-m3' && identity.userVersion > SCHEMA_VERSION)
+    throw refuseNewer(absolute, identity.userVersion);
+  checkWritable(absolute, identity.kind === 'new' && !existsSync(absolute));
+  let writer: SqliteConnection | null = null;
+  try {
+    writer = await openWriter(absolute, busyTimeoutMs);
+    const reader = await SqliteConnection.open(absolute);
     await configure(reader, false, busyTimeoutMs);
-    return { writer, reader, path: absolute };
+    return { writer, reader, path: absolute, schemaVersion: SCHEMA_VERSION };
   } catch (error) {
     await writer?.close().catch(() => undefined);
-    await reader?.close().catch(() => undefined);
     throw openFailure(absolute, error);
   }
+}
+
+/**
+ * Opens an existing results database for reading only: nothing is created, migrated or written,
+ * so it works on a read-only file or folder. An older schema is read as it is.
+ */
+async function openForReading(absolute: string, busyTimeoutMs: number): Promise<OpenedDatabase> {
+  if (!existsSync(absolute)) {
+    throw new StoreError(`no results database at ${absolute}: run \`m3 test\` first or pass --results-db`, {
+      path: absolute,
+    });
+  }
+  const identity = await identifyDatabase(absolute);
+  if (identity.kind === 'new') {
+    throw new StoreError(`results database ${absolute} is empty: run \`m3 test\` first`, { path: absolute });
+  }
+  if (identity.userVersion > SCHEMA_VERSION) throw refuseNewer(absolute, identity.userVersion);
+  let reader: SqliteConnection | null = null;
+  try {
+    reader = await readOnlyConnection(absolute);
+    await configure(reader, false, busyTimeoutMs);
+    const version = await userVersion(reader);
+    if (version > SCHEMA_VERSION) throw refuseNewer(absolute, version);
+    return { writer: null, reader, path: absolute, schemaVersion: version };
+  } catch (error) {
+    await reader?.close().catch(() => undefined);
+    if (sqliteErrorCode(error) === 'SQLITE_CANTOPEN' || sqliteErrorCode(error) === 'SQLITE_READONLY') {
+      return Promise.reject(
+        new StoreError(
+          `cannot read results database ${absolute} (${String(sqliteErrorCode(error))}): check that ${dirname(absolute)} ` +
+            'and the file are readable',
+          { path: absolute },
+          { cause: error },
+        ),
+      );
+    }
+    throw openFailure(absolute, error);
+  }
+}
+
+/** Opens a results database for writing (the default) or, with `readOnly`, for reading only. */
+export async function openDatabase(
+  path: string,
+  options: { busyTimeoutMs?: number; readOnly?: boolean } = {},
+): Promise<OpenedDatabase> {
+  const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
+  const absolute = resolveStorePath(path);
+  return options.readOnly === true ? openForReading(absolute, busyTimeoutMs) : openForWriting(absolute, busyTimeoutMs);
 }

@@ -4,6 +4,7 @@
  * `BEGIN IMMEDIATE` transaction, and refuses a database whose version is newer than this code.
  * Never edit a shipped migration: append a new one.
  */
+import { SF_M3_APPLICATION_ID } from './databaseIdentity';
 
 const V1 = `
 CREATE TABLE runs (
@@ -189,8 +190,26 @@ CREATE INDEX evaluations_by_case ON evaluations(case_id, evaluator) WHERE is_lat
 CREATE INDEX evaluations_by_execution ON evaluations(execution_id, evaluator, turn_id);
 `;
 
+// Version 2: a trace's events are stored EVENTS_PER_CHUNK to a row, deflated, with the fields a
+// reader derives replaced by markers (see eventChunks.ts): ~28 KB per direct execution became a
+// few KB. Rows already in events stay there and are still read: rewriting them here would
+// hold the write lock of a large history for as long as that takes, while Jest workers wait.
+// The application id marks the file as sf-m3's, so opening never mistakes another program's
+// database for one (older files are recognised by their tables).
+const V2 = `
+CREATE TABLE event_chunks (
+  execution_id TEXT NOT NULL REFERENCES executions(execution_id) ON DELETE CASCADE,
+  first_sequence INTEGER NOT NULL CHECK (first_sequence >= 0),
+  event_count INTEGER NOT NULL CHECK (event_count > 0),
+  format INTEGER NOT NULL,
+  body BLOB NOT NULL,
+  PRIMARY KEY (execution_id, first_sequence)
+);
+PRAGMA application_id = ${SF_M3_APPLICATION_ID};
+`;
+
 /** Forward migrations; index + 1 is the schema version each produces. */
-export const MIGRATIONS: readonly string[] = [V1];
+export const MIGRATIONS: readonly string[] = [V1, V2];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

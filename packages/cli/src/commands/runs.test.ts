@@ -14,7 +14,7 @@ const run = (overrides: Partial<RunRecord>): RunRecord => ({
 });
 
 describe('formatRuns', () => {
-  test('one aligned line per run', () => {
+  test('a header row, then one aligned line per run', () => {
     expect(
       formatRuns([
         run({
@@ -26,9 +26,16 @@ describe('formatRuns', () => {
         run({}),
       ]),
     ).toBe(
-      'run-ci-42                             2026-11-29T12:00:00.000Z  failed  10 passed, 2 failed, 0 skipped, 1 todo  nightly\n' +
+      'RUN                                   STARTED                   STATUS  ATTEMPTS                                LABEL\n' +
+        'run-ci-42                             2026-11-29T12:00:00.000Z  failed  10 passed, 2 failed, 0 skipped, 1 todo  nightly\n' +
         'run-00000000000000000000000000000001  2026-11-29T12:00:00.000Z  passed  3 passed, 0 failed, 1 skipped, 0 todo\n',
     );
+  });
+
+  test('a header wider than its column widens the column', () => {
+    const lines = formatRuns([run({ runId: 'r1', status: 'interrupted' })]).split('\n');
+    expect(lines[0]).toBe('RUN  STARTED                   STATUS       ATTEMPTS                               LABEL');
+    expect(lines[1]).toBe('r1   2026-11-29T12:00:00.000Z  interrupted  3 passed, 0 failed, 1 skipped, 0 todo');
   });
 
   test('an empty database', () => {

@@ -12,16 +12,22 @@ export interface RunsCommandInput {
   json?: boolean;
 }
 
-/** One line per run: id, start time, status and attempt counts. */
+/** The column titles `m3 runs` prints above its rows. */
+export const RUNS_HEADER = ['RUN', 'STARTED', 'STATUS', 'ATTEMPTS', 'LABEL'] as const;
+
+/** A header row, then one line per run: id, start time, status, attempt counts and label. */
 export function formatRuns(runs: readonly RunRecord[]): string {
   if (runs.length === 0) return 'no runs recorded yet\n';
-  const rows = runs.map((r) => [
-    r.runId,
-    r.startedAt,
-    r.status,
-    `${r.counts.passed} passed, ${r.counts.failed} failed, ${r.counts.skipped} skipped, ${r.counts.todo} todo`,
-    r.label ?? '',
-  ]);
+  const rows: string[][] = [
+    [...RUNS_HEADER],
+    ...runs.map((r) => [
+      r.runId,
+      r.startedAt,
+      r.status,
+      `${r.counts.passed} passed, ${r.counts.failed} failed, ${r.counts.skipped} skipped, ${r.counts.todo} todo`,
+      r.label ?? '',
+    ]),
+  ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   return `${rows
     .map((row) =>

@@ -1,22 +1,27 @@
 // `m3 test [paths…] [options] [-- <jest args>]`: runs the real Jest with the preset's environment
 // variables, then reads the run from the database, prints the summary, writes feedback.json and
-// returns the exit status the verdict implies (0 passed, 1 failed, 2 usage/configuration).
-import { existsSync } from 'node:fs';
+// returns the exit status the verdict implies (0 passed, 1 failed, 2 usage/configuration; 128 + the
+// signal's number when a signal ended the run).
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import { displayPath } from '../displayPath';
-import { newId, type ExecutionStore, type Redactor, type RunRecord } from '@sf-m3/core';
+import { isSecretEnvName, newId, type Redactor } from '@sf-m3/core';
 import { resolveBaseline, type ResolvedBaseline } from '../baseline/resolveBaseline';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { buildFeedback, writeFeedback } from '../feedback/writeFeedback';
 import { jestChildEnv } from '../jest/jestChildEnv';
 import { redactArgv } from '../jest/redactArgv';
-import { spawnJest, type JestExit } from '../jest/spawnJest';
+import { signalExitStatus, spawnJest, type JestExit } from '../jest/spawnJest';
 import { serverSecrets } from '../options/serverGroups';
 import { validateTestOptions, type RawTestOptions, type TestOptions } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
-import { openResultsStore } from '../store/openResultsStore';
-import { buildRunSummary, tallyAttempts, type SummarizedRun } from '../summary/buildRunSummary';
-import { finalAttempts } from '../summary/collectRunFacts';
+import { closeRun } from '../run/closeRun';
+import { openResultsStore, openRunResultsStore } from '../store/openResultsStore';
+import { buildRunSummary, type SummarizedRun } from '../summary/buildRunSummary';
 import { formatSummary } from '../summary/formatSummary';
+import { roundSummaryRates } from '../summary/roundRates';
 import { trialsWithoutEffect } from '../summary/trialsWithoutEffect';
 
 /** Everything `m3 test` was given. */
@@ -29,12 +34,17 @@ export interface TestCommandInput {
   argv: string[];
 }
 
-/** Loads `--env-file` with Node's own parser; existing variables win. */
-function loadEnvFile(path: string, env: NodeJS.ProcessEnv): void {
+/**
+ * Loads `--env-file` with Node's own parser (existing variables win) and returns the names it
+ * holds whose values are secrets for the whole run (KEY, TOKEN, SECRET, PASSWORD, CREDENTIAL, AUTH).
+ */
+function loadEnvFile(path: string, env: NodeJS.ProcessEnv): string[] {
   if (!existsSync(path)) throw new UsageError('--env-file', `no such file: ${path}`);
   const before = { ...process.env };
+  let names: string[];
   try {
     process.loadEnvFile(path);
+    names = Object.keys(parseEnv(readFileSync(path, 'utf8')));
   } catch (error) {
     throw new UsageError('--env-file', `could not read ${path}: ${(error as Error).message.split('\n')[0]}`);
   }
@@ -43,24 +53,7 @@ function loadEnvFile(path: string, env: NodeJS.ProcessEnv): void {
       if (before[key] === undefined && env[key] === undefined) env[key] = value;
     }
   }
-}
-
-/**
- * A run Jest left `running` (killed, crashed teardown) is closed by the CLI from what was saved. A
- * test failed when its last try failed or never finished (a retry that passed makes it pass), as
- * the summary's failed tests and the preset's teardown decide it.
- */
-export async function finishAbandonedRun(store: ExecutionStore, run: RunRecord, exit: JestExit): Promise<void> {
-  if (run.status !== 'running') return;
-  const attempts = await store.listAttempts({ runId: run.runId });
-  const tally = tallyAttempts(attempts);
-  const testFailed = finalAttempts(attempts).some((a) => a.outcome === 'failed' || a.outcome === null);
-  await store.saveRun({
-    ...run,
-    finishedAt: new Date().toISOString(),
-    status: exit.signal !== null ? 'interrupted' : exit.code === 0 && !testFailed ? 'passed' : 'failed',
-    counts: { passed: tally.passed, failed: tally.failed, skipped: tally.skipped, todo: tally.todo },
-  });
+  return names.filter(isSecretEnvName);
 }
 
 /** Prints a summary as text or JSON and writes feedback.json; returns the exit status. */
@@ -73,7 +66,8 @@ export function reportSummary(
   const written = writeFeedback(io.cwd, buildFeedback(summary, attempts, redactor));
   const shownPath = displayPath(io.cwd, written);
   if (json) {
-    io.stdout(`${JSON.stringify(redactor.redactJson({ ...summary, feedbackPath: shownPath }), null, 2)}\n`);
+    const shown = { ...roundSummaryRates(summary), feedbackPath: shownPath };
+    io.stdout(`${JSON.stringify(redactor.redactJson(shown), null, 2)}\n`);
   } else {
     io.stdout(redactor.redactText(formatSummary(summary, { feedbackPath: shownPath })));
   }
@@ -83,12 +77,12 @@ export function reportSummary(
 /** Runs `m3 test`; returns the exit status. */
 export async function runTestCommand(input: TestCommandInput, io: CliIO): Promise<number> {
   const options: TestOptions = validateTestOptions(input.raw, io.cwd);
-  if (options.envFile !== null) loadEnvFile(options.envFile, io.env);
-  const redactor = cliRedactor(io.env, serverSecrets(options.servers));
+  const secretNames = options.envFile !== null ? loadEnvFile(options.envFile, io.env) : [];
+  const redactor = cliRedactor(io.env, serverSecrets(options.servers), secretNames);
   const shownDb = displayPath(io.cwd, options.resultsDb);
 
   let baseline: ResolvedBaseline;
-  const before = openResultsStore(options.resultsDb, { mustExist: false });
+  const before = await openRunResultsStore(options.resultsDb);
   try {
     if (options.runId !== null && (await before.getRun(options.runId)) !== null) {
       throw new UsageError('--run-id', `run ${options.runId} already exists in ${shownDb}; choose a new id`);
@@ -99,13 +93,23 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
   }
 
   const runId = options.runId ?? newId('run');
-  const env = jestChildEnv(io.env, options, runId, redactArgv(['test', ...input.argv], redactor));
-  const exit = await spawnJest({
-    cwd: io.cwd,
-    args: [...input.paths, ...input.jestArgs],
-    env,
-    stdoutToStderr: options.json,
-  });
+  const env = jestChildEnv(io.env, options, runId, redactArgv(['test', ...input.argv], redactor), secretNames);
+  // The preset keeps the run's state under this folder, which goes however Jest ends (SPEC §22).
+  const stateRoot = mkdtempSync(join(tmpdir(), 'sf-m3-run-'));
+  env[RUN_STATE_ROOT_ENV] = stateRoot;
+  let exit: JestExit;
+  try {
+    exit = await spawnJest({
+      cwd: io.cwd,
+      args: [...input.paths, ...input.jestArgs],
+      env,
+      stdoutToStderr: options.json,
+    });
+  } finally {
+    rmSync(stateRoot, { recursive: true, force: true });
+  }
+  const signal = exit.received ?? exit.signal;
+  const signalled = (status: number): number => (signal === null ? status : signalExitStatus(signal));
 
   const store = openResultsStore(options.resultsDb, { mustExist: false });
   try {
@@ -118,7 +122,7 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
         `m3 test: Jest ${how} without recording run ${runId} in ${shownDb}. ` +
           `Check that your Jest config uses preset 'sf-m3' and that Jest found tests.\n`,
       );
-      if (exit.code === 0) return 2;
+      if (exit.code === 0 && signal === null) return 2;
       const reason = `Jest ${how} before the run was recorded`;
       // With --json, stdout stays one JSON document even when there is no saved run to summarize.
       if (options.json) {
@@ -127,9 +131,9 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
       } else {
         io.stdout(`verdict     failed: ${reason}\n`);
       }
-      return 1;
+      return signalled(1);
     }
-    await finishAbandonedRun(store, run, exit);
+    await closeRun(store, run, exit);
     const summarized = await buildRunSummary(store, {
       runId,
       redactor,
@@ -141,8 +145,11 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
     });
     const trialsWarning = trialsWithoutEffect(options.trials, summarized.attempts);
     if (trialsWarning !== null) io.stderr(`m3 test: warning: ${trialsWarning}\n`);
-    return reportSummary(summarized, io, redactor, options.json);
+    return signalled(reportSummary(summarized, io, redactor, options.json));
   } finally {
     await store.close();
   }
 }
+
+/** Where `m3 test` tells the preset to keep the run's state (the preset's `M3_RUN_STATE_ROOT`). */
+export const RUN_STATE_ROOT_ENV = 'M3_RUN_STATE_ROOT';

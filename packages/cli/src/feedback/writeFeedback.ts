@@ -4,6 +4,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttemptRecord, Redactor } from '@sf-m3/core';
+import { roundSummaryRates } from '../summary/roundRates';
 import type { RunSummary } from '../summary/RunSummary';
 
 /** Version of the feedback.json layout. */
@@ -38,8 +39,9 @@ function sortKeys(value: unknown): unknown {
   );
 }
 
-/** Builds the redacted feedback document of a summary and its attempt rows. */
-export function buildFeedback(summary: RunSummary, attempts: readonly AttemptRecord[], redactor: Redactor): Feedback {
+/** Builds the redacted feedback document of a summary and its attempt rows, rates rounded. */
+export function buildFeedback(run: RunSummary, attempts: readonly AttemptRecord[], redactor: Redactor): Feedback {
+  const summary = roundSummaryRates(run);
   const feedback: Feedback = {
     schemaVersion: FEEDBACK_SCHEMA_VERSION,
     runId: summary.runId,

@@ -43,6 +43,55 @@ describe('redactArgv', () => {
     ]);
   });
 
+  test('--arg values follow the server command-line rules: --token=, --api-key V, Authorization:', () => {
+    const argv = [
+      'test',
+      '--server',
+      'stdio',
+      '--command',
+      'node',
+      '--arg',
+      'server.js',
+      '--arg',
+      '--token=short',
+      '--arg=--api-key=inline-key-1',
+      '--arg',
+      '--password',
+      '--arg',
+      'pw-value',
+      '--arg',
+      'Authorization: Bearer abc',
+      '--arg',
+      '--verbose',
+      '--',
+      '-t',
+      'math basic adds',
+    ];
+    expect(redactArgv(argv, new Redactor())).toEqual([
+      'test',
+      '--server',
+      'stdio',
+      '--command',
+      'node',
+      '--arg',
+      'server.js',
+      '--arg',
+      '--token=[REDACTED]',
+      '--arg=--api-key=[REDACTED]',
+      '--arg',
+      '--password',
+      '--arg',
+      '[REDACTED]',
+      '--arg',
+      'Authorization: [REDACTED]',
+      '--arg',
+      '--verbose',
+      '--',
+      '-t',
+      'math basic adds',
+    ]);
+  });
+
   test('redacts canaries anywhere else', () => {
     expect(redactArgv(['--', '--token-in-jest-arg=canary-value-1'], new Redactor(['canary-value-1']))).toEqual([
       '--',
@@ -79,6 +128,19 @@ describe('jestChildEnv', () => {
         { transport: 'stdio', name: 'server', command: 'node', args: ['server.js'], env: {} },
       ]),
     });
+  });
+
+  test('names (never values) of the --env-file secrets travel in M3_SECRET_ENV_NAMES', () => {
+    const options = validateTestOptions({ serverTokens: [] }, '/p');
+    const env = jestChildEnv(
+      { SERVICE_API_KEY: 'svc-1a2b3c4d', M3_SECRET_ENV_NAMES: 'STALE' },
+      options,
+      'run-x',
+      [],
+      ['SERVICE_API_KEY', 'DB_PASSWORD'],
+    );
+    expect(env.M3_SECRET_ENV_NAMES).toBe('SERVICE_API_KEY,DB_PASSWORD');
+    expect(jestChildEnv({ M3_SECRET_ENV_NAMES: 'STALE' }, options, 'run-x', []).M3_SECRET_ENV_NAMES).toBeUndefined();
   });
 
   test('leaves optional selections unset', () => {

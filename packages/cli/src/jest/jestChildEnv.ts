@@ -11,19 +11,22 @@ export const M3_ENV = {
   servers: 'M3_SERVERS',
   harness: 'M3_HARNESS',
   executionTimeoutMs: 'M3_EXECUTION_TIMEOUT_MS',
+  secretEnvNames: 'M3_SECRET_ENV_NAMES',
 } as const;
 
 /**
  * Builds the child environment: the caller's environment (after `--env-file`) plus
  * `M3_RESULTS_DB` (absolute), `M3_RUN_ID`, `M3_ARGV` (JSON, redacted) and, when given,
- * `M3_TRIALS`, `M3_SERVERS` (JSON list), `M3_HARNESS` (JSON list), `M3_EXECUTION_TIMEOUT_MS`.
- * Selections not given on this command line are removed so a stale value cannot leak in.
+ * `M3_TRIALS`, `M3_SERVERS` (JSON list), `M3_HARNESS` (JSON list), `M3_EXECUTION_TIMEOUT_MS`,
+ * and `M3_SECRET_ENV_NAMES` (comma-separated names, never values, of the `--env-file` secrets the
+ * workers redact). Selections not given on this command line are removed so a stale value cannot leak in.
  */
 export function jestChildEnv(
   base: NodeJS.ProcessEnv,
   options: TestOptions,
   runId: string,
   redactedArgv: readonly string[],
+  secretEnvNames: readonly string[] = [],
 ): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base };
   for (const name of Object.values(M3_ENV)) delete env[name];
@@ -34,5 +37,6 @@ export function jestChildEnv(
   if (options.servers.length > 0) env[M3_ENV.servers] = JSON.stringify(options.servers);
   if (options.harness.length > 0) env[M3_ENV.harness] = JSON.stringify(options.harness);
   if (options.executionTimeoutMs !== null) env[M3_ENV.executionTimeoutMs] = String(options.executionTimeoutMs);
+  if (secretEnvNames.length > 0) env[M3_ENV.secretEnvNames] = secretEnvNames.join(',');
   return env;
 }

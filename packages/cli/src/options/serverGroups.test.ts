@@ -34,6 +34,24 @@ describe('buildServerGroups', () => {
     expect(serverSecrets(groups)).toEqual(['Bearer abc123', 'k=v=w']);
   });
 
+  test('stdio arguments that carry credentials are server secrets; a header may be written "Name: value"', () => {
+    const groups = buildServerGroups([
+      t('server', 'http'),
+      t('url', 'http://127.0.0.1:8123/mcp'),
+      t('header', 'Authorization: Bearer hdr-4c5d6e7f'),
+      t('server', 'stdio'),
+      t('command', 'node'),
+      t('arg', 'server.js'),
+      t('arg', '--token=tok-0a1b2c3d'),
+      t('arg', '--api-key'),
+      t('arg', 'key-8e9f0a1b'),
+      t('arg', '--max-tokens'),
+      t('arg', '1000'),
+    ]);
+    expect(groups[0]).toMatchObject({ headers: { Authorization: 'Bearer hdr-4c5d6e7f' } });
+    expect(serverSecrets(groups)).toEqual(['Bearer hdr-4c5d6e7f', 'tok-0a1b2c3d', 'key-8e9f0a1b']);
+  });
+
   test('--trust marks a private-range endpoint as trusted', () => {
     const [group] = buildServerGroups([
       t('server', 'http'),

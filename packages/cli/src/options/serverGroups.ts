@@ -1,7 +1,7 @@
 // `--server http --url URL [--header K=V]… [--name N]` and
 // `--server stdio --command CMD [--arg V]… [--env K=V]… [--name N]` groups. Commander sees each
 // flag as a plain repeatable option; the order they appeared in is kept here and grouped.
-import { CREDENTIAL_QUERY_PARAMS, parseEndpointUrl } from '@sf-m3/core';
+import { commandLineCanaries, CREDENTIAL_QUERY_PARAMS, parseEndpointUrl } from '@sf-m3/core';
 import { UsageError } from './UsageError';
 
 /** The flags that belong to server groups. */
@@ -29,7 +29,12 @@ const SINGLE_FIELDS = new Set(['url', 'trust', 'command', 'name']);
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
+/** `Name: value`, the way curl and HTTP write a header. */
+const HEADER_LINE = /^([A-Za-z0-9_-]+):\s*([\s\S]*)$/;
+
 function parsePair(flag: string, value: string): [string, string] {
+  const line = flag === 'header' ? HEADER_LINE.exec(value) : null;
+  if (line !== null) return [line[1] as string, line[2] as string];
   const eq = value.indexOf('=');
   const key = eq > 0 ? value.slice(0, eq).trim() : '';
   if (!KEY_PATTERN.test(key)) {
@@ -39,7 +44,8 @@ function parsePair(flag: string, value: string): [string, string] {
   return [key, value.slice(eq + 1)];
 }
 
-function validateUrl(value: string): string {
+/** Validates an `--url` value (http(s), no credentials, the kit's endpoint rules); returns its href. */
+export function validateUrl(value: string): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -143,7 +149,12 @@ export function buildServerGroups(tokens: readonly ServerToken[]): ServerSelecti
   return selections;
 }
 
-/** Every value a server group carries that must never be printed (header and env values). */
+/**
+ * Every value a server group carries that must never be printed: header and env values, and the
+ * credentials in stdio arguments (`--arg --token=…`, `--arg --api-key --arg …`).
+ */
 export function serverSecrets(selections: readonly ServerSelection[]): string[] {
-  return selections.flatMap((s) => Object.values(s.transport === 'http' ? s.headers : s.env));
+  return selections.flatMap((s) =>
+    s.transport === 'http' ? Object.values(s.headers) : [...Object.values(s.env), ...commandLineCanaries(s.args)],
+  );
 }

@@ -1,29 +1,37 @@
 // Opens the results database the CLI reads (and, before a run, checks the baseline in).
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { ExecutionStore } from '@sf-m3/core';
 import { UsageError } from '../options/UsageError';
 
 /**
- * Opens the SQLite store at `path`. With `mustExist`, a missing file is a usage error naming
- * `--results-db` (reading commands never create an empty database by accident).
+ * Opens the SQLite store at `path`. `mustExist` is for the reading commands (`m3 runs`,
+ * `m3 report`): a missing file is a usage error naming `--results-db` (they never create an empty
+ * database by accident), and the store is opened read-only, so a read-only file or folder works and
+ * nothing is migrated or written. Otherwise (`m3 test`) the store opens for writing: its first use
+ * creates the folders and the file, and refuses a foreign, read-only or unwritable location with a
+ * `StoreError` naming the path and the fix.
  */
 export function openResultsStore(path: string, options: { mustExist: boolean }): ExecutionStore {
-  if (!existsSync(path)) {
-    if (options.mustExist) {
-      throw new UsageError(
-        '--results-db',
-        `no results database at ${path}; run \`m3 test\` first or pass --results-db`,
-      );
-    }
-    try {
-      mkdirSync(dirname(path), { recursive: true });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      throw new UsageError('--results-db', `cannot create the folder for ${path} (${code}); choose a writable path`);
-    }
+  if (options.mustExist && !existsSync(path)) {
+    throw new UsageError('--results-db', `no results database at ${path}; run \`m3 test\` first or pass --results-db`);
   }
   // Loaded on demand: `m3 --help` and usage errors never load the native sqlite3 module.
   const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as typeof import('@sf-m3/store-sqlite');
-  return new SQLiteExecutionStore(path);
+  return new SQLiteExecutionStore(path, { readOnly: options.mustExist });
+}
+
+/**
+ * Opens the store `m3 test` writes into, now: a path, permission or foreign-file problem is a
+ * `StoreError` (exit 2) before Jest starts, instead of a failure inside Jest's global setup.
+ */
+export async function openRunResultsStore(path: string): Promise<ExecutionStore> {
+  const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as typeof import('@sf-m3/store-sqlite');
+  const store = new SQLiteExecutionStore(path);
+  try {
+    await store.open();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
 }

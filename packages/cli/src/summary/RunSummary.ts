@@ -22,8 +22,10 @@ export interface FailedTest {
   fullName: string;
   testPath: string;
   caseId: string | null;
-  /** First line of the redacted failure message. */
+  /** The line of the redacted failure message that says what went wrong (what the terminal prints). */
   message: string | null;
+  /** The whole redacted failure message without colours, at most 8 KiB. */
+  failureMessage: string | null;
 }
 
 /** Pass-rate figures of one evaluator over the run. */
@@ -82,7 +84,7 @@ export interface RequiredFailure {
   executionId: string | null;
   caseId: string | null;
   evaluationId: string | null;
-  /** Redacted, first line. */
+  /** The rationale's line that says what went wrong, redacted. */
   rationale: string | null;
 }
 
@@ -106,7 +108,7 @@ export interface TimedOutExecution {
   operation: string | null;
   elapsedMs: number | null;
   timeoutMs: number | null;
-  /** The diagnostic's message, redacted, first line. */
+  /** The diagnostic's message, redacted: the line that says what went wrong. */
   message: string | null;
 }
 

@@ -66,14 +66,12 @@ describe('buildRunSummary', () => {
     ]);
   });
 
-  test('a failed test fails the run and is listed with its redacted first line', async () => {
+  test('a failed test fails the run and is listed with its meaningful line and its whole message, redacted', async () => {
+    const failureMessage =
+      'expect(received).toHaveStructuredContent(expected)\n\nExpected structuredContent to equal the expected value\n\n' +
+      '- Expected  - 1\n+ Received  + 1\n\n  Object {\n-   "key": "sk-live-secret-1234",\n+   "key": "other",\n  }';
     const runId = await seedRun(store, [
-      {
-        suite: 'shipping',
-        fullName: 'shipping quotes local',
-        outcome: 'failed',
-        failureMessage: '\nexpected 9 with key sk-live-secret-1234\n  at stack',
-      },
+      { suite: 'shipping', fullName: 'shipping quotes local', outcome: 'failed', failureMessage },
     ]);
     const { summary } = await buildRunSummary(store, { ...options, runId, jestExit: { code: 1, signal: null } });
     expect(summary.verdict).toBe('failed');
@@ -82,10 +80,12 @@ describe('buildRunSummary', () => {
         fullName: 'shipping quotes local',
         testPath: '/project/tests/shipping.test.ts',
         caseId: null,
-        message: 'expected 9 with key [REDACTED]',
+        message: 'Expected structuredContent to equal the expected value',
+        failureMessage: failureMessage.replace('sk-live-secret-1234', '[REDACTED]'),
       },
     ]);
-    expect(summary.reasons).toEqual(['1 test(s) failed', 'Jest exited with status 1']);
+    // Jest's exit is shown, but the verdict reads only the store, as `m3 report` does later.
+    expect(summary.reasons).toEqual(['1 test(s) failed']);
   });
 
   test('a retried test that finally passed is not a failed test', async () => {
@@ -108,7 +108,12 @@ describe('buildRunSummary', () => {
           outcome: 'passed',
           caseId: 'answer-1',
           evaluations: [
-            { evaluator: 'project.answer.v1', status: 'failed', required: true, rationale: 'wrong total\nmore' },
+            {
+              evaluator: 'project.answer.v1',
+              status: 'failed',
+              required: true,
+              rationale: 'expect(received).toSatisfyJudge(judge, options)\n\nwrong total\nmore',
+            },
           ],
         },
       ],
@@ -305,7 +310,7 @@ describe('decideVerdict', () => {
     status: 'passed' as const,
     failedTests: [],
     requiredFailures: [],
-    jestExit: { code: 0, signal: null },
+    problems: [],
   };
 
   test('passes only when nothing failed', () => {
@@ -313,10 +318,37 @@ describe('decideVerdict', () => {
   });
 
   test.each([
-    [{ jestExit: { code: 1, signal: null } }, 'Jest exited with status 1 (see its output above)'],
-    [{ jestExit: { code: null, signal: 'SIGINT' } }, 'Jest was stopped by SIGINT'],
+    [
+      {
+        status: 'failed' as const,
+        problems: [{ kind: 'jest_exit' as const, testPath: null, message: 'Jest exited with status 1' }],
+      },
+      'Jest exited with status 1',
+    ],
+    [
+      {
+        status: 'failed' as const,
+        problems: [
+          {
+            kind: 'file_unfinished' as const,
+            testPath: 'tests/a.test.js',
+            message: 'test file tests/a.test.js did not finish',
+          },
+        ],
+      },
+      'test file tests/a.test.js did not finish',
+    ],
+    [
+      {
+        status: 'interrupted' as const,
+        problems: [
+          { kind: 'interrupted' as const, testPath: null, message: 'the run was interrupted: m3 test received SIGINT' },
+        ],
+      },
+      'the run was interrupted: m3 test received SIGINT',
+    ],
     [{ status: 'interrupted' as const }, 'the run was interrupted'],
-    [{ status: 'running' as const, jestExit: null }, 'the run was never finished'],
+    [{ status: 'running' as const }, 'the run was never finished'],
     [{ status: 'failed' as const }, 'the run was recorded as failed'],
   ])('fails on %j', (overrides, reason) => {
     expect(decideVerdict({ ...green, ...overrides })).toEqual({ verdict: 'failed', reasons: [reason] });

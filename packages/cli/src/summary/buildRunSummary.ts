@@ -1,9 +1,10 @@
 // Builds the run summary from the store, with the verdict the exit status follows.
-import type { AttemptRecord, Redactor } from '@sf-m3/core';
+import type { AttemptRecord, Redactor, RunProblem } from '@sf-m3/core';
 import { compareBaseline } from '../baseline/compareBaseline';
 import { collectAgentPassRates } from './agentPassRates';
 import { collectTimeouts } from './collectTimeouts';
-import { collectRunFacts, failureHeadline, finalAttempts, type SummaryStore } from './collectRunFacts';
+import { collectRunFacts, finalAttempts, type SummaryStore } from './collectRunFacts';
+import { failureHeadline, fullFailureMessage } from './failureText';
 import type { AttemptTally, BaselineComparison, FailedTest, RunSummary, SuiteSummary, Verdict } from './RunSummary';
 
 /** Inputs besides the store. */
@@ -31,18 +32,15 @@ export function tallyAttempts(attempts: readonly AttemptRecord[]): AttemptTally 
   return tally;
 }
 
-function describeJestExit(exit: { code: number | null; signal: string | null }): string | null {
-  if (exit.signal !== null) return `Jest was stopped by ${exit.signal}`;
-  if (exit.code !== 0) return `Jest exited with status ${String(exit.code)}`;
-  return null;
-}
-
-/** Decides the verdict and lists its reasons. */
+/**
+ * Decides the verdict and lists its reasons from what the store holds, so `m3 test` and a later
+ * `m3 report` agree (Jest's exit reaches the verdict as a problem `m3 test` saved on the run).
+ */
 export function decideVerdict(parts: {
   status: RunSummary['status'];
   failedTests: readonly FailedTest[];
   requiredFailures: RunSummary['requiredFailures'];
-  jestExit: RunSummary['jestExit'];
+  problems?: readonly RunProblem[];
 }): { verdict: Verdict; reasons: string[] } {
   const reasons: string[] = [];
   if (parts.failedTests.length > 0) reasons.push(`${parts.failedTests.length} test(s) failed`);
@@ -54,15 +52,10 @@ export function decideVerdict(parts: {
         : `required evaluation did not pass: ${failure.evaluator}${where ? ` (${where})` : ''} is ${failure.status}`,
     );
   }
-  const jest = parts.jestExit ? describeJestExit(parts.jestExit) : null;
-  if (jest !== null) {
-    // Jest failed with nothing else to explain it: a file that could not run, a config or coverage error.
-    const unexplained = reasons.length === 0 && parts.jestExit?.signal === null;
-    const hint = unexplained ? ' (see its output above)' : '';
-    reasons.push(`${jest}${hint}`);
-  }
+  for (const problem of parts.problems ?? []) reasons.push(problem.message);
   if (parts.status === 'failed' && reasons.length === 0) reasons.push('the run was recorded as failed');
-  if (parts.status === 'interrupted' || parts.status === 'running') {
+  const saidInterrupted = (parts.problems ?? []).some((problem) => problem.kind === 'interrupted');
+  if ((parts.status === 'interrupted' && !saidInterrupted) || parts.status === 'running') {
     reasons.push(`the run was ${parts.status === 'running' ? 'never finished' : 'interrupted'}`);
   }
   return { verdict: reasons.length === 0 ? 'passed' : 'failed', reasons };
@@ -108,6 +101,7 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
       testPath: a.testPath,
       caseId: a.caseId,
       message: failureHeadline(a.failureMessage, redactor),
+      failureMessage: fullFailureMessage(a.failureMessage, redactor),
     }))
     .sort((a, b) => a.fullName.localeCompare(b.fullName));
 
@@ -116,7 +110,7 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
     status: facts.run.status,
     failedTests,
     requiredFailures: facts.requiredFailures,
-    jestExit,
+    problems: (facts.run.problems ?? []).map((p) => ({ ...p, message: redactor.redactText(p.message) })),
   });
   const summary: RunSummary = {
     schemaVersion: 1,

@@ -2,6 +2,7 @@
 // (via the store's aggregation) and the required evaluations that did not pass.
 import type { AttemptRecord, ExecutionStore, Redactor, RunRecord, SuiteRecord } from '@sf-m3/core';
 import { UsageError } from '../options/UsageError';
+import { failureHeadline } from './failureText';
 import type { EvaluatorStats, RequiredFailure } from './RunSummary';
 
 /** The parts of a store the summary reads. */
@@ -25,17 +26,6 @@ export interface RunFacts {
   suites: SuiteRecord[];
   evaluators: EvaluatorStats[];
   requiredFailures: RequiredFailure[];
-}
-
-function firstLine(text: string | null, redactor: Redactor): string | null {
-  if (text === null) return null;
-  const line = redactor
-    .redactText(text)
-    .split('\n')
-    .find((l) => l.trim() !== '');
-  if (line === undefined) return null;
-  const trimmed = line.trim();
-  return trimmed.length > 200 ? `${trimmed.slice(0, 199)}…` : trimmed;
 }
 
 /** Reads a run's facts; throws `UsageError` when the run is not in the store. */
@@ -75,7 +65,7 @@ export async function collectRunFacts(store: SummaryStore, runId: string, redact
       executionId: e.executionId,
       caseId: e.caseId,
       evaluationId: e.evaluationId,
-      rationale: firstLine(e.rationale, redactor),
+      rationale: failureHeadline(e.rationale, redactor),
     });
   }
   for (const stats of evaluators) {
@@ -110,9 +100,4 @@ export function finalAttempts(attempts: readonly AttemptRecord[]): AttemptRecord
     if (!seen || attempt.retryIndex > seen.retryIndex) latest.set(key, attempt);
   }
   return [...latest.values()];
-}
-
-/** First line of a failure message, redacted and bounded. */
-export function failureHeadline(message: string | null, redactor: Redactor): string | null {
-  return firstLine(message, redactor);
 }

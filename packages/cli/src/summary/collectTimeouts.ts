@@ -2,7 +2,8 @@
 // the run's executions are listed once, and only the timed-out ones have their trace view read for
 // the deadline's `diagnostic` entry (stage, operation, elapsed and timeout ms).
 import type { AttemptRecord, DiagnosticEntry, ExecutionRecord, Redactor } from '@sf-m3/core';
-import { failureHeadline, type SummaryStore } from './collectRunFacts';
+import type { SummaryStore } from './collectRunFacts';
+import { failureHeadline } from './failureText';
 import type { TimedOutExecution } from './RunSummary';
 
 /**

@@ -89,6 +89,7 @@ describe('formatSummary', () => {
             testPath: '/p/t.test.ts',
             caseId: null,
             message: 'expected 12, got 13',
+            failureMessage: 'expect(received).toHaveText(expected)\n\nexpected 12, got 13\n\nexecutionId=exec-1',
           },
         ],
         requiredFailures: [
@@ -139,6 +140,9 @@ describe('formatSummary', () => {
       }),
     );
     expect(text).toMatchSnapshot();
+    // The terminal gets the meaningful line only; the whole message is left to feedback.json and --json.
+    expect(text).toContain('  ✕ shipping quotes regional — expected 12, got 13\n');
+    expect(text).not.toContain('executionId=exec-1');
   });
 
   test('a run with agent executions shows pass rates per harness, model and case', () => {

@@ -234,13 +234,13 @@ describe('failures during operations (stdio fixture)', () => {
     expect(client.result?.snapshot.outcome).toBe('completed');
   });
 
-  test('a server that exits mid-call is a TransportError that says the connection closed', async () => {
+  test('a server that exits mid-call is a TransportError that names its exit code', async () => {
     const client = await kit.direct(fixture(), { timeoutMs: 10_000 }).connect();
     const pid = await pidOf(client);
     const error = await rejection(client.callTool('exit'));
     expect(error).toBeInstanceOf(TransportError);
     expect(error.message).toBe(
-      'MCP transport operation failed: tools/call: the connection closed before the server answered (did the server exit?)',
+      'MCP transport operation failed: tools/call: the server process exited with code 3 before answering tools/call (no stderr output)',
     );
     expect(await waitForExit(pid)).toBe(true);
     await client.close();
@@ -309,7 +309,7 @@ describe('a malformed server response (hand-written stdio fixture)', () => {
     expect(await waitForExit(started!.payload.pid as number)).toBe(true);
   });
 
-  test('a frame that is not JSON is recorded as a transport diagnostic; the call ends at its timeout', async () => {
+  test('a frame that is not JSON is recorded as a diagnostic quoting the line; the call ends at its timeout', async () => {
     const client = await kit.direct(malformed).connect();
     const error = await rejection(client.callTool('not_json', {}, { timeoutMs: 300 }));
     expect(error).toBeInstanceOf(OperationTimeout);
@@ -319,7 +319,7 @@ describe('a malformed server response (hand-written stdio fixture)', () => {
     const diagnostics = client.finalTrace!.events.filter((e) => e.kind === 'diagnostic').map((e) => e.payload);
     expect(diagnostics).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ code: 'transport_error', message: 'the transport reported SyntaxError' }),
+        expect.objectContaining({ code: 'non_json_output', line: 'this is not json {', lineBytes: 19 }),
       ]),
     );
   });

@@ -75,7 +75,7 @@ describe('DirectClient over stdio (fixture server)', () => {
     const client = await kit.direct(fixture(), { timeoutMs: 10_000 }).connect();
     const error = (await client.callTool('exit').catch((e: unknown) => e)) as M3Error;
     expect(error).toBeInstanceOf(TransportError);
-    expect(error.message).toMatch(/connection closed/);
+    expect(error.message).toMatch(/exited with code 3 before answering tools\/call/);
     await expect(client.ping()).rejects.toThrow(TransportError);
     await client.close();
     expect(client.result?.snapshot.outcome).toBe('failed');

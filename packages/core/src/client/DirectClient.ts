@@ -153,9 +153,14 @@ export class DirectClient extends DirectOperations {
 
   /**
    * `tools/call`. A server answering `isError: true` is a normal result. With `validateSchemas`
-   * the arguments are checked before anything is sent and `structuredContent` after.
+   * the arguments are checked before anything is sent and `structuredContent` after. `T` types
+   * `structuredContent` (default `unknown`); without `validateSchemas` nothing checks it at run time.
    */
-  callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<ToolCallResult> {
+  callTool<T = unknown>(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: CallToolOptions = {},
+  ): Promise<ToolCallResult<T>> {
     return this.operation('tools/call', async () => {
       requireString(name, 'callTool(name)');
       const timeoutMs = checkTimeoutMs(options.timeoutMs) ?? this.timeoutMs;
@@ -172,9 +177,9 @@ export class DirectClient extends DirectOperations {
       );
       const isError = result.isError === true;
       if (tool !== undefined) this.validator?.validateResult(tool, result.structuredContent, isError);
-      const toolResult: ToolCallResult = {
+      const toolResult: ToolCallResult<T> = {
         content: (result.content ?? []) as ToolCallResult['content'],
-        ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }),
+        ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent as T }),
         isError,
         executionId: this.executionId,
         tool: name,

@@ -13,7 +13,7 @@ describe('schema validation', () => {
     const client = await kit().direct(paged('ok'), { validateSchemas: true }).connect();
     const error = await rejection(client.callTool('count', { n: 0 }));
     expect(error).toBeInstanceOf(ModelValidationError);
-    expect(error.message).toBe(SCHEMA_VALIDATION_FAILED);
+    expect(error.message).toBe(`${SCHEMA_VALIDATION_FAILED}: count: invalid_arguments: /n must be >= 1 (minimum)`);
     expect((error as ModelValidationError).details).toMatchObject({ tool: 'count', kind: 'invalid_arguments' });
     expect((await client.callTool('count', { n: 2 })).content[0]).toMatchObject({ text: 'count 2' });
     await client.close();

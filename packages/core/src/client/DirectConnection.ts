@@ -21,7 +21,7 @@ import type { DirectClientHost, ExecutionContext } from './DirectClientHost';
 import { DEFAULT_TIMEOUT_MS, validateDirectClientOptions, type DirectClientOptions } from './DirectClientOptions';
 import { DirectExecution } from './DirectExecution';
 import { recordInitialized } from './directLifecycleEvents';
-import { mapSdkError } from './mapSdkError';
+import { isConnectionLoss, mapSdkError } from './mapSdkError';
 import { reapServer } from './reapServer';
 import { RequestRunner } from './RequestRunner';
 import type { InitializationResult } from './results';
@@ -213,7 +213,7 @@ export abstract class DirectConnection {
       });
       const { sdk, tap } = createSdkClient(observed, this.options, this.logger);
       this.sdk = sdk;
-      this.runner.attach(tap, recorder);
+      this.runner.attach(tap, recorder, this.opened.connectionEnd?.bind(this.opened));
       await sdk.connect(tap, { timeout: this.timeoutMs, signal: this.connectAbort.signal });
       this.assertStillConnecting();
       const initialization = readInitialization(sdk, tap);
@@ -223,11 +223,16 @@ export abstract class DirectConnection {
       return this;
     } catch (error) {
       const closingAlready = this.state !== 'connecting';
+      const connectionEnd =
+        !closingAlready && isConnectionLoss(error)
+          ? await this.opened?.connectionEnd?.('initialize').catch(() => undefined)
+          : undefined;
       const mapped = mapSdkError(error, {
         operation: 'initialize',
         timeoutMs: this.timeoutMs,
         redactor: this.host.redactor,
         cancelled: closingAlready,
+        ...(connectionEnd !== undefined && { connectionEnd }),
       });
       this.escaped ??= mapped;
       if (!closingAlready) await this.closeWith({ reason: 'connect_failed' }).catch(() => undefined);

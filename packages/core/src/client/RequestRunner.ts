@@ -5,7 +5,8 @@ import type { Redactor } from '../redaction/Redactor';
 import type { DiagnosticPayload } from '../trace/payloads';
 import type { TraceRecorder } from '../trace/TraceRecorder';
 import type { ProgressCallback } from './DirectClientOptions';
-import { mapSdkError } from './mapSdkError';
+import type { ConnectionEnd } from '../transport/StdioConnectionEnd';
+import { isConnectionLoss, mapSdkError } from './mapSdkError';
 import { RequestCancellation } from './RequestCancellation';
 import type { RequestTap } from './RequestTap';
 
@@ -44,15 +45,30 @@ export class RequestRunner {
   private readonly inFlight = new Set<InFlightRequest>();
   private tap: RequestTap | undefined;
   private recorder: TraceRecorder | undefined;
+  private connectionEnd: ((operation: string) => Promise<ConnectionEnd | undefined>) | undefined;
 
   constructor(context: RequestRunnerContext) {
     this.context = context;
   }
 
-  /** Connects the runner to the transport tap and the trace recorder of the connection. */
-  attach(tap: RequestTap, recorder: TraceRecorder): void {
+  /**
+   * Connects the runner to the transport tap and the trace recorder of the connection, and to
+   * the transport's account of how the connection ended (stdio), for the errors it cut off.
+   */
+  attach(
+    tap: RequestTap,
+    recorder: TraceRecorder,
+    connectionEnd?: (operation: string) => Promise<ConnectionEnd | undefined>,
+  ): void {
     this.tap = tap;
     this.recorder = recorder;
+    this.connectionEnd = connectionEnd;
+  }
+
+  /** The transport's evidence for a connection loss that cut off `method` (not for a cancel). */
+  private async endEvidence(error: unknown, method: string, cancelled: boolean): Promise<ConnectionEnd | undefined> {
+    if (cancelled || this.connectionEnd === undefined || !isConnectionLoss(error)) return undefined;
+    return this.connectionEnd(method).catch(() => undefined);
   }
 
   /** How many requests are waiting for an answer. */
@@ -81,11 +97,13 @@ export class RequestRunner {
         () => invoke(options),
       );
     } catch (error) {
+      const connectionEnd = await this.endEvidence(error, method, request.cancelled);
       const mapped = mapSdkError(error, {
         operation: method,
         timeoutMs,
         redactor: this.context.redactor,
         cancelled: request.cancelled,
+        ...(connectionEnd !== undefined && { connectionEnd }),
       });
       this.recordFailure(request, mapped, timeoutMs);
       throw mapped;
@@ -99,11 +117,13 @@ export class RequestRunner {
     try {
       await send();
     } catch (error) {
+      const connectionEnd = await this.endEvidence(error, method, false);
       throw mapSdkError(error, {
         operation: method,
         timeoutMs: this.context.defaultTimeoutMs,
         redactor: this.context.redactor,
         cancelled: false,
+        ...(connectionEnd !== undefined && { connectionEnd }),
       });
     }
   }

@@ -1,4 +1,4 @@
-import { ModelValidationError } from '../errors';
+import { caught } from './caughtValidation.testkit';
 import { SCHEMA_VALIDATION_FAILED, ToolSchemaValidator } from './ToolSchemaValidator';
 
 const quote = {
@@ -18,16 +18,6 @@ const quote = {
   },
 };
 
-function caught(fn: () => void): ModelValidationError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ModelValidationError) return error;
-    throw error;
-  }
-  throw new Error('expected a ModelValidationError');
-}
-
 describe('ToolSchemaValidator', () => {
   test('accepts arguments and results that fit', () => {
     const v = new ToolSchemaValidator();
@@ -38,7 +28,10 @@ describe('ToolSchemaValidator', () => {
   test('rejects bad arguments with paths and keywords but no data values', () => {
     const v = new ToolSchemaValidator();
     const error = caught(() => v.validateArguments(quote, { weight_kg: -1, zone: 'secret-zone-value' }));
-    expect(error.message).toBe(SCHEMA_VALIDATION_FAILED);
+    expect(error.message).toBe(
+      `${SCHEMA_VALIDATION_FAILED}: shipping_quote: invalid_arguments: /weight_kg must be > 0 (exclusiveMinimum) (and 1 more)`,
+    );
+    expect(error.message).not.toContain('secret-zone-value');
     expect(error.details).toMatchObject({ tool: 'shipping_quote', kind: 'invalid_arguments' });
     const errors = error.details.errors as Array<Record<string, string>>;
     expect(errors.map((e) => e.instancePath).sort()).toEqual(['/weight_kg', '/zone']);
@@ -51,6 +44,9 @@ describe('ToolSchemaValidator', () => {
     const v = new ToolSchemaValidator();
     const error = caught(() => v.validateArguments(quote, { weight_kg: 1 }));
     expect(error.details.errors).toEqual([expect.objectContaining({ keyword: 'required', instancePath: '' })]);
+    expect(error.message).toBe(
+      `${SCHEMA_VALIDATION_FAILED}: shipping_quote: invalid_arguments: must have required property 'zone' (required)`,
+    );
   });
 
   test('rejects a structured result that does not fit, and a missing one', () => {

@@ -1,7 +1,8 @@
-import Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import type AjvCore from 'ajv/dist/core';
 import { ModelValidationError } from '../errors';
 import type { JsonObject } from '../json';
+import { chooseDialect, newAjv, type SchemaDialect, withoutRootSchemaUri } from './schemaDialect';
 
 /** Why a tool failed schema validation. */
 export type SchemaValidationKind = 'invalid_arguments' | 'invalid_result' | 'invalid_schema';
@@ -24,7 +25,7 @@ export interface ValidatableTool {
   readonly outputSchema?: unknown;
 }
 
-/** The message every schema-validation failure carries (SPEC §4). */
+/** The message every schema-validation failure starts with (SPEC §4). */
 export const SCHEMA_VALIDATION_FAILED = 'tool JSON Schema validation failed';
 
 const MAX_VIOLATIONS = 20;
@@ -32,14 +33,15 @@ const MAX_VIOLATIONS = 20;
 type CompiledSchema = { readonly validate: ValidateFunction } | { readonly error: string };
 
 /**
- * Validates tool arguments and structured results against the tool's JSON Schemas (draft
- * 2020-12, local `$ref` only: nothing is ever fetched). Compiled validators are cached per schema,
- * by object identity and by canonical JSON, so a schema listed again is not recompiled.
+ * Validates tool arguments and structured results against the tool's JSON Schemas in the dialect
+ * their `$schema` names (draft-07, 2019-09, 2020-12; 2020-12 when none), local `$ref` only: nothing
+ * is ever fetched. Compiled validators are cached per schema, by object identity and by canonical
+ * JSON, so a schema listed again is not recompiled.
  */
 export class ToolSchemaValidator {
   private readonly byObject = new WeakMap<object, CompiledSchema>();
   private readonly byJson = new Map<string, CompiledSchema>();
-  private shared: Ajv2020 | undefined;
+  private readonly shared = new Map<SchemaDialect, AjvCore>();
   private compileCount = 0;
 
   /** How many schemas were compiled (tests use it to prove the cache works). */
@@ -99,23 +101,28 @@ export class ToolSchemaValidator {
     if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
       return { error: 'the schema must be a JSON object or a boolean' };
     }
+    const choice = chooseDialect(schema);
+    if ('error' in choice) return choice;
     this.compileCount += 1;
     // A schema with its own $id is registered under that id, so it gets a private Ajv instance
     // (two tools may declare different schemas with the same $id).
     const hasId = typeof schema === 'object' && typeof (schema as { $id?: unknown }).$id === 'string';
-    const ajv = hasId ? newAjv() : (this.shared ??= newAjv());
+    const ajv = hasId ? newAjv(choice.dialect) : this.sharedAjv(choice.dialect);
     try {
-      return { validate: ajv.compile(schema as object | boolean) };
+      return { validate: ajv.compile(withoutRootSchemaUri(schema as object | boolean)) };
     } catch (error) {
-      return { error: describeCompileError(error) };
+      return { error: describeCompileError(error, choice.dialect) };
     }
   }
-}
 
-function newAjv(): Ajv2020 {
-  // strict off: real servers use annotations and vendor keywords; formats are not asserted
-  // because format validation needs a plugin the toolkit does not depend on.
-  return new Ajv2020({ strict: false, allErrors: true, validateFormats: false, logger: false });
+  private sharedAjv(dialect: SchemaDialect): AjvCore {
+    let ajv = this.shared.get(dialect);
+    if (ajv === undefined) {
+      ajv = newAjv(dialect);
+      this.shared.set(dialect, ajv);
+    }
+    return ajv;
+  }
 }
 
 function toViolation(error: ErrorObject): SchemaViolation {
@@ -127,14 +134,14 @@ function toViolation(error: ErrorObject): SchemaViolation {
   };
 }
 
-function describeCompileError(error: unknown): string {
+function describeCompileError(error: unknown, dialect: SchemaDialect): string {
   const missingRef = (error as { missingRef?: unknown }).missingRef;
   if (typeof missingRef === 'string') {
     return 'the schema has a $ref that is not local to it (remote references are never fetched)';
   }
   const message = error instanceof Error ? error.message : String(error);
   // Ajv's compile messages name keywords and schema paths; keep them short.
-  return `the schema does not compile: ${message.slice(0, 200)}`;
+  return `the schema does not compile as JSON Schema ${dialect}: ${message.slice(0, 200)}`;
 }
 
 function failure(tool: string, kind: SchemaValidationKind, errors: SchemaViolation[]): ModelValidationError {
@@ -144,7 +151,16 @@ function failure(tool: string, kind: SchemaValidationKind, errors: SchemaViolati
     kind,
     errors: errors.map((e) => ({ ...e })),
   };
-  return new ModelValidationError(SCHEMA_VALIDATION_FAILED, details);
+  return new ModelValidationError(`${SCHEMA_VALIDATION_FAILED}: ${summary(tool, kind, errors)}`, details);
+}
+
+/** `write_file: invalid_arguments: /path must be string (type)`: the first error, never a value. */
+function summary(tool: string, kind: SchemaValidationKind, errors: readonly SchemaViolation[]): string {
+  const first = errors[0];
+  if (first === undefined) return `${tool}: ${kind}`;
+  const where = first.instancePath === '' ? '' : `${first.instancePath} `;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return `${tool}: ${kind}: ${where}${first.message} (${first.keyword})${more}`;
 }
 
 /** JSON with object keys sorted, so equal schemas share one cache entry. */

@@ -3,6 +3,7 @@ import { M3Error, OperationCancelled, OperationTimeout, ProtocolError, Transport
 import type { JsonObject } from '../json';
 import type { Redactor } from '../redaction/Redactor';
 import { redactedCause } from '../redaction/redactedCause';
+import type { ConnectionEnd } from '../transport/StdioConnectionEnd';
 
 /** What the mapper needs to know about the failed operation. */
 export interface ErrorMappingContext {
@@ -13,6 +14,8 @@ export interface ErrorMappingContext {
   readonly redactor: Redactor;
   /** True when the client (or kit) closed while the operation was in flight. */
   readonly cancelled: boolean;
+  /** How the connection ended, when the error is a connection loss and the transport knows. */
+  readonly connectionEnd?: ConnectionEnd;
 }
 
 const SERVER_MESSAGE_CHARS = 300;
@@ -50,11 +53,20 @@ function looksLikeTransportFailure(error: Error): boolean {
 }
 
 /**
+ * True for an error that means the connection is gone (closed before the answer, or a send on a
+ * dead transport): then the transport's evidence of how it ended is worth waiting for.
+ */
+export function isConnectionLoss(error: unknown): boolean {
+  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
+  return error instanceof Error && !(error instanceof M3Error) && looksLikeTransportFailure(error);
+}
+
+/**
  * Turns whatever the SDK threw into the SPEC §4 error classes. Messages say what happened and
  * what to do; server-supplied text is redacted and bounded, and no request payload is echoed.
  */
 export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Error {
-  const { operation, redactor } = context;
+  const { operation, redactor, connectionEnd } = context;
   if (context.cancelled) {
     return new OperationCancelled(
       `${operation} was cancelled: the client was closed while the operation was in flight`,
@@ -70,9 +82,10 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
       );
     }
     if (error.code === ErrorCode.ConnectionClosed) {
+      const reason = connectionEnd?.reason ?? 'the connection closed before the server answered (did the server exit?)';
       return new TransportError(
-        `MCP transport operation failed: ${operation}: the connection closed before the server answered (did the server exit?)`,
-        { operation, protocolCode: error.code },
+        `MCP transport operation failed: ${operation}: ${reason}`,
+        { operation, protocolCode: error.code, ...connectionEnd?.details },
         { cause: redactedCause(error, redactor) },
       );
     }
@@ -93,8 +106,8 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
   }
   if (error instanceof Error && looksLikeTransportFailure(error)) {
     return new TransportError(
-      `MCP transport operation failed: ${operation}: ${bounded(error.message, redactor)}`,
-      { operation, exceptionType: error.constructor?.name ?? 'Error' },
+      `MCP transport operation failed: ${operation}: ${connectionEnd?.reason ?? bounded(error.message, redactor)}`,
+      { operation, exceptionType: error.constructor?.name ?? 'Error', ...connectionEnd?.details },
       { cause: redactedCause(error, redactor) },
     );
   }

@@ -4,11 +4,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { ModelValidationError } from '../errors';
 import { MCPTestKit } from '../kit/MCPTestKit';
 import { HTTPServer } from '../servers/HTTPServer';
 import type { ServerDefinition } from '../servers/ServerDefinition';
 import { StdioServer } from '../servers/StdioServer';
-import { requests, SERVER_EVERYTHING, waitForExit } from './directClient.testkit';
+import { rejection, requests, SERVER_EVERYTHING, waitForExit } from './directClient.testkit';
 
 /** A port that was free a moment ago. */
 async function freePort(): Promise<number> {
@@ -60,6 +61,30 @@ beforeEach(() => {
 afterEach(async () => {
   await kit.close();
 });
+
+/** Valid arguments for every tool server-everything lists to a client with these callbacks. */
+const VALID_CALLS: ReadonlyArray<[string, Record<string, unknown>]> = [
+  ['echo', { message: 'hi' }],
+  ['get-annotated-message', { messageType: 'success', includeImage: true }],
+  ['get-env', {}],
+  ['get-resource-links', { count: 2 }],
+  ['get-resource-reference', { resourceType: 'Text', resourceId: 1 }],
+  ['get-structured-content', { location: 'Chicago' }],
+  ['get-sum', { a: 1, b: 2 }],
+  ['get-tiny-image', {}],
+  // A data URI, so the tool fetches nothing from the network.
+  ['gzip-file-as-resource', { name: 'hi.txt.gz', data: 'data:text/plain;base64,aGVsbG8=', outputType: 'resource' }],
+  ['toggle-simulated-logging', {}],
+  ['toggle-simulated-logging', {}],
+  ['toggle-subscriber-updates', {}],
+  ['toggle-subscriber-updates', {}],
+  ['trigger-long-running-operation', { duration: 0.2, steps: 2 }],
+  ['trigger-elicitation-request', {}],
+  ['trigger-sampling-request', { prompt: 'hi', maxTokens: 20 }],
+  ['get-roots-list', {}],
+];
+/** Listed, but not callable through `tools/call` alone: it needs the client's tasks API. */
+const TASK_ONLY = ['simulate-research-query'];
 
 const transports: Array<[string, () => ServerDefinition]> = [
   [
@@ -164,4 +189,38 @@ describe.each(transports)('@modelcontextprotocol/server-everything over %s', (tr
     );
     expect(client.result?.snapshot.outcome).toBe('completed');
   });
+
+  test('validateSchemas accepts valid arguments for every tool and refuses invalid ones before sending', async () => {
+    const client = await kit
+      .direct(server(), {
+        timeoutMs: 20_000,
+        validateSchemas: true,
+        onElicitation: () => ({ action: 'accept', content: { name: 'Ada' } }),
+        onSampling: () => ({ role: 'assistant', model: 'fixture', content: { type: 'text', text: 'ok' } }),
+        onRoots: () => [{ uri: 'file:///qa-root', name: 'qa' }],
+      })
+      .connect();
+    const listed = (await client.listAllTools()).map((t) => t.name).sort();
+    // Every listed tool is either called below or named as task-only, so a new tool is noticed.
+    expect(listed).toEqual([...new Set([...VALID_CALLS.map(([name]) => name), ...TASK_ONLY])].sort());
+    for (const [name, args] of VALID_CALLS) {
+      const result = await client.callTool(name, args);
+      expect({ name, isError: result.isError }).toEqual({ name, isError: false });
+    }
+    const structured = await client.callTool<{ temperature: number }>('get-structured-content', {
+      location: 'New York',
+    });
+    expect(typeof structured.structuredContent?.temperature).toBe('number');
+
+    const wrongType = await rejection(client.callTool('get-sum', { a: 'one', b: 2 }));
+    expect(wrongType).toBeInstanceOf(ModelValidationError);
+    expect(wrongType.message).toBe(
+      'tool JSON Schema validation failed: get-sum: invalid_arguments: /a must be number (type)',
+    );
+    const wrongEnum = await rejection(client.callTool('get-structured-content', { location: 'Paris' }));
+    expect(wrongEnum.message).toContain('get-structured-content: invalid_arguments: /location must be equal to one of');
+    await client.close();
+    const calls = requests(client.finalTrace!.events, 'tools/call');
+    expect(calls).toHaveLength(VALID_CALLS.length + 1);
+  }, 60_000);
 });

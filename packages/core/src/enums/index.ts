@@ -1,45 +1,45 @@
 /** How an execution ended. */
-export const ExecutionOutcome = {
+export const ExecutionOutcome = Object.freeze({
   COMPLETED: 'completed',
   FAILED: 'failed',
   TIMED_OUT: 'timed_out',
   CANCELLED: 'cancelled',
   INTERRUPTED: 'interrupted',
-} as const;
+} as const);
 export type ExecutionOutcome = (typeof ExecutionOutcome)[keyof typeof ExecutionOutcome];
 
 /** Where an execution is in its life. */
-export const ExecutionLifecycle = {
+export const ExecutionLifecycle = Object.freeze({
   CREATED: 'created',
   STARTING: 'starting',
   IDLE: 'idle',
   RUNNING_TURN: 'running_turn',
   CLOSING: 'closing',
   FINISHED: 'finished',
-} as const;
+} as const);
 export type ExecutionLifecycle = (typeof ExecutionLifecycle)[keyof typeof ExecutionLifecycle];
 
 /** The verdict of one evaluation. */
-export const EvaluationStatus = {
+export const EvaluationStatus = Object.freeze({
   PASSED: 'passed',
   FAILED: 'failed',
   INCONCLUSIVE: 'inconclusive',
   ERROR: 'error',
   NOT_RUN: 'not_run',
-} as const;
+} as const);
 export type EvaluationStatus = (typeof EvaluationStatus)[keyof typeof EvaluationStatus];
 
 /** The Jest outcome of one test. */
-export const AttemptOutcome = {
+export const AttemptOutcome = Object.freeze({
   PASSED: 'passed',
   FAILED: 'failed',
   SKIPPED: 'skipped',
   TODO: 'todo',
-} as const;
+} as const);
 export type AttemptOutcome = (typeof AttemptOutcome)[keyof typeof AttemptOutcome];
 
 /** How a tool call ended, as seen in the trace. */
-export const ToolCallStatus = {
+export const ToolCallStatus = Object.freeze({
   SUCCESS: 'success',
   TOOL_ERROR: 'tool_error',
   PROTOCOL_ERROR: 'protocol_error',
@@ -47,26 +47,26 @@ export const ToolCallStatus = {
   CANCELLED: 'cancelled',
   TIMED_OUT: 'timed_out',
   INCOMPLETE: 'incomplete',
-} as const;
+} as const);
 export type ToolCallStatus = (typeof ToolCallStatus)[keyof typeof ToolCallStatus];
 
 /** The transport a server is reached over. */
-export const TransportKind = {
+export const TransportKind = Object.freeze({
   STDIO: 'stdio',
   HTTP: 'http',
   IN_PROCESS: 'in_process',
-} as const;
+} as const);
 export type TransportKind = (typeof TransportKind)[keyof typeof TransportKind];
 
 /** Which trust an HTTP endpoint is given. */
-export const TrustLevel = {
+export const TrustLevel = Object.freeze({
   DEFAULT: 'default',
   TRUSTED_PRIVATE: 'trusted_private',
-} as const;
+} as const);
 export type TrustLevel = (typeof TrustLevel)[keyof typeof TrustLevel];
 
 /** The source a trace view was projected from. */
-export const RuntimeKind = {
+export const RuntimeKind = Object.freeze({
   DIRECT: 'direct',
   ACP: 'acp',
   OPENAI: 'openai',
@@ -74,18 +74,18 @@ export const RuntimeKind = {
   CODEX: 'codex',
   OPENCODE: 'opencode',
   PI: 'pi',
-} as const;
+} as const);
 export type RuntimeKind = (typeof RuntimeKind)[keyof typeof RuntimeKind];
 
 /** Whether a trace saw everything that happened. */
-export const TraceCompleteness = { COMPLETE: 'complete', PARTIAL: 'partial' } as const;
+export const TraceCompleteness = Object.freeze({ COMPLETE: 'complete', PARTIAL: 'partial' } as const);
 export type TraceCompleteness = (typeof TraceCompleteness)[keyof typeof TraceCompleteness];
 
 /** How tool calls in a trace went overall. */
-export const ActivityHealth = {
+export const ActivityHealth = Object.freeze({
   NO_CALLS: 'no_calls',
   ALL_SUCCEEDED: 'all_succeeded',
   ALL_FAILED: 'all_failed',
   MIXED: 'mixed',
-} as const;
+} as const);
 export type ActivityHealth = (typeof ActivityHealth)[keyof typeof ActivityHealth];

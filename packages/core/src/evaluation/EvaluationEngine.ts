@@ -61,6 +61,9 @@ export interface JudgeResponseOptions {
 
 /** Prefix of evaluators recorded by matchers. */
 export const MATCHER_EVALUATOR_PREFIX = 'm3.expect.';
+
+// A negated use records as `m3.expect.not.<matcher>`; its provenance still names the matcher.
+const matcherOf = (evaluator: string): string => evaluator.slice(MATCHER_EVALUATOR_PREFIX.length).replace(/^not\./, '');
 const ERROR_MESSAGE_CHARS = 300;
 
 /**
@@ -191,7 +194,7 @@ export class EvaluationEngine {
           score: null,
           rationale: check.rationale,
           metrics: {},
-          provenance: { kind: 'matcher', matcher: evaluator.slice(MATCHER_EVALUATOR_PREFIX.length) },
+          provenance: { kind: 'matcher', matcher: matcherOf(evaluator) },
         },
         requested: false,
         matcher: true,

@@ -23,10 +23,13 @@ export interface ExecutionSnapshot {
   readonly caseId: string | null;
 }
 
-/** What `callTool` returns; `isError: true` is a normal result, not an exception. */
-export interface ToolCallResult {
+/**
+ * What `callTool` returns; `isError: true` is a normal result, not an exception. `T` is the
+ * caller's claim about `structuredContent` (`callTool<T>()`); it is checked only with `validateSchemas`.
+ */
+export interface ToolCallResult<T = unknown> {
   readonly content: ContentBlock[];
-  readonly structuredContent?: unknown;
+  readonly structuredContent?: T;
   readonly isError: boolean;
   readonly executionId: string;
   /** The tool that was called. */

@@ -1,5 +1,5 @@
 /** Stable codes of judge failures; each is saved as an `error` evaluation, never thrown into the test. */
-export const JudgeErrorCode = {
+export const JudgeErrorCode = Object.freeze({
   /** The subject is not `{ input, expected, actual }` strings within size limits; nothing was sent. */
   INPUT_INVALID: 'judge_input_invalid',
   /** The key environment variable is unset or empty; nothing was sent. */
@@ -16,5 +16,5 @@ export const JudgeErrorCode = {
   HTTP_ERROR: 'judge_http_error',
   /** The endpoint could not be reached. */
   NETWORK_ERROR: 'judge_network_error',
-} as const;
+} as const);
 export type JudgeErrorCode = (typeof JudgeErrorCode)[keyof typeof JudgeErrorCode];

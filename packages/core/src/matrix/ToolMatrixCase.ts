@@ -174,9 +174,18 @@ function checkOptions<T extends object>(options: T, method: string): T {
   return options;
 }
 
+/** The environment's `m3Kit`, or undefined where there is none (its getter throws outside a test). */
+function ambientM3Kit(): MatrixKit | undefined {
+  try {
+    return (globalThis as { m3Kit?: MatrixKit }).m3Kit;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The kit passed in, else the sf-m3 Jest environment's per-test `m3Kit`. */
 function resolveKit(kit: MatrixKit | undefined, method: string): MatrixKit {
-  const chosen = kit ?? (globalThis as { m3Kit?: MatrixKit }).m3Kit;
+  const chosen = kit ?? ambientM3Kit();
   if (chosen === undefined || chosen === null) {
     throw new ModelValidationError(
       `cell.${method}() needs a kit: pass one (cell.${method}({ kit })) or call it inside a test of the sf-m3 Jest environment, where m3Kit is the test's kit`,

@@ -1,8 +1,8 @@
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ModelValidationError } from '../errors/M3Error';
 import { isSensitiveName } from '../redaction/Redactor';
+import { makePrivateTempDir } from '../tempfiles/privateTempDir';
 import { normalizeToolPolicy, type ProxyToolPolicy } from './toolPolicy';
 
 /** Version of the config shape the proxy script accepts. */
@@ -128,11 +128,11 @@ function copyToolPolicy(policy: ProxyToolPolicy): ProxyToolPolicy {
 }
 
 /**
- * Writes the config to a fresh private temp directory as a 0600 file created exclusively, and
+ * Writes the config to a fresh private temp directory (under `M3_TEMP_DIR` when set) as a 0600 file created exclusively, and
  * returns its path. The proxy reads it once and deletes it (and the directory) at start.
  */
 export async function writeProxyConfig(config: ProxyConfig): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'sf-m3-proxy-'));
+  const dir = await makePrivateTempDir('sf-m3-proxy-');
   const file = join(dir, 'config.json');
   await writeFile(file, JSON.stringify(config), { mode: 0o600, flag: 'wx' });
   await chmod(file, 0o600);

@@ -15,6 +15,17 @@ describe('Redactor', () => {
     expect(redactor.redactText('https://ada:hunter2@example.com/x')).toBe(`https://${REDACTED}@example.com/x`);
   });
 
+  it('replaces secrets, not words: a plain word after Basic or Bearer is not a token', () => {
+    const redactor = new Redactor();
+    expect(redactor.redactText('math basic adds two numbers')).toBe('math basic adds two numbers');
+    expect(redactor.redactText('Basic authentication and bearer tokens')).toBe(
+      'Basic authentication and bearer tokens',
+    );
+    expect(redactor.redactText('BEARER tok-4f5e6d and basic Zm9vOmJhcg==')).toBe(
+      `BEARER ${REDACTED} and basic ${REDACTED}`,
+    );
+  });
+
   it('redacts credential keys structurally but keeps ordinary MCP data under token-like keys', () => {
     const redactor = new Redactor(['canary-1234']);
     const payload = {

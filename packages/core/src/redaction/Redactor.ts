@@ -25,7 +25,19 @@ export const CREDENTIAL_QUERY_PARAMS = new Set([
   'x-api-key',
   'code',
 ]);
-const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
+const BEARER = /\b(Bearer|Basic)(\s+)([A-Za-z0-9._~+/=-]+)/gi;
+/** Cheap pre-check before running `BEARER`. */
+const SCHEME_HINT = /earer|asic/i;
+/**
+ * What follows a scheme name without being a token: under 4 characters, one plain word (`basic
+ * adds`, `Bearer authentication`) or a short number. Tokens have digits, mixed case or punctuation.
+ */
+const NOT_A_TOKEN = /^(?:.{0,3}|[A-Za-z][a-z]{0,15}|[0-9]{1,7})$/;
+
+/** `Bearer x` / `Basic x` with the token replaced, unless x is a word rather than a credential. */
+function redactSchemeToken(whole: string, scheme: string, space: string, token: string): string {
+  return NOT_A_TOKEN.test(token) ? whole : `${scheme}${space}${REDACTED}`;
+}
 const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi;
 
 /**
@@ -80,7 +92,8 @@ export function isCredentialKey(name: string): boolean {
 
 /**
  * Replaces secrets with `[REDACTED]`: registered canary values (longest first), bearer/basic
- * tokens, URL credentials, and values under credential JSON keys. Redaction runs before bounding.
+ * tokens (not a plain word: `basic adds` stays), URL credentials, and values
+ * under credential JSON keys. Redaction runs before bounding.
  */
 export class Redactor {
   private readonly canaries = new Set<string>();
@@ -123,7 +136,7 @@ export class Redactor {
     for (const canary of this.sorted) {
       if (out.includes(canary)) out = out.split(canary).join(REDACTED);
     }
-    if (out.includes('earer ') || out.includes('asic ')) out = out.replace(BEARER, `$1 ${REDACTED}`);
+    if (SCHEME_HINT.test(out)) out = out.replace(BEARER, redactSchemeToken);
     if (out.includes('@')) out = out.replace(URL_USERINFO, `$1${REDACTED}@`);
     return out;
   }

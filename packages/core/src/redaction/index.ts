@@ -1,3 +1,4 @@
 export * from './Redactor';
 export * from './SecretRef';
 export * from './redactedCause';
+export * from './credentialShape';

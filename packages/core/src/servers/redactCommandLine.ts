@@ -1,4 +1,5 @@
 import { CREDENTIAL_QUERY_PARAMS, isSensitiveName, REDACTED, Redactor } from '../redaction/Redactor';
+import { credentialForms, looksLikeCredential } from '../redaction/credentialShape';
 import { isSecretRef } from '../redaction/SecretRef';
 import type { ConfiguredValue } from './ServerDefinition';
 
@@ -36,6 +37,43 @@ function redactQuery(text: string): string {
   );
 }
 
+/** What one argument of a command line holds, by the SPEC §2 secret rules. */
+type ArgumentRole =
+  | { readonly role: 'assignment' | 'header'; readonly name: string; readonly value: string }
+  | { readonly role: 'secret_value' }
+  | { readonly role: 'plain' };
+
+/**
+ * Reads a command line: `--api-key=…` / `API_TOKEN=…` (a secret name before `=`), `X-Api-Key: …`
+ * (a header with a secret name), the argument after a flag with a secret name (`--token …`), and
+ * everything else.
+ */
+function argumentRoles(args: readonly string[]): ArgumentRole[] {
+  const roles: ArgumentRole[] = [];
+  let valueIsSecret = false;
+  for (const arg of args) {
+    if (valueIsSecret && !arg.startsWith('-')) {
+      roles.push({ role: 'secret_value' });
+      valueIsSecret = false;
+      continue;
+    }
+    valueIsSecret = false;
+    const assignment = ASSIGNMENT.exec(arg);
+    const header = HEADER.exec(arg);
+    const flag = FLAG.exec(arg);
+    if (assignment !== null && isSensitiveName(assignment[1] as string)) {
+      roles.push({ role: 'assignment', name: assignment[1] as string, value: assignment[2] as string });
+    } else if (assignment === null && header !== null && isSensitiveName(header[1] as string)) {
+      const name = header[1] as string;
+      roles.push({ role: 'header', name, value: arg.slice(arg.indexOf(':') + 1).trim() });
+    } else {
+      if (flag !== null && isSensitiveName(flag[1] as string)) valueIsSecret = true;
+      roles.push({ role: 'plain' });
+    }
+  }
+  return roles;
+}
+
 /**
  * Command-line arguments as they may be printed (SPEC §2 secret rules): the value of an argument
  * whose name looks like a secret (`--api-key=…`, `API_TOKEN=…`, `X-Api-Key: …`), the argument
@@ -45,28 +83,48 @@ function redactQuery(text: string): string {
  */
 export function redactCommandLine(args: readonly string[], canaries: readonly string[]): string[] {
   const redactor = new Redactor(canaries);
-  const out: string[] = [];
-  let valueIsSecret = false;
-  for (const arg of args) {
-    if (valueIsSecret && !arg.startsWith('-')) {
-      out.push(REDACTED);
-      valueIsSecret = false;
-      continue;
+  return argumentRoles(args).map((role, index) => {
+    if (role.role === 'assignment') return `${role.name}=${REDACTED}`;
+    if (role.role === 'header') return `${role.name}: ${REDACTED}`;
+    if (role.role === 'secret_value') return REDACTED;
+    return redactQuery(redactor.redactText(args[index] as string));
+  });
+}
+
+/**
+ * The secret values a command line carries by the rules of `redactCommandLine` (`--token=…`,
+ * `--api-key …`, `Authorization: Bearer …` and its bare token, credential query parameters), so
+ * the kit can redact them wherever the process repeats them (stderr, results, errors). Only values
+ * that look like credentials count (`looksLikeCredential`): `--max-tokens 1000` keeps its 1000.
+ */
+export function commandLineCanaries(args: readonly string[]): string[] {
+  const found: string[] = [];
+  argumentRoles(args).forEach((role, index) => {
+    const arg = args[index] as string;
+    if (role.role === 'assignment' || role.role === 'header') found.push(role.value);
+    else if (role.role === 'secret_value') found.push(arg);
+    else if (arg.includes('=') && /[?&]/.test(arg)) {
+      for (const [, , name, value] of arg.matchAll(QUERY_PARAM)) {
+        if (CREDENTIAL_QUERY_PARAMS.has((name as string).toLowerCase()) || isSensitiveName(name as string)) {
+          found.push(value as string, decodeQueryValue(value as string));
+        }
+      }
     }
-    valueIsSecret = false;
-    const assignment = ASSIGNMENT.exec(arg);
-    const header = HEADER.exec(arg);
-    const flag = FLAG.exec(arg);
-    if (assignment !== null && isSensitiveName(assignment[1] as string)) {
-      out.push(`${assignment[1]}=${REDACTED}`);
-    } else if (assignment === null && header !== null && isSensitiveName(header[1] as string)) {
-      out.push(`${header[1]}: ${REDACTED}`);
-    } else {
-      if (flag !== null && isSensitiveName(flag[1] as string)) valueIsSecret = true;
-      out.push(redactQuery(redactor.redactText(arg)));
-    }
+  });
+  const canaries = new Set<string>();
+  for (const value of found) {
+    for (const form of credentialForms(value)) if (looksLikeCredential(form)) canaries.add(form);
   }
-  return out;
+  return [...canaries];
+}
+
+/** A query value as a server would print it: percent-decoded when that is well-formed. */
+function decodeQueryValue(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /** One string of a definition (command, cwd) with the canaries and token shapes removed. */

@@ -1,5 +1,6 @@
 import { TransportStartupError } from '../errors';
 import type { Redactor } from '../redaction/Redactor';
+import { credentialForms } from '../redaction/credentialShape';
 import { isSensitiveName } from '../redaction/Redactor';
 import { isSecretRef, resolveSecret } from '../redaction/SecretRef';
 import type { ConfiguredValue } from './ServerDefinition';
@@ -16,9 +17,7 @@ export interface ResolveOptions {
 
 /** Registers a credential as a canary, and for `Bearer x`/`Basic x` also the bare token. */
 export function addCredentialCanary(redactor: Redactor, value: string): void {
-  redactor.addCanary(value);
-  const scheme = /^\s*(?:Bearer|Basic|Token)\s+(\S+)\s*$/i.exec(value);
-  if (scheme?.[1] !== undefined) redactor.addCanary(scheme[1]);
+  for (const form of credentialForms(value)) redactor.addCanary(form);
 }
 
 /**

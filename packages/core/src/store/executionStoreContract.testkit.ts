@@ -41,6 +41,29 @@ export function describeExecutionStoreContract(name: string, makeStore: () => Pr
         expect(await store.getRun('run-missing')).toBeNull();
       });
 
+      it("keeps a run's problems (why it failed or stopped) through a save and a read", async () => {
+        const problems = [
+          {
+            kind: 'file_unfinished' as const,
+            testPath: 'tests/a.test.js',
+            message: 'test file tests/a.test.js did not finish',
+          },
+          { kind: 'interrupted' as const, testPath: null, message: 'the run was interrupted: m3 test received SIGINT' },
+        ];
+        await store.saveRun({
+          runId: 'run-p',
+          label: null,
+          startedAt: '2026-03-01T00:00:00.000Z',
+          finishedAt: '2026-03-01T00:01:00.000Z',
+          status: 'interrupted',
+          argv: [],
+          counts: { passed: 0, failed: 1, skipped: 0, todo: 0 },
+          problems,
+        });
+        expect((await store.getRun('run-p'))?.problems).toEqual(problems);
+        expect((await store.listRuns())[0]?.problems).toEqual(problems);
+      });
+
       it('registers suites by trimmed name with stable integer ids', async () => {
         const first = await store.registerSuite('  catalog ');
         const again = await store.registerSuite('catalog');

@@ -5,3 +5,4 @@ export * from './InMemoryExecutionStore';
 export * from './aggregation';
 export * from './storeInputs';
 export * from './verifyRawEvidence';
+export * from './interruptUnfinished';

@@ -23,6 +23,19 @@ export interface RunRecord {
   /** Redacted argv. */
   readonly argv: string[];
   readonly counts: AttemptCounts;
+  /**
+   * Why the run failed or stopped beyond its tests' own outcomes (a file that could not run or
+   * did not finish, Jest's exit, a signal), redacted; absent when there was nothing to say.
+   */
+  readonly problems?: readonly RunProblem[];
+}
+
+/** One reason a run failed or stopped that no attempt carries. */
+export interface RunProblem {
+  readonly kind: 'file_error' | 'file_unfinished' | 'persistence_error' | 'jest_exit' | 'interrupted';
+  /** The test file, relative to the project root, when the problem belongs to one. */
+  readonly testPath: string | null;
+  readonly message: string;
 }
 
 /** A named suite; `suiteId` is local to one database. */

@@ -2,7 +2,7 @@ import type { JsonObject } from '../json';
 import type { EvidenceRef } from './EvidenceRef';
 
 /** Every kind of event a trace can hold (dotted names, stored as data). */
-export const EventKind = {
+export const EventKind = Object.freeze({
   EXECUTION_CREATED: 'execution.created',
   EXECUTION_STATE_CHANGED: 'execution.state_changed',
   EXECUTION_FINISHED: 'execution.finished',
@@ -40,7 +40,7 @@ export const EventKind = {
   DIAGNOSTIC: 'diagnostic',
   RAW_FRAME: 'raw.frame',
   PROVIDER_EVENT: 'provider.event',
-} as const;
+} as const);
 export type EventKind = (typeof EventKind)[keyof typeof EventKind];
 
 /** Which way a message travelled. */

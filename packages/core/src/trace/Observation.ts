@@ -1,7 +1,7 @@
 import { ModelValidationError } from '../errors';
 
 /** What a source told us about a field: observed, or why not. */
-export const ObservationState = {
+export const ObservationState = Object.freeze({
   OBSERVED: 'observed',
   NOT_EMITTED: 'not_emitted',
   UNAVAILABLE: 'unavailable',
@@ -10,7 +10,7 @@ export const ObservationState = {
   ENCRYPTED: 'encrypted',
   REDACTED: 'redacted',
   TRUNCATED: 'truncated',
-} as const;
+} as const);
 export type ObservationState = (typeof ObservationState)[keyof typeof ObservationState];
 
 /** Why a field is not observed. */

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../json';
 import type { Redactor } from '../redaction/Redactor';
+import type { EvidenceBudget } from './EvidenceBudget';
 import type { EvidenceRef, RawEvidenceBlob } from './EvidenceRef';
 import { boundRaw, type RawEvidenceLimits, type RawEvidenceSource } from './rawCapture';
 import type { RecordFields } from './RecorderInputs';
@@ -15,6 +16,8 @@ export type RawFields = Pick<
 export interface RawEvidenceKeeperOptions {
   redactor: Redactor;
   limits: RawEvidenceLimits;
+  /** The execution's evidence budget, shared with event payloads (`limits.executionBytes` is its size). */
+  budget: EvidenceBudget;
   /** Called every time a frame was cut or dropped because the execution's budget ran out. */
   onBudgetExceeded: () => void;
 }
@@ -28,16 +31,17 @@ export class RawEvidenceKeeper {
   private readonly redactor: Redactor;
   private readonly limits: RawEvidenceLimits;
   private readonly onBudgetExceeded: () => void;
+  private readonly budget: EvidenceBudget;
   /** Stored evidence; text is turned into a Buffer only when `evidence` is read. */
   private readonly blobs: Array<{ reference: EvidenceRef; bytes: Buffer | string }> = [];
   private readonly materialized: RawEvidenceBlob[] = [];
   private readonly blobDigests = new Set<string>();
-  private rawBytesStored = 0;
 
   constructor(options: RawEvidenceKeeperOptions) {
     this.redactor = options.redactor;
     this.limits = options.limits;
     this.onBudgetExceeded = options.onBudgetExceeded;
+    this.budget = options.budget;
   }
 
   /** Raw evidence blobs kept so far (deduplicated by sha256). */
@@ -52,14 +56,15 @@ export class RawEvidenceKeeper {
 
   /**
    * Keeps `fields.raw` as evidence and writes its preview fields into `payload` (a fresh copy the
-   * caller owns); returns the evidence reference, if any was kept.
+   * caller owns); returns the evidence reference, if any was kept. The stored bytes and the preview
+   * are counted against the execution's budget.
    */
   attach(fields: RawFields, payload: JsonObject): EvidenceRef | undefined {
     const raw = fields.raw;
     const mediaType = fields.rawMediaType ?? 'application/json';
     const source: RawEvidenceSource = fields.rawSource ?? 'mcp';
     const inputBytes = typeof raw === 'string' ? Buffer.byteLength(raw, 'utf8') : raw.length;
-    const budget = this.limits.executionBytes - this.rawBytesStored;
+    const budget = this.budget.remaining;
     const bounded = boundRaw(
       raw,
       mediaType,
@@ -103,10 +108,12 @@ export class RawEvidenceKeeper {
       payload.redacted = bounded.reference.redacted;
     }
     if (bounded === null) return undefined;
+    // The preview is stored in the event; string length is its size closely enough (and cheaply).
+    this.budget.spend(bounded.preview.length);
     if (!this.blobDigests.has(bounded.reference.sha256)) {
       this.blobDigests.add(bounded.reference.sha256);
       this.blobs.push({ reference: bounded.reference, bytes: bounded.bytes });
-      this.rawBytesStored += bounded.reference.sizeBytes;
+      this.budget.spend(bounded.reference.sizeBytes);
     }
     return bounded.reference;
   }

@@ -42,6 +42,14 @@ export interface DeferredFallback {
   fields: RecordFields;
 }
 
+/** An event accepted by `recordLater`: its inputs and the time it was accepted. */
+export interface PendingRecord {
+  kind: EventKind;
+  fields: RecordFields;
+  offsetMs: number;
+  fallback: DeferredFallback | undefined;
+}
+
 /** Options of a recorder. */
 export interface TraceRecorderOptions {
   executionId: string;

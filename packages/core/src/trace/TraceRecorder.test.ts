@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Redactor } from '../redaction/Redactor';
 import type { TraceEvent } from './Event';
-import { CAPTURE_INCOMPLETE, RAW_EVIDENCE_BUDGET_EXCEEDED, TraceRecorder } from './TraceRecorder';
+import {
+  CAPTURE_INCOMPLETE,
+  EVIDENCE_BUDGET_EXHAUSTED,
+  RAW_EVIDENCE_BUDGET_EXCEEDED,
+  TraceRecorder,
+} from './TraceRecorder';
 
 const EXEC = 'exec-0123456789abcdef0123456789abcdef';
 const TRACE = 'trace-0123456789abcdef0123456789abcdef';
@@ -151,9 +156,10 @@ describe('TraceRecorder redaction', () => {
 });
 
 describe('TraceRecorder raw bounding', () => {
-  it('bounds the preview, the frame and the execution budget', () => {
-    const { recorder } = recorderWith({ rawLimits: { previewBytes: 8, frameBytes: 16, executionBytes: 40 } });
+  it('bounds the preview, the frame and the execution budget (payloads and previews count too)', () => {
+    const { recorder } = recorderWith({ rawLimits: { previewBytes: 8, frameBytes: 16, executionBytes: 60 } });
     created(recorder);
+    // Each frame costs its payload ('{}', 2 bytes), the bytes kept and the preview.
     const first = recorder.record('raw.frame', { payload: {}, raw: 'a'.repeat(30), rawMediaType: 'text/plain' });
     expect(first.payload).toMatchObject({
       preview: 'aaaaaaaa',
@@ -165,14 +171,15 @@ describe('TraceRecorder raw bounding', () => {
     const second = recorder.record('raw.frame', { payload: {}, raw: 'b'.repeat(16), rawMediaType: 'text/plain' });
     expect(second.rawEvidence?.sizeBytes).toBe(16);
     expect(recorder.limitations).toEqual([CAPTURE_INCOMPLETE]);
-    // 8 bytes of budget left: the frame is cut by the budget, not the frame limit.
+    // 2 + 26 + 26 spent, 6 bytes left: the frame is cut by the budget, not the frame limit.
     const third = recorder.record('raw.frame', { payload: {}, raw: 'c'.repeat(12), rawMediaType: 'text/plain' });
-    expect(third.rawEvidence?.sizeBytes).toBe(8);
+    expect(third.rawEvidence?.sizeBytes).toBe(6);
     expect(recorder.limitations).toEqual([CAPTURE_INCOMPLETE, RAW_EVIDENCE_BUDGET_EXCEEDED]);
-    const fourth = recorder.record('raw.frame', { payload: {}, raw: 'd'.repeat(4), rawMediaType: 'text/plain' });
-    expect(fourth.rawEvidence).toBeUndefined();
-    expect(fourth.payload).toMatchObject({ dropped: true, preview: '', sizeBytes: 4 });
-    expect(recorder.evidence.reduce((n, b) => n + b.bytes.length, 0)).toBe(40);
+    // Nothing left: a raw frame is dropped (counted, not stored).
+    recorder.record('raw.frame', { payload: {}, raw: 'd'.repeat(4), rawMediaType: 'text/plain' });
+    expect(recorder.events.map((e) => e.kind)).toEqual(['execution.created', 'raw.frame', 'raw.frame', 'raw.frame']);
+    expect(recorder.limitations).toEqual([CAPTURE_INCOMPLETE, RAW_EVIDENCE_BUDGET_EXCEEDED, EVIDENCE_BUDGET_EXHAUSTED]);
+    expect(recorder.evidence.reduce((n, b) => n + b.bytes.length, 0)).toBe(38);
   });
 
   it('never splits a UTF-8 character when bounding', () => {

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { ExecutionOutcome } from '../enums';
 import { M3Error } from '../errors';
 import type { ErrorInfo } from '../execution/ExecutionResult';
@@ -6,28 +5,29 @@ import { newId } from '../ids';
 import type { JsonObject, JsonValue } from '../json';
 import type { Redactor } from '../redaction/Redactor';
 import type { EventKind, TraceEvent } from './Event';
-import type { EvidenceRef, RawEvidenceBlob } from './EvidenceRef';
+import type { RawEvidenceBlob } from './EvidenceRef';
+import { EventEvidence } from './EventEvidence';
 import type { ExecutionFinishedPayload } from './payloads';
 import { DEFAULT_RAW_LIMITS } from './rawCapture';
-import { RawEvidenceKeeper, type RawFields } from './RawEvidenceKeeper';
-import type { DeferredFallback, FinishExtras, RecordFields, TraceRecorderOptions } from './RecorderInputs';
+import type {
+  DeferredFallback,
+  FinishExtras,
+  PendingRecord,
+  RecordFields,
+  TraceRecorderOptions,
+} from './RecorderInputs';
+import { DIAGNOSTICS_SUMMARIZED, RepeatedDiagnostics, type RepeatedDiagnosticInput } from './RepeatedDiagnostics';
 import { sanitizeJson } from './sanitizeJson';
+import { TraceClock } from './TraceClock';
 import { TraceResult } from './TraceResult';
 
 /** The limitation every direct trace carries: it sees decoded messages, not the raw wire. */
 export const CAPTURE_INCOMPLETE = 'capture_incomplete';
-/** Added when raw evidence was cut or dropped because the execution's 64 MiB budget ran out. */
-export const RAW_EVIDENCE_BUDGET_EXCEEDED = 'raw_evidence_budget_exceeded';
+export { RAW_EVIDENCE_BUDGET_EXCEEDED } from './EventEvidence';
+export { EVIDENCE_BUDGET_EXHAUSTED } from './EvidenceBudget';
+export { DIAGNOSTICS_SUMMARIZED } from './RepeatedDiagnostics';
 
 export type { DeferredFallback, FinishExtras, RecordFields, TraceRecorderOptions } from './RecorderInputs';
-
-/** An event accepted by `recordLater`: its inputs and the time it was accepted. */
-interface PendingRecord {
-  kind: EventKind;
-  fields: RecordFields;
-  offsetMs: number;
-  fallback: DeferredFallback | undefined;
-}
 
 /** Events `recordLater` holds at most before it builds them at once. */
 const MAX_PENDING = 256;
@@ -43,17 +43,13 @@ export class TraceRecorder {
   /** The kit's redactor, applied to every payload and raw frame. */
   readonly redactor: Redactor;
   private traceIdValue: string;
-  private readonly clock: () => number;
-  private readonly startMono: number;
-  private readonly startWall: number;
+  private readonly clock: TraceClock;
   private readonly baseLimitations: string[];
   private readonly extraLimitations = new Set<string>();
   private readonly eventList: TraceEvent[] = [];
-  private readonly raw: RawEvidenceKeeper;
+  private readonly bounds: EventEvidence;
+  private readonly repeated = new RepeatedDiagnostics();
   private readonly listeners = new Set<(e: TraceEvent) => void>();
-  private lastOffset = 0;
-  private lastIsoMs = Number.NaN;
-  private lastIso = '';
   private final: TraceResult | null = null;
   /** Events accepted by `recordLater` and not built yet, in order (see `recordLater`). */
   private pending: PendingRecord[] = [];
@@ -62,14 +58,12 @@ export class TraceRecorder {
   constructor(options: TraceRecorderOptions) {
     this.executionId = options.executionId;
     this.redactor = options.redactor;
-    this.clock = options.clock ?? (() => performance.now());
-    this.startMono = this.clock();
-    this.startWall = Date.now();
+    this.clock = new TraceClock(options.clock);
     this.traceIdValue = options.traceId ?? newId('trace');
-    this.raw = new RawEvidenceKeeper({
+    this.bounds = new EventEvidence({
       redactor: options.redactor,
       limits: { ...DEFAULT_RAW_LIMITS, ...options.rawLimits },
-      onBudgetExceeded: () => this.extraLimitations.add(RAW_EVIDENCE_BUDGET_EXCEEDED),
+      addLimitation: (limitation) => this.extraLimitations.add(limitation),
     });
     this.baseLimitations = options.limitations ?? [CAPTURE_INCOMPLETE];
   }
@@ -88,7 +82,7 @@ export class TraceRecorder {
   /** Raw evidence blobs kept so far (deduplicated by sha256). */
   get evidence(): readonly RawEvidenceBlob[] {
     this.flushPending();
-    return this.raw.evidence;
+    return this.bounds.evidence;
   }
 
   /** True once `finish` has run; later `record` calls throw. */
@@ -103,17 +97,7 @@ export class TraceRecorder {
 
   /** Milliseconds since the recorder was created, on the monotonic clock. */
   now(): number {
-    return Math.max(this.lastOffset, Math.round((this.clock() - this.startMono) * 1000) / 1000);
-  }
-
-  /** ISO time at `offsetMs`, reusing the last string within the same millisecond (a hot path). */
-  private isoAt(offsetMs: number): string {
-    const wall = Math.floor(this.startWall + offsetMs);
-    if (wall !== this.lastIsoMs) {
-      this.lastIsoMs = wall;
-      this.lastIso = new Date(wall).toISOString();
-    }
-    return this.lastIso;
+    return this.clock.now();
   }
 
   /** Adds a limitation (e.g. `cleanup_failed`) to the finished trace. */
@@ -131,21 +115,17 @@ export class TraceRecorder {
   subscribe(listener: (e: TraceEvent) => void): () => void {
     this.flushPending();
     this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return () => void this.listeners.delete(listener);
   }
 
   /**
-   * Records one event. The payload is turned into plain JSON and redacted (see `sanitizeJson`); `raw` is redacted,
-   * bounded and stored, its reference set on `event.rawEvidence` and its preview merged into the
-   * payload (`source, mediaType, preview, previewTruncated, sizeBytes, truncated, redacted`, as a
-   * `raw.frame` event carries them), or put in `payload.stderr` for `rawSource: 'process_stderr'`.
+   * Records one event. The payload is turned into plain JSON and redacted (see `sanitizeJson`); `raw`
+   * is redacted, bounded and stored, its reference set on `event.rawEvidence` and its preview merged
+   * into the payload (`source, mediaType, preview, previewTruncated, sizeBytes, truncated, redacted`,
+   * as a `raw.frame` event carries them), or put in `payload.stderr` for `rawSource: 'process_stderr'`.
    */
   record(kind: EventKind, fields: RecordFields): TraceEvent {
-    if (this.final !== null) {
-      throw new M3Error('trace_finalized', `cannot record ${kind}: the trace of ${this.executionId} is finished`);
-    }
+    this.assertOpen(kind);
     this.flushPending();
     return this.build(kind, fields, undefined);
   }
@@ -161,16 +141,14 @@ export class TraceRecorder {
    * see it as it happens). If building throws, `fallback` is recorded in its place.
    */
   recordLater(kind: EventKind, fields: RecordFields, fallback?: DeferredFallback): void {
-    if (this.final !== null) {
-      throw new M3Error('trace_finalized', `cannot record ${kind}: the trace of ${this.executionId} is finished`);
-    }
+    this.assertOpen(kind);
     if (this.listeners.size > 0) {
       this.flushPending();
       this.buildOrFallback({ kind, fields, offsetMs: this.now(), fallback });
       return;
     }
     const offsetMs = this.now();
-    this.lastOffset = offsetMs;
+    this.clock.use(offsetMs);
     this.pending.push({ kind, fields, offsetMs, fallback });
     if (this.pending.length >= MAX_PENDING) {
       this.flushPending();
@@ -181,6 +159,11 @@ export class TraceRecorder {
         this.flushPending();
       }).unref();
     }
+  }
+
+  private assertOpen(kind: EventKind): void {
+    if (this.final === null) return;
+    throw new M3Error('trace_finalized', `cannot record ${kind}: the trace of ${this.executionId} is finished`);
   }
 
   /** Builds every pending event, in order. */
@@ -204,26 +187,40 @@ export class TraceRecorder {
     }
   }
 
-  /** Builds, stores and announces one event; `offsetMs` when it was accepted earlier. */
-  private build(kind: EventKind, fields: RecordFields, acceptedAtMs: number | undefined): TraceEvent {
+  /**
+   * Records a diagnostic a peer can cause once per line (see `RepeatedDiagnostics`): the first 20
+   * of a key one by one, then only counted until `flushRepeated` or `finish` records the summary.
+   */
+  recordRepeated(input: RepeatedDiagnosticInput): void {
+    if (this.final !== null) return;
+    this.flushPending();
+    const fields = this.repeated.admit(input);
+    if (fields !== undefined) this.build('diagnostic', fields, undefined);
+    else this.extraLimitations.add(DIAGNOSTICS_SUMMARIZED);
+  }
+
+  /** Records now the summaries of the repeated diagnostics whose key matches (e.g. a closed connection's). */
+  flushRepeated(filter?: (key: string) => boolean): void {
+    if (this.final !== null) return;
+    this.flushPending();
+    for (const fields of this.repeated.drain(filter)) this.build('diagnostic', fields, undefined, true);
+  }
+
+  /**
+   * Builds, stores and announces one event (`acceptedAtMs`: when `recordLater` took it). Past the budget it
+   * is reduced or dropped (returned, not stored); `exempt` events (the recorder's summaries) go whole.
+   */
+  private build(kind: EventKind, fields: RecordFields, acceptedAtMs: number | undefined, exempt = false): TraceEvent {
     const plain = fields.preRedacted === true ? (fields.payload as JsonObject) : this.sanitize(fields.payload);
     let payload: JsonObject = plain !== null && typeof plain === 'object' && !Array.isArray(plain) ? plain : {};
     if (kind === 'execution.created' && this.eventList.length === 0) {
       if (typeof payload.traceId === 'string' && payload.traceId !== '') this.traceIdValue = payload.traceId;
       else payload = { ...payload, traceId: this.traceIdValue };
     }
-    let rawEvidence: EvidenceRef | undefined;
-    if (fields.raw !== undefined) {
-      // One copy that the raw fields are then written into (same keys and order as merging them).
-      // Object.assign, not a spread: V8 makes a spread of an object with many fields very slow.
-      payload = Object.assign({}, payload);
-      rawEvidence = this.raw.attach(fields as RawFields, payload);
-    } else if (fields.preRedacted === true) {
-      payload = Object.assign({}, payload);
-    }
+    const bounded = this.bounds.bound(kind, fields, payload, exempt);
     const sequence = this.eventList.length;
     const offsetMs = acceptedAtMs ?? this.now();
-    this.lastOffset = Math.max(this.lastOffset, offsetMs);
+    this.clock.use(offsetMs);
     // Built by assignment, not conditional spreads: this runs for every message of a connection.
     const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = {
       schemaVersion: 1,
@@ -231,11 +228,11 @@ export class TraceRecorder {
       sequence,
       kind,
       executionId: this.executionId,
-      timestamp: this.isoAt(offsetMs),
+      timestamp: this.clock.isoAt(offsetMs),
       offsetMs,
       phase: fields.phase ?? 'unknown',
       origin: fields.origin ?? 'normalized',
-      payload: Object.freeze(payload),
+      payload: Object.freeze(bounded.payload),
     };
     if (fields.direction !== undefined) event.direction = fields.direction;
     if (fields.server !== undefined) event.server = fields.server;
@@ -243,8 +240,9 @@ export class TraceRecorder {
     if (fields.sessionId !== undefined) event.sessionId = fields.sessionId;
     if (fields.turnId !== undefined) event.turnId = fields.turnId;
     if (fields.jsonrpcId !== undefined) event.jsonrpcId = fields.jsonrpcId;
-    if (rawEvidence !== undefined) event.rawEvidence = rawEvidence;
+    if (bounded.rawEvidence !== undefined) event.rawEvidence = bounded.rawEvidence;
     Object.freeze(event);
+    if (bounded.dropped) return event;
     this.eventList.push(event);
     for (const listener of this.listeners) {
       try {
@@ -276,6 +274,9 @@ export class TraceRecorder {
   finish(outcome: ExecutionOutcome, error?: ErrorInfo, extras: FinishExtras = {}): TraceResult {
     if (this.final !== null) return this.final;
     this.flushPending();
+    for (const fields of this.repeated.drain()) this.build('diagnostic', fields, undefined, true);
+    const exhausted = this.bounds.exhaustedDiagnostic();
+    if (exhausted !== undefined) this.build('diagnostic', exhausted, undefined, true);
     for (const limitation of extras.limitations ?? []) this.extraLimitations.add(limitation);
     const limitations = this.limitations;
     const payload: ExecutionFinishedPayload = {

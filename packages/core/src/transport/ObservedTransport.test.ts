@@ -146,6 +146,26 @@ describe('ObservedTransport', () => {
     expect(diagnostic.payload).toEqual({ code: 'transport_error', message: 'the transport reported SyntaxError' });
   });
 
+  it('rate-limits repeated transport errors and records their summary before the close', async () => {
+    const { recorder } = setup();
+    const [clientSide] = InMemoryTransport.createLinkedPair();
+    const observed = new ObservedTransport(clientSide, { recorder, server: 'fake', connectionId: CONNECTION });
+    let seen = 0;
+    observed.onerror = () => (seen += 1);
+    for (let i = 0; i < 1_000; i += 1) clientSide.onerror?.(new SyntaxError(`bad line ${i}`));
+    expect(seen).toBe(1_000);
+    await observed.close();
+    const kinds = recorder.events.map((e) => (e.payload.summarized === true ? 'summary' : e.kind));
+    expect(kinds.filter((k) => k === 'diagnostic')).toHaveLength(20);
+    expect(kinds.slice(-2)).toEqual(['summary', 'transport.disconnected']);
+    expect(recorder.events.at(-2)!.payload).toMatchObject({
+      code: 'transport_error',
+      count: 1_000,
+      summarizedCount: 980,
+    });
+    expect(recorder.events.at(-2)!.payload.message).toContain('1000 transport errors (SyntaxError)');
+  });
+
   it('stops recording once the trace is finished, without breaking the transport', async () => {
     const { recorder } = setup();
     const { observed, serverReceived } = await pair(recorder);

@@ -4,6 +4,7 @@ import type { EventDirection, EventKind } from '../trace/Event';
 import type { DeferredFallback, RecordFields, TraceRecorder } from '../trace/TraceRecorder';
 import type { TransportPayload } from '../trace/payloads';
 import { jsonRpcMessageEvent, type PendingRequestMethods } from './jsonRpcMessageEvent';
+import { wasReported } from './ReportingReadBuffer';
 import { transportKindOf } from './transportKinds';
 
 /** Who an observed transport records for. */
@@ -32,7 +33,8 @@ type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => voi
  * server requests), `mcp.response` (`tool.result_received`, `sampling.response`,
  * `elicitation.response` likewise; paired by JSON-RPC id and direction), `mcp.error`,
  * `mcp.notification`, `mcp.progress` and `mcp.cancellation_requested`. Transport errors become
- * `diagnostic` events and the close `transport.disconnected`. Recording never breaks the transport.
+ * `diagnostic` events (rate-limited: see `TraceRecorder.recordRepeated`; summaries are recorded
+ * at the close) and the close `transport.disconnected`. Recording never breaks the transport.
  * A message is redacted and serialized as it passes, which fixes its event's content, place and
  * time; the recorder builds the event (frame evidence, sha256) when the loop is idle or anything
  * reads the trace (`TraceRecorder.recordLater`), so a caller awaiting a response does not wait.
@@ -165,13 +167,22 @@ export class ObservedTransport implements Transport {
     const name = error?.constructor?.name ?? 'Error';
     const code = (error as { code?: unknown } | undefined)?.code;
     this.lastErrorName = name;
+    const { recorder, server, connectionId } = this.options;
+    // A stdout line the read buffer reported is recorded already (`recordUnreadableLine`).
+    if (recorder.finished || wasReported(error)) return;
+    const shown = `${name}${typeof code === 'string' || typeof code === 'number' ? ` (${code})` : ''}`;
     try {
-      this.record('diagnostic', {
-        phase: 'unknown',
-        direction: 'internal',
-        payload: {
-          code: 'transport_error',
-          message: `the transport reported ${name}${typeof code === 'string' || typeof code === 'number' ? ` (${code})` : ''}`,
+      // Rate-limited: a peer can cause one error per line (an HTTP stream of garbage, say).
+      recorder.recordRepeated({
+        key: `${connectionId}|transport_error|${shown}`,
+        what: `transport errors (${shown})`,
+        fields: {
+          origin: 'normalized',
+          server,
+          connectionId,
+          phase: 'unknown',
+          direction: 'internal',
+          payload: { code: 'transport_error', message: `the transport reported ${shown}` },
         },
       });
     } catch {
@@ -190,6 +201,9 @@ export class ObservedTransport implements Transport {
         : 'closed_by_server';
     const payload: TransportPayload = { transport, instrumented: 'sdk-transport-wrapper', reason };
     try {
+      // The summaries of this connection's repeated diagnostics go before its close.
+      const prefix = `${this.options.connectionId}|`;
+      this.options.recorder.flushRepeated((key) => key.startsWith(prefix));
       this.record('transport.disconnected', {
         phase: this.closeRequested ? 'cleanup' : 'unknown',
         direction: 'internal',

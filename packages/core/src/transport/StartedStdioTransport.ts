@@ -2,6 +2,7 @@ import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdi
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildProcessHandle } from './ChildProcessHandle';
+import type { StdioConnectionEnd } from './StdioConnectionEnd';
 
 type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
@@ -22,6 +23,8 @@ export class StartedStdioTransport implements Transport {
   constructor(
     private readonly inner: StdioClientTransport,
     private readonly handle: ChildProcessHandle,
+    /** Told about the SDK transport's errors, so a buffer-limit close is named as such. */
+    private readonly end?: StdioConnectionEnd,
   ) {
     inner.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
       if (this.startCalled && this.onmessage !== undefined) this.onmessage(message, extra);
@@ -31,7 +34,10 @@ export class StartedStdioTransport implements Transport {
       if (this.startCalled) this.onclose?.();
       else this.closedEarly = true;
     };
-    inner.onerror = (error: Error) => this.onerror?.(error);
+    inner.onerror = (error: Error) => {
+      this.end?.noteTransportError(error);
+      this.onerror?.(error);
+    };
   }
 
   /** Already started by `openTransport`: hands over early messages (and an early close). */

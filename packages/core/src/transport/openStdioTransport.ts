@@ -5,12 +5,16 @@ import type { Readable } from 'node:stream';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { TransportStartupError } from '../errors';
 import { minimalEnvironment } from '../servers/minimalEnvironment';
+import { commandLineCanaries } from '../servers/redactCommandLine';
 import { resolveConfiguredValues } from '../servers/resolveConfiguredValues';
 import type { StdioServer } from '../servers/StdioServer';
 import type { ProcessStartedPayload } from '../trace/payloads';
 import { ChildProcessHandle } from './ChildProcessHandle';
+import { recordUnreadableLine } from './recordUnreadableLine';
+import { reportUnreadableLines } from './ReportingReadBuffer';
 import type { OpenedTransport, OpenTransportOptions } from './openTransport';
 import { StartedStdioTransport } from './StartedStdioTransport';
+import { StdioConnectionEnd } from './StdioConnectionEnd';
 
 const STARTUP_FAILED = 'stdio MCP server startup failed';
 
@@ -52,6 +56,8 @@ export async function openStdioTransport(server: StdioServer, options: OpenTrans
     ...minimalEnvironment(),
     ...resolveConfiguredValues(server.env, { redactor: options.redactor, what: 'env', serverName: server.name }),
   };
+  // `--token=…`-style arguments are secrets too: the child may echo them on stderr or in results.
+  for (const canary of commandLineCanaries(server.args)) options.redactor.addCanary(canary);
   await checkCwd(server);
   const sdkTransport = new StdioClientTransport({
     command: server.command,
@@ -61,6 +67,9 @@ export async function openStdioTransport(server: StdioServer, options: OpenTrans
     ...(server.cwd !== undefined && { cwd: server.cwd }),
   });
   const stderr = sdkTransport.stderr as Readable | null;
+  reportUnreadableLines(sdkTransport, (line) =>
+    recordUnreadableLine(options.recorder, server.name, options.connectionId, line),
+  );
   // Swallow stream errors before start: a failed spawn must surface as one startup error.
   sdkTransport.onerror = () => undefined;
   try {
@@ -98,11 +107,13 @@ export async function openStdioTransport(server: StdioServer, options: OpenTrans
     server: server.name,
     connectionId: options.connectionId,
   });
-  const transport = new StartedStdioTransport(sdkTransport, handle);
+  const end = new StdioConnectionEnd(handle);
+  const transport = new StartedStdioTransport(sdkTransport, handle, end);
   return {
     transport,
     kind: 'stdio',
     process: { pid, stderr: () => handle.stderr(), exited: handle.exited },
+    connectionEnd: (operation) => end.describe(operation),
     reap: async () => {
       await handle.reap();
       await sdkTransport.close().catch(() => undefined);

@@ -8,6 +8,7 @@ import type { TransportPayload } from '../trace/payloads';
 import { openHttpTransport } from './openHttpTransport';
 import { openInProcessTransport } from './openInProcessTransport';
 import { openStdioTransport } from './openStdioTransport';
+import type { ConnectionEnd } from './StdioConnectionEnd';
 import { tagTransportKind } from './transportKinds';
 
 /** The child process behind a stdio transport. */
@@ -25,6 +26,11 @@ export interface OpenedTransport {
   transport: Transport;
   kind: TransportKind;
   process?: OpenedProcess;
+  /**
+   * Why the connection ended before `operation` was answered (the child's exit code or signal and
+   * last stderr lines, or an SDK limit); waits briefly for the exit status. Stdio only.
+   */
+  connectionEnd?(operation: string): Promise<ConnectionEnd | undefined>;
   /**
    * Ends everything the connection owns: the child and its descendants (SIGTERM, then SIGKILL
    * after 2 s, verified), the HTTP connection, or the in-process server. Idempotent.

@@ -1,11 +1,12 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { M3Error } from '../../errors';
 import { isSensitiveName, type Redactor } from '../../redaction/Redactor';
 import { resolveSecret } from '../../redaction/SecretRef';
+import { commandLineCanaries } from '../../servers/redactCommandLine';
 import { addCredentialCanary } from '../../servers/resolveConfiguredValues';
+import { makePrivateTempDir } from '../../tempfiles/privateTempDir';
 import type { ResolvedAcpSelection } from './acpOptions';
 
 /** PATH entries after the agent executable's own folder. */
@@ -58,8 +59,8 @@ export function resolveAgentExecutable(command: string): string {
  * Prepares a launch: resolves the executable, makes a fresh temp root (home, XDG config/data/cache/
  * state, workspace) and the allowlisted environment. Nothing is inherited from the kit's
  * environment but what the manifest names; secret values, and values whose name looks secret
- * (KEY, TOKEN, SECRET, PASSWORD, as for a server's env), become redactor canaries here, before the
- * agent starts.
+ * (KEY, TOKEN, SECRET, PASSWORD, as for a server's env), and `--token=…`-style arguments become
+ * redactor canaries here, before the agent starts.
  * @throws M3Error `acp_executable_missing`, `acp_environment_missing` (a SecretRef's variable is unset)
  */
 export async function prepareAcpLaunch(
@@ -67,6 +68,7 @@ export async function prepareAcpLaunch(
   redactor: Redactor,
 ): Promise<AcpLaunchPlan> {
   const executable = resolveAgentExecutable(manifest.command);
+  for (const canary of commandLineCanaries(manifest.args)) redactor.addCanary(canary);
   const extra: Record<string, string> = {};
   for (const [name, value] of Object.entries(manifest.env)) {
     if (typeof value === 'string') {
@@ -85,7 +87,7 @@ export async function prepareAcpLaunch(
     addCredentialCanary(redactor, secret);
     extra[name] = secret;
   }
-  const root = await mkdtemp(join(tmpdir(), 'm3-acp-'));
+  const root = await makePrivateTempDir('m3-acp-');
   const dirs = {
     HOME: join(root, 'home'),
     XDG_CONFIG_HOME: join(root, 'xdg', 'config'),

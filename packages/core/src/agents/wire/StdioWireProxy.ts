@@ -1,6 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { newId } from '../../ids';
 import { buildProxyCommand } from '../../proxy/buildProxyCommand';
@@ -9,7 +8,9 @@ import { createProxyConfig, writeProxyConfig } from '../../proxy/ProxyConfig';
 import type { ProxyToolPolicy } from '../../proxy/toolPolicy';
 import type { Redactor } from '../../redaction/Redactor';
 import { minimalEnvironment } from '../../servers/minimalEnvironment';
+import { commandLineCanaries } from '../../servers/redactCommandLine';
 import { resolveConfiguredValues } from '../../servers/resolveConfiguredValues';
+import { makePrivateTempDir } from '../../tempfiles/privateTempDir';
 import type { StdioServer } from '../../servers/StdioServer';
 import type { TraceRecorder } from '../../trace/TraceRecorder';
 import { reapProxyProcesses } from './reapProcesses';
@@ -116,7 +117,8 @@ export class StdioWireProxy {
       ...minimalEnvironment(),
       ...resolveConfiguredValues(server.env, { redactor, what: 'env', serverName: server.name }),
     };
-    const captureDir = await mkdtemp(join(tmpdir(), 'sf-m3-wire-'));
+    for (const canary of commandLineCanaries(server.args)) redactor.addCanary(canary);
+    const captureDir = await makePrivateTempDir('sf-m3-wire-');
     try {
       const capturePath = join(captureDir, 'capture.jsonl');
       const config = createProxyConfig({

@@ -93,11 +93,16 @@ export class WireEventWriter {
       rawMediaType?: string;
       rawOriginalSizeBytes?: number;
       payload?: JsonObject;
+      /**
+       * Words for a diagnostic a peer can cause once per frame (`non-JSON frames`): it is then
+       * rate-limited per connection and code (`TraceRecorder.recordRepeated`), quoting `raw`.
+       */
+      repeatedAs?: string;
     } = {},
   ): void {
     const payload: DiagnosticPayload & JsonObject = { code, message, ...(extra.payload ?? {}) };
-    this.event('diagnostic', {
-      phase: 'unknown',
+    const fields = {
+      phase: 'unknown' as const,
       direction: extra.direction ?? 'internal',
       payload,
       ...(extra.jsonrpcId !== undefined && { jsonrpcId: extra.jsonrpcId }),
@@ -107,7 +112,23 @@ export class WireEventWriter {
         rawMediaType: extra.rawMediaType ?? 'text/plain; charset=utf-8',
         ...(extra.rawOriginalSizeBytes !== undefined && { rawOriginalSizeBytes: extra.rawOriginalSizeBytes }),
       }),
-    });
+    };
+    if (extra.repeatedAs === undefined) {
+      this.event('diagnostic', fields);
+      return;
+    }
+    const { recorder, server, connectionId } = this.options;
+    const raw = extra.raw ?? '';
+    try {
+      recorder.recordRepeated({
+        key: `${connectionId}|${code}`,
+        what: extra.repeatedAs,
+        fields: { ...this.context(fields.direction), ...fields, server, connectionId },
+        sample: { text: raw, bytes: extra.rawOriginalSizeBytes ?? Buffer.byteLength(raw, 'utf8') },
+      });
+    } catch {
+      // Best effort, as for every wire event.
+    }
   }
 
   /**
@@ -127,6 +148,8 @@ export class WireEventWriter {
   /** Records `transport.connected` / `transport.disconnected` for this proxied connection. */
   transport(connected: boolean, transport: TransportKind, instrumented: string, reason?: string): void {
     const payload: TransportPayload = { transport, instrumented, ...(reason !== undefined && { reason }) };
+    // The summaries of this connection's repeated diagnostics go before its close.
+    if (!connected) this.options.recorder.flushRepeated((key) => key.startsWith(`${this.options.connectionId}|`));
     this.event(connected ? 'transport.connected' : 'transport.disconnected', {
       phase: connected ? 'startup' : 'cleanup',
       direction: 'internal',

@@ -105,4 +105,28 @@ describe('recordCaptureRecords', () => {
     const request = events.find((e) => e.kind === 'tool.call_requested')!;
     expect(request).toMatchObject({ jsonrpcId: 9, payload: { params: { name: 'ok' } } });
   });
+  test('a flood of non-JSON lines is rate-limited: 20 quoted with their evidence, one summary before the close', async () => {
+    const proxy = await startProxy({
+      tools: ['fixture:ok'],
+      canaries: [SECRET],
+      fixtureEnv: { FIXTURE_SECRET: SECRET },
+    });
+    proxy.child.stdin.write(Array.from({ length: 100 }, (_, i) => `noise ${i} ${SECRET}\n`).join(''));
+    proxy.child.stdin.write(rpc(1, 'die'));
+    await proxy.exited;
+    const { events } = record((await proxy.capture()).records);
+    const nonJson = events.filter((e) => e.payload.code === 'non_json_frame');
+    expect(nonJson).toHaveLength(21);
+    expect(nonJson.slice(0, 20).every((e) => e.rawEvidence !== undefined)).toBe(true);
+    const summary = nonJson[20]!;
+    expect(summary.rawEvidence).toBeUndefined();
+    expect(summary.payload).toMatchObject({
+      summarized: true,
+      count: 100,
+      firstLine: 'noise 0 [REDACTED]',
+      lastLine: 'noise 99 [REDACTED]',
+    });
+    expect(events.indexOf(summary)).toBeLessThan(events.findIndex((e) => e.kind === 'transport.disconnected'));
+    expect(JSON.stringify(events)).not.toContain(SECRET);
+  });
 });

@@ -55,7 +55,12 @@ function recordFrame(writer: WireEventWriter, frame: CaptureFrameRecord): void {
     writer.diagnostic(
       'non_json_frame',
       `a ${frame.format === 'binary' ? 'non-UTF-8' : 'non-JSON'} line crossed the stdio MCP connection (kept as raw evidence)`,
-      { direction, raw: frame.raw, rawOriginalSizeBytes: frame.originalSizeBytes },
+      {
+        direction,
+        raw: frame.raw,
+        rawOriginalSizeBytes: frame.originalSizeBytes,
+        repeatedAs: 'lines that are not JSON on the stdio MCP connection',
+      },
     );
     return;
   }

@@ -1,7 +1,7 @@
 import type { ToolCallStatus } from '../../enums';
 import type { JsonValue } from '../../json';
 import { EventKind, type TraceEvent } from '../Event';
-import { notEmitted, observed, unavailable, unsupported, type Observation } from '../Observation';
+import { notEmitted, observation, observed, unavailable, unsupported, type Observation } from '../Observation';
 import type {
   ContentBlock,
   CorrelationState,
@@ -49,7 +49,8 @@ export function isToolCallRequest(event: TraceEvent): boolean {
   return event.kind === EventKind.TOOL_CALL_REQUESTED || stringField(event.payload, 'method') === 'tools/call';
 }
 
-function argumentsOf(params: JsonValue | undefined): Observation<JsonValue> {
+function argumentsOf(params: JsonValue | undefined, payloadDropped: boolean): Observation<JsonValue> {
+  if (payloadDropped) return observation<JsonValue>('truncated', null, 'evidence_truncated');
   if (!isJsonObject(params)) return unavailable('malformed_source');
   if (params.arguments === undefined || params.arguments === null) return notEmitted();
   return isJsonObject(params.arguments) ? observed(params.arguments) : unavailable('malformed_source');
@@ -60,11 +61,11 @@ function decodeWire(context: ProjectionContext, exchange: RpcExchange): WireCall
   const params = request.payload.params;
   const name = isJsonObject(params) ? params.name : undefined;
   const tool: Observation<string> = typeof name === 'string' ? observed(name) : unavailable('malformed_source');
-  const args = argumentsOf(params);
+  const args = argumentsOf(params, request.payload.payloadDropped === true);
   const result: Observation<ToolResultValue> =
     response === undefined || response.kind === EventKind.MCP_ERROR
       ? notEmitted()
-      : toolResultOf(response.payload.result);
+      : toolResultOf(response.payload.result, response.payload.payloadDropped === true);
   const status = wireToolStatus(exchange, result);
   const latencyMs = response === undefined ? null : Math.max(0, response.offsetMs - request.offsetMs);
   const server = request.server ?? context.defaultServer ?? '';

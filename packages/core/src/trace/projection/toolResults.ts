@@ -1,13 +1,15 @@
 import type { ToolCallStatus } from '../../enums';
 import type { JsonValue } from '../../json';
 import type { TraceEvent } from '../Event';
-import { notEmitted, observed, unavailable, type Observation } from '../Observation';
+import { notEmitted, observation, observed, unavailable, type Observation } from '../Observation';
 import type { ContentBlock, ProtocolErrorValue, ToolResultValue } from '../TraceEntry';
 import type { RpcExchange } from './pairExchanges';
 import { isJsonObject } from './ProjectionContext';
 
 /** A `CallToolResult` from the wire as a `ToolResultValue`, or unavailable when malformed. */
-export function toolResultOf(result: JsonValue | undefined): Observation<ToolResultValue> {
+export function toolResultOf(result: JsonValue | undefined, payloadDropped = false): Observation<ToolResultValue> {
+  // Past the evidence budget the response kept its scalars only: the result was seen, not stored.
+  if (payloadDropped) return observation<ToolResultValue>('truncated', null, 'evidence_truncated');
   if (!isJsonObject(result)) return unavailable('malformed_source');
   const content = result.content ?? [];
   if (!Array.isArray(content) || !content.every((b) => isJsonObject(b) && typeof b.type === 'string')) {
@@ -41,6 +43,10 @@ export function wireToolStatus(exchange: RpcExchange, result: Observation<ToolRe
   }
   if (response === undefined) return 'incomplete';
   if (response.kind === 'mcp.error') return 'protocol_error';
+  if (result.state === 'truncated') {
+    const kept = response.payload.result;
+    return isJsonObject(kept) && kept.isError === true ? 'tool_error' : 'success';
+  }
   if (result.state !== 'observed') return 'protocol_error';
   return result.value!.isError ? 'tool_error' : 'success';
 }

@@ -1,0 +1,184 @@
+// Drives one faulted `m3 test` run of e2e/fixtures/faults-run through the real binaries and
+// collects what it left: exit status, the saved run as `m3 runs`/`m3 report`/feedback.json and the
+// database see it, processes still alive, and temporary files left behind.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isAlive, processGroupMembers } from '../../packages/core/src/transport/processTree';
+import { copyFixture, m3Bin, readFeedback, repoRoot, withStore } from '../cli.testkit';
+
+/** A faulted run in its own project copy and private temp directory. */
+export interface FaultRun {
+  readonly folder: string;
+  /** TMPDIR of the run: only this run writes here, so every entry in it is the run's. */
+  readonly tmp: string;
+  readonly readyDir: string;
+  readonly child: ChildProcess;
+  readonly exited: Promise<{ status: number | null; signal: NodeJS.Signals | null; output: string }>;
+}
+
+/**
+ * Jest's transform cache, shared by the suite's runs (outside their private TMPDIR, so a cold
+ * cache does not re-transform the kit for every run).
+ */
+const jestCache = join(tmpdir(), 'm3-faults-jest-cache');
+
+/**
+ * Starts `m3 test <args>` on a fresh copy of the faults fixture. `forgetTimings` drops the test
+ * timings from Jest's cache first: with fast timings on record Jest runs a few files in band,
+ * without them it uses workers.
+ * `files` are written into the copy first (a broken file the repository's linters must not see).
+ */
+export function startFaultRun(
+  args: readonly string[],
+  options: { forgetTimings?: boolean; files?: Record<string, string> } = {},
+): FaultRun {
+  const folder = copyFixture('faults-run');
+  for (const [name, text] of Object.entries(options.files ?? {})) writeFileSync(join(folder, name), text);
+  const tmp = mkdtempSync(join(tmpdir(), 'm3-faults-tmp-'));
+  const readyDir = join(folder, '.ready');
+  mkdirSync(readyDir);
+  const env: NodeJS.ProcessEnv = { ...process.env, SF_M3_ROOT: repoRoot, TMPDIR: tmp, FAULT_READY_DIR: readyDir };
+  for (const name of Object.keys(env)) if (name.startsWith('M3_') || name === 'JEST_WORKER_ID') delete env[name];
+  if (options.forgetTimings === true && existsSync(jestCache)) {
+    for (const name of readdirSync(jestCache)) if (name.startsWith('perf-cache-')) rmSync(join(jestCache, name));
+  }
+  const child = spawn(process.execPath, [m3Bin, 'test', ...args, `--cacheDirectory=${jestCache}`], {
+    cwd: folder,
+    env,
+  });
+  let output = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const exited = new Promise<{ status: number | null; signal: NodeJS.Signals | null; output: string }>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.once('close', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, output });
+    });
+  });
+  return { folder, tmp, readyDir, child, exited };
+}
+
+/** Waits (bounded) until the fixture wrote `name.json` into the ready folder, and reads it. */
+export async function waitForMarker(
+  run: FaultRun,
+  name: string,
+  timeoutMs = 90_000,
+): Promise<{ pid: number; ppid?: number }> {
+  const file = join(run.readyDir, `${name}.json`);
+  const deadline = Date.now() + timeoutMs;
+  let ended = false;
+  void run.exited.then(() => (ended = true));
+  while (!existsSync(file)) {
+    if (ended) throw new Error(`m3 ended before ${name} was ready:\n${(await run.exited).output}`);
+    if (Date.now() > deadline) throw new Error(`${name} was not ready within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return JSON.parse(readFileSync(file, 'utf8')) as { pid: number; ppid?: number };
+}
+
+/** Everything a finished faulted run left, for the suite to check and print. */
+export interface FaultFindings {
+  readonly runId: string;
+  readonly dbStatus: string;
+  readonly problems: readonly { kind: string; testPath: string | null; message: string }[];
+  readonly runsStatus: string | undefined;
+  readonly reportVerdict: string;
+  readonly reportExit: number | null;
+  readonly feedbackVerdict: string;
+  readonly integrity: string;
+  /** Executions of the run by outcome (`null` for one never finished). */
+  readonly outcomes: Record<string, number>;
+  /** Executions whose stored trace does not end with `execution.finished` or whose view cannot be read. */
+  readonly unreadable: string[];
+  readonly attempts: readonly { fullName: string; outcome: string | null; failureMessage: string | null }[];
+  /** pids the kit recorded in process events of the run's executions. */
+  readonly recordedPids: number[];
+  /** Entries left in the run's TMPDIR (`sf-m3-*` run state, capture files, proxy configs, `m3-acp-*` agent homes...). */
+  readonly tempLeft: string[];
+}
+
+/** Reads the run back through `m3 runs`, `m3 report`, feedback.json and the database. */
+export async function inspectFaultRun(run: FaultRun): Promise<FaultFindings> {
+  const env = { ...process.env, SF_M3_ROOT: repoRoot, TMPDIR: run.tmp };
+  const runs = spawnSync(process.execPath, [m3Bin, 'runs', '--json'], { cwd: run.folder, env, encoding: 'utf8' });
+  const listed = (JSON.parse(runs.stdout) as { runs: { runId: string; status: string }[] }).runs;
+  const runId = listed[0]!.runId;
+  const feedbackBefore = readFeedback(run.folder, runId).summary.verdict as string;
+  const report = spawnSync(process.execPath, [m3Bin, 'report', runId, '--json'], {
+    cwd: run.folder,
+    env,
+    encoding: 'utf8',
+  });
+  const reported = JSON.parse(report.stdout) as { verdict: string };
+  const feedbackAfter = readFeedback(run.folder, runId).summary.verdict as string;
+  const integrity = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `const s = require('sqlite3'); const db = new s.Database(process.argv[1], s.OPEN_READONLY);
+       db.get('PRAGMA integrity_check', (e, row) => { process.stdout.write(e ? String(e) : row.integrity_check); db.close(); });`,
+      join(run.folder, '.m3', 'executions.sqlite'),
+    ],
+    { cwd: repoRoot, encoding: 'utf8' },
+  ).stdout;
+  const stored = await withStore(run.folder, async (store) => {
+    const record = (await store.getRun(runId))!;
+    const executions = await store.listExecutions({ runId });
+    const outcomes: Record<string, number> = {};
+    const unreadable: string[] = [];
+    const recordedPids: number[] = [];
+    for (const execution of executions) {
+      const key = execution.outcome ?? 'null';
+      outcomes[key] = (outcomes[key] ?? 0) + 1;
+      try {
+        const trace = await store.getTrace(execution.executionId);
+        if (trace.events.at(-1)?.kind !== 'execution.finished') unreadable.push(execution.executionId);
+        await store.getTraceView(execution.executionId);
+        for (const event of trace.events) {
+          const pid = (event.payload as { pid?: unknown }).pid;
+          if (event.kind.startsWith('process.') && typeof pid === 'number') recordedPids.push(pid);
+        }
+      } catch {
+        unreadable.push(execution.executionId);
+      }
+    }
+    const attempts = (await store.listAttempts({ runId })).map((a) => ({
+      fullName: a.fullName,
+      outcome: a.outcome,
+      failureMessage: a.failureMessage,
+    }));
+    return { record, outcomes, unreadable, recordedPids, attempts };
+  });
+  return {
+    runId,
+    dbStatus: stored.record.status,
+    // Read loosely: the suite also runs against builds from before runs carried problems.
+    problems: (stored.record as { problems?: FaultFindings['problems'] }).problems ?? [],
+    runsStatus: listed.find((r) => r.runId === runId)?.status,
+    reportVerdict: reported.verdict,
+    reportExit: report.status,
+    feedbackVerdict: feedbackBefore === feedbackAfter ? feedbackAfter : `${feedbackBefore} then ${feedbackAfter}`,
+    integrity,
+    outcomes: stored.outcomes,
+    unreadable: stored.unreadable,
+    attempts: stored.attempts,
+    recordedPids: stored.recordedPids,
+    tempLeft: readdirSync(run.tmp),
+  };
+}
+
+/** Processes of the run still alive: the members of Jest's process group, and the given pids. */
+export function survivors(jestPid: number | null, pids: readonly number[]): number[] {
+  const left = new Set(jestPid === null ? [] : processGroupMembers(jestPid));
+  for (const pid of pids) if (isAlive(pid)) left.add(pid);
+  return [...left];
+}
+
+/** Removes the run's project copy and temp directory. */
+export function removeFaultRun(run: FaultRun): void {
+  rmSync(run.folder, { recursive: true, force: true });
+  rmSync(run.tmp, { recursive: true, force: true });
+}

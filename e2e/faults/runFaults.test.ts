@@ -1,0 +1,137 @@
+// SPEC §22 through the real `m3` and `jest` binaries: a run ended by a signal (to `m3` or to Jest,
+// SIGINT, SIGTERM, SIGKILL) while a stdio, HTTP, in-process or ACP execution is mid-call, one worker of
+// several SIGKILLed, and a test file that cannot load. After each, the exit status, `m3 runs`,
+// `m3 report`, feedback.json and the database agree; the database is intact; every execution is
+// complete (in-flight ones `interrupted`) and every test has its attempt; no process of the run and
+// no temporary file is left. The figures are printed as one summary line at the end.
+import { ensureBuilt } from '../cli.testkit';
+import {
+  inspectFaultRun,
+  removeFaultRun,
+  startFaultRun,
+  survivors,
+  waitForMarker,
+  type FaultFindings,
+  type FaultRun,
+} from './faultRun.testkit';
+
+// Generous: the machine may be loaded; every wait inside is bounded on its own.
+jest.setTimeout(420_000);
+
+const runs: FaultRun[] = [];
+const figures = { runs: 0, processesLeft: 0, rowsLost: 0, tempFilesLeft: 0 };
+
+beforeAll(() => ensureBuilt());
+afterAll(() => {
+  runs.forEach(removeFaultRun);
+  console.log(
+    `fault suite (runs): ${figures.runs} faulted runs, ${figures.processesLeft} processes left, ` +
+      `${figures.rowsLost} rows lost, ${figures.tempFilesLeft} temp files left`,
+  );
+});
+
+function start(args: string[], options: Parameters<typeof startFaultRun>[1] = {}): FaultRun {
+  const run = startFaultRun(args, options);
+  runs.push(run);
+  return run;
+}
+
+/** What every faulted run must show, whatever the fault (SPEC §22). */
+function expectConsistent(found: FaultFindings, exitStatus: number | null, expected: 'failed' | 'interrupted'): void {
+  figures.runs += 1;
+  figures.tempFilesLeft += found.tempLeft.length;
+  figures.rowsLost += (found.outcomes.null ?? 0) + found.unreadable.length;
+  figures.rowsLost += found.attempts.filter((a) => a.outcome === null).length;
+  expect(found.dbStatus).toBe(expected);
+  expect(found.runsStatus).toBe(expected);
+  expect(found.reportVerdict).toBe('failed');
+  expect(found.reportExit).toBe(1);
+  expect(found.feedbackVerdict).toBe('failed');
+  expect(exitStatus).not.toBe(0);
+  expect(found.integrity).toBe('ok');
+  expect(found.outcomes.null).toBeUndefined();
+  expect(found.unreadable).toEqual([]);
+  expect(found.attempts.filter((a) => a.outcome === null)).toEqual([]);
+  expect(found.tempLeft).toEqual([]);
+}
+
+function countSurvivors(jestPid: number | null, pids: number[]): number[] {
+  const left = survivors(jestPid, pids);
+  figures.processesLeft += left.length;
+  return left;
+}
+
+/** Jest's pid from the test's worker marker: the worker's parent, or the worker itself in band. */
+function jestPidOf(worker: { pid: number; ppid?: number }, m3Pid: number): number {
+  return worker.ppid === m3Pid ? worker.pid : (worker.ppid as number);
+}
+
+describe.each([
+  { transport: 'stdio', target: 'm3', signal: 'SIGINT', status: 130 },
+  { transport: 'http', target: 'm3', signal: 'SIGTERM', status: 143 },
+  { transport: 'inprocess', target: 'jest', signal: 'SIGKILL', status: 137 },
+  { transport: 'stdio', target: 'jest', signal: 'SIGTERM', status: 143 },
+  { transport: 'acp', target: 'm3', signal: 'SIGINT', status: 130 },
+] as const)('$signal to $target during a $transport execution', ({ transport, target, signal, status }) => {
+  test('exits 128 + the signal, the run is interrupted everywhere, and nothing is left behind', async () => {
+    const run = start([`tests/${transport}`, '--', '--runInBand']);
+    const ready = await waitForMarker(run, `ready-${transport}`);
+    const worker = await waitForMarker(run, `worker-${transport}`);
+    const m3Pid = run.child.pid as number;
+    const jestPid = jestPidOf(worker, m3Pid);
+    process.kill(target === 'm3' ? m3Pid : jestPid, signal);
+    const exit = await run.exited;
+    expect(exit.status).toBe(status);
+
+    const found = await inspectFaultRun(run);
+    expectConsistent(found, exit.status, 'interrupted');
+    expect(found.outcomes).toEqual({ interrupted: 1 });
+    expect(found.attempts).toEqual([
+      expect.objectContaining({ outcome: 'failed', failureMessage: expect.stringMatching(/^interrupted: /) }),
+    ]);
+    expect(countSurvivors(jestPid, [ready.pid, worker.pid, ...found.recordedPids])).toEqual([]);
+  });
+});
+
+test('SIGKILL of one worker of two: the run fails naming the file, the other file keeps its results', async () => {
+  const run = start(['tests/passes', 'tests/stdio', '--', '--maxWorkers=2'], { forgetTimings: true });
+  const ready = await waitForMarker(run, 'ready-stdio');
+  const worker = await waitForMarker(run, 'worker-stdio');
+  const m3Pid = run.child.pid as number;
+  const jestPid = jestPidOf(worker, m3Pid);
+  expect(jestPid).not.toBe(worker.pid); // a real worker, not Jest itself
+  process.kill(worker.pid, 'SIGKILL');
+  const exit = await run.exited;
+  expect(exit.status).toBe(1);
+  expect(exit.output).toMatch(/test file tests\/stdio\.test\.js did not finish: its worker \(pid \d+\) was killed/);
+
+  const found = await inspectFaultRun(run);
+  expectConsistent(found, exit.status, 'failed');
+  expect(found.problems).toEqual([
+    expect.objectContaining({ kind: 'file_unfinished', testPath: 'tests/stdio.test.js' }),
+  ]);
+  expect(found.outcomes).toEqual({ completed: 1, interrupted: 1 });
+  const byName = Object.fromEntries(found.attempts.map((a) => [a.fullName, a]));
+  expect(byName['faults quotes a local parcel']?.outcome).toBe('passed');
+  expect(byName['faults hangs mid-call over stdio']).toMatchObject({
+    outcome: 'failed',
+    failureMessage: expect.stringContaining('test file tests/stdio.test.js did not finish'),
+  });
+  expect(countSurvivors(jestPid, [ready.pid, worker.pid, ...found.recordedPids])).toEqual([]);
+});
+
+test('a test file that cannot load fails the run, naming the file, in every view', async () => {
+  const broken = "describe.m3('faults', () => {\n  test('never runs', () => {\n    expect(1).toBe(1);\n  ;\n});\n";
+  const run = start(['tests/passes', 'tests/broken', '--', '--maxWorkers=2'], {
+    files: { 'tests/broken.test.js': broken },
+  });
+  const exit = await run.exited;
+  expect(exit.status).toBe(1);
+  expect(exit.output).toContain('SyntaxError');
+
+  const found = await inspectFaultRun(run);
+  expectConsistent(found, exit.status, 'failed');
+  expect(found.problems).toEqual([expect.objectContaining({ kind: 'file_error', testPath: 'tests/broken.test.js' })]);
+  expect(found.outcomes).toEqual({ completed: 1 });
+  expect(countSurvivors(null, found.recordedPids)).toEqual([]);
+});

@@ -1,0 +1,99 @@
+import {
+  deserializeMessage,
+  ReadBuffer,
+  STDIO_DEFAULT_MAX_BUFFER_SIZE,
+} from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** A line of a stdio server's stdout that is no JSON-RPC message. */
+export interface UnreadableLine {
+  /** `non_json`: not JSON at all; `not_json_rpc`: JSON, but not a JSON-RPC message. */
+  readonly kind: 'non_json' | 'not_json_rpc';
+  /** The line decoded as UTF-8 (invalid bytes become U+FFFD), without its line break. */
+  readonly text: string;
+  /** Its size in bytes, with the line break. */
+  readonly bytes: number;
+}
+
+/** Set on a parse error whose line was already handed to `onUnreadable` (see `wasReported`). */
+const REPORTED = Symbol('sf-m3.unreadableLineReported');
+
+/** True for the error of a line a `ReportingReadBuffer` already reported (and the kit recorded). */
+export function wasReported(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { [REPORTED]?: boolean })[REPORTED] === true;
+}
+
+/**
+ * The SDK's stdio `ReadBuffer` (same line splitting, same 10 MiB limit and overflow error, same
+ * message parsing and the same error thrown for a bad line, which the SDK transport passes to
+ * `onerror`), except that a line which is no JSON-RPC message is first handed to `onUnreadable`.
+ * The SDK's error carries nothing of the line; this way the kit can quote and count it
+ * (rate-limited), and its error is marked (`wasReported`) so it is not recorded twice.
+ */
+export class ReportingReadBuffer {
+  private buffer: Buffer | undefined;
+
+  constructor(
+    private readonly onUnreadable: (line: UnreadableLine) => void,
+    private readonly maxBufferSize: number = STDIO_DEFAULT_MAX_BUFFER_SIZE,
+  ) {}
+
+  /** Appends a chunk of stdout; throws the SDK's overflow error past the buffer limit. */
+  append(chunk: Buffer): void {
+    const size = (this.buffer?.length ?? 0) + chunk.length;
+    if (size > this.maxBufferSize) {
+      this.clear();
+      throw new Error(`ReadBuffer exceeded maximum size of ${this.maxBufferSize} bytes`);
+    }
+    this.buffer = this.buffer === undefined ? chunk : Buffer.concat([this.buffer, chunk]);
+  }
+
+  /**
+   * The next JSON-RPC message, or null when no line is complete; a line that is none is reported,
+   * then its parse error thrown (the SDK transport passes it to `onerror` and reads on).
+   */
+  readMessage(): JSONRPCMessage | null {
+    while (this.buffer !== undefined) {
+      const index = this.buffer.indexOf('\n');
+      if (index === -1) return null;
+      const text = this.buffer.toString('utf8', 0, index).replace(/\r$/, '');
+      this.buffer = this.buffer.subarray(index + 1);
+      try {
+        return deserializeMessage(text);
+      } catch (error) {
+        const kind = error instanceof SyntaxError ? 'non_json' : 'not_json_rpc';
+        try {
+          this.onUnreadable({ kind, text, bytes: index + 1 });
+          if (typeof error === 'object' && error !== null) Object.defineProperty(error, REPORTED, { value: true });
+        } catch {
+          // Reporting is best effort: the SDK still gets the error.
+        }
+        throw error;
+      }
+    }
+    return null;
+  }
+
+  /** Drops whatever is buffered. */
+  clear(): void {
+    this.buffer = undefined;
+  }
+}
+
+/**
+ * Puts a `ReportingReadBuffer` in place of the SDK transport's own read buffer (a private field:
+ * the SDK offers no hook for unreadable lines). Returns false, changing nothing, when this SDK
+ * version keeps its buffer elsewhere; its per-line `onerror` then still reaches the kit
+ * (recorded as rate-limited `transport_error` diagnostics).
+ */
+export function reportUnreadableLines(
+  transport: StdioClientTransport,
+  onUnreadable: (line: UnreadableLine) => void,
+): boolean {
+  const holder = transport as unknown as { _readBuffer?: unknown };
+  if (!(holder._readBuffer instanceof ReadBuffer)) return false;
+  const limit = (holder._readBuffer as unknown as { _maxBufferSize?: unknown })._maxBufferSize;
+  holder._readBuffer = new ReportingReadBuffer(onUnreadable, typeof limit === 'number' ? limit : undefined);
+  return true;
+}

@@ -1,0 +1,78 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import * as sqlite3 from 'sqlite3';
+import { TraceResult, type ExecutionRecord } from '@sf-m3/core';
+import type { TraceResultData } from '../../core/src/trace/TraceResult';
+import { executionRecord, finishedTrace } from '../../core/src/store/storeFixtures.testkit';
+import { SF_M3_APPLICATION_ID } from './databaseIdentity';
+import { SCHEMA_VERSION } from './schema';
+import { SQLiteExecutionStore } from './SQLiteExecutionStore';
+
+// __fixtures__/schema-v1.sqlite.gz was written by the schema-version-1 store (commit a03f34e): one
+// run and one in-process direct execution of the example server's shipping_quote, evaluated; its
+// trace, as that code read it back, is in schema-v1.expected.json.
+const FIXTURES = join(__dirname, '__fixtures__');
+const expected = JSON.parse(readFileSync(join(FIXTURES, 'schema-v1.expected.json'), 'utf8')) as {
+  runId: string;
+  execution: ExecutionRecord;
+  trace: TraceResultData;
+};
+
+function v1Copy(): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'm3-sqlite-v1-')), 'executions.sqlite');
+  writeFileSync(path, gunzipSync(readFileSync(join(FIXTURES, 'schema-v1.sqlite.gz'))));
+  return path;
+}
+
+function rawAll<T>(path: string, sql: string): Promise<T[]> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(path, sqlite3.OPEN_READONLY, (openError) => {
+      if (openError) return reject(openError);
+      db.all(sql, (error, rows) => db.close(() => (error ? reject(error) : resolve(rows as T[]))));
+    });
+  });
+}
+
+describe('a database written by schema version 1', () => {
+  it('is migrated forward on open and keeps every record readable', async () => {
+    const path = v1Copy();
+    expect(await rawAll(path, 'PRAGMA user_version')).toEqual([{ user_version: 1 }]);
+    const store = new SQLiteExecutionStore(path);
+    expect((await store.listRuns()).map((r) => r.runId)).toEqual([expected.runId]);
+    expect(await store.getExecution(expected.execution.executionId)).toEqual(expected.execution);
+    const trace = await store.getTrace(expected.execution.executionId);
+    expect(trace.toJSON()).toEqual(expected.trace);
+    expect((await store.getTraceView(expected.execution.executionId)).toJSON()).toEqual(
+      TraceResult.fromJSON(expected.trace).view().toJSON(),
+    );
+    const evaluations = await store.listEvaluations({ executionId: expected.execution.executionId });
+    expect(evaluations.map((e) => e.status)).toEqual(['passed']);
+
+    // New executions go to the new layout, next to the old rows.
+    const record = executionRecord({ runId: expected.runId });
+    await store.createExecution(record);
+    const { trace: written, finished } = finishedTrace(record.executionId);
+    await store.finishExecution(finished);
+    expect((await store.getTrace(record.executionId)).toJSON()).toEqual(written.toJSON());
+    await store.close();
+
+    expect(await rawAll(path, 'PRAGMA user_version')).toEqual([{ user_version: SCHEMA_VERSION }]);
+    expect(await rawAll(path, 'PRAGMA application_id')).toEqual([{ application_id: SF_M3_APPLICATION_ID }]);
+    expect(await rawAll(path, 'PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+    expect(await rawAll(path, 'SELECT execution_id, COUNT(*) AS n FROM event_chunks GROUP BY execution_id')).toEqual([
+      { execution_id: record.executionId, n: 1 },
+    ]);
+  });
+
+  it('is read as it is when opened read-only, without migrating it', async () => {
+    const path = v1Copy();
+    const before = readFileSync(path);
+    const reader = new SQLiteExecutionStore(path, { readOnly: true });
+    expect((await reader.getTrace(expected.execution.executionId)).toJSON()).toEqual(expected.trace);
+    expect((await reader.listRuns()).map((r) => r.runId)).toEqual([expected.runId]);
+    await reader.close();
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+});
