@@ -54,7 +54,23 @@ function output(result: CommandResult): string {
 
 /** `npx <args>` in the project, without ever installing a missing command. */
 function npx(args: string[], timeoutMs = 5 * MINUTE): Promise<CommandResult> {
-  return run(project, 'npx', ['--no', ...args], timeoutMs);
+  return run(project, 'npx', ['--no', '--', ...args], timeoutMs);
+}
+
+/** Runs a README command (`npx m3 …`) as written, through npx in the project. */
+function readmeCommand(command: string): Promise<CommandResult> {
+  const [program, ...args] = command.trim().split(/\s+/);
+  if (program !== 'npx') throw new Error(`the README command is not an npx command: ${command}`);
+  return npx(args);
+}
+
+/** Writes the README's quick-start files (jest.config.js, tsconfig.json, the test) as written. */
+function writeReadmeFiles(): void {
+  for (const [file, text] of quickStart.files) {
+    mkdirSync(dirname(join(project, file)), { recursive: true });
+    writeFileSync(join(project, file), text);
+    log(`wrote ${file} from README.md`);
+  }
 }
 
 /** Size and mtime of the project's results database, or null when there is none. */
@@ -95,15 +111,10 @@ beforeAll(async () => {
   if (install.status !== 0) throw new Error(`the README's npm install failed:\n${output(install)}`);
   figures.push(`npm install (sqlite3 built from source): ${install.seconds.toFixed(1)} s`);
 
-  for (const [file, text] of quickStart.files) {
-    mkdirSync(dirname(join(project, file)), { recursive: true });
-    writeFileSync(join(project, file), text);
-    log(`wrote ${file} from README.md`);
-  }
   mkdirSync(join(project, 'dist'));
   cpSync(join(fixture, 'server.js'), join(project, 'dist', 'server.js'));
   cpSync(join(fixture, 'types'), join(project, 'types'), { recursive: true });
-  figures.push(`setup (pack, install, files): ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  figures.push(`setup (pack and install): ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }, 15 * MINUTE);
 
 afterAll(() => {
@@ -150,7 +161,42 @@ describe('the packed tarballs', () => {
   });
 });
 
+describe('the README quick start: npm install, npx m3 init, npx m3 test', () => {
+  afterAll(() => {
+    // What init wrote and the run it saved go, so the next blocks start from the README's files.
+    for (const file of ['jest.config.js', 'tsconfig.json', '.gitignore', 'tests', '.m3']) {
+      rmSync(join(project, file), { recursive: true, force: true });
+    }
+  });
+
+  test(`${quickStart?.commands[1] ?? 'npx m3 init'} sets the project up`, async () => {
+    const init = await readmeCommand(quickStart.commands[1]!);
+    expect(output(init)).toContain('starter suite  wrote tests/mcp-behavior.m3.test.ts');
+    expect(output(init)).toContain('next: npx m3 test');
+    expect(init.status).toBe(0);
+    expect(readFileSync(join(project, 'jest.config.js'), 'utf8')).toContain("preset: 'sf-m3'");
+  });
+
+  test('then npx m3 test is green on the starter suite and saves the run', async () => {
+    const result = await readmeCommand(quickStart.commands[2]!);
+    figures.push(`npx m3 test after m3 init: ${result.seconds.toFixed(1)} s`);
+    expect(result.stdout).toContain('suites      mcp-behavior\n');
+    expect(result.stdout).toMatch(/attempts {4}[1-9]\d* passed, 0 failed/);
+    expect(result.stdout).toMatch(/verdict {5}passed\n$/);
+    expect(result.status).toBe(0);
+    expect(existsSync(join(project, '.m3', 'executions.sqlite'))).toBe(true);
+  });
+
+  test('and npx m3 doctor finds nothing to fix', async () => {
+    const doctor = await npx(['m3', 'doctor']);
+    expect(output(doctor)).toMatch(/doctor: \d+ ok, \d+ warn, 0 fail/);
+    expect(doctor.status).toBe(0);
+  });
+});
+
 describe('the installed packages', () => {
+  beforeAll(() => writeReadmeFiles());
+
   test("require('sf-m3') and its entry points load from the project's node_modules, not this repository", async () => {
     const script = [
       "const assert = require('node:assert');",
@@ -172,7 +218,7 @@ describe('the installed packages', () => {
   });
 
   test('both m3 bins (sf-m3 and @sf-m3/cli) run the installed CLI', async () => {
-    const viaNpx = await npx(['--', 'm3', '--help'], MINUTE); // npx's own --help otherwise
+    const viaNpx = await npx(['m3', '--help'], MINUTE);
     const viaRoot = await run(
       project,
       process.execPath,
@@ -220,7 +266,7 @@ function quickStartChecks(line: string): void {
   });
 
   test('npx m3 test runs it green, saves the run and prints the summary the README shows', async () => {
-    const result = await npx(['m3', 'test']);
+    const result = await readmeCommand(quickStart.commands.at(-1)!);
     figures.push(`npx m3 test (typescript ${line}): ${result.seconds.toFixed(1)} s`);
     expect(result.stderr).toContain('Tests:       1 passed, 1 total');
     expect(normalizeRunIds(result.stdout)).toBe(normalizeRunIds(quickStart.summary));
