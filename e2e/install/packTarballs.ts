@@ -56,7 +56,7 @@ const SHIPPABLE = [
 const NEVER = [
   /\.map$/,
   /\.test\.|\.testkit\.|__fixtures__|(^|\/)(e2e|bench|fixtures|examples|scripts|src)\//,
-  /(^|\/)\.(env|ci)|\.tsbuildinfo$|eslint|prettier|tsconfig/,
+  /(^|\/)\.(env|ci)|\.tsbuildinfo$|(^|\/)(eslint\.config\.[cm]?js|\.prettierrc[^/]*|tsconfig[^/]*\.json)$/,
 ];
 
 /** The files of a tarball that SPEC §16 says it must not ship, with the reason. */
