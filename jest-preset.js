@@ -6,6 +6,32 @@
 
 const path = require('node:path');
 
+/** The packages the preset loads (sf-m3 depends on each at its exact version). */
+const PRESET_PACKAGES = ['@sf-m3/jest-environment', '@sf-m3/matchers', '@sf-m3/core', '@sf-m3/store-sqlite'];
+
+/**
+ * Resolves the preset's packages, or throws naming the missing ones and the fix. Jest would show
+ * "should have jest-preset.js" for any "Cannot find module" message containing 'sf-m3', which
+ * every @sf-m3 name does, so this message must not contain that phrase.
+ */
+function resolvePresetPackages() {
+  const missing = PRESET_PACKAGES.filter((name) => {
+    try {
+      require.resolve(`${name}/package.json`);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (missing.length > 0) {
+    throw new Error(
+      `the sf-m3 preset needs ${missing.join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not installed ` +
+        `next to sf-m3: run \`npm install --save-dev sf-m3\` (it installs all @sf-m3 packages at matching versions)`,
+    );
+  }
+}
+
+resolvePresetPackages();
 const environmentDist = path.join(path.dirname(require.resolve('@sf-m3/jest-environment/package.json')), 'dist');
 
 /** ts-jest is a peer dependency: without it, `.ts` files are left to the user's own transform. */
@@ -27,6 +53,9 @@ module.exports = {
   // Runs inside each test file's sandbox: installs the matchers and builds kits from the same
   // module instances the test imports.
   setupFilesAfterEnv: [path.join(environmentDist, 'setupFramework.js')],
+  // Jest's 5 s default is shorter than starting a server process and its SDK on a busy CI machine
+  // (the README's first test hit it); the project's own testTimeout still wins over the preset's.
+  testTimeout: 30_000,
   transform: {
     ...(tsJest === null ? {} : { '^.+\\.tsx?$': tsJest }),
     // Jest's own default for JavaScript, kept so a preset never changes how `.js` files load.

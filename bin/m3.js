@@ -1,19 +1,18 @@
 #!/usr/bin/env node
-// The `m3` command (sf-m3's bin): runs the compiled CLI from packages/cli/dist.
+// The `m3` command of sf-m3: runs the bin of @sf-m3/cli, found the way Node finds any dependency,
+// so it works in an installed project and, through the workspace link, in the sf-m3 repository.
 'use strict';
-const path = require('node:path');
 
-let cli;
+let cliBin;
 try {
-  cli = require(path.join(__dirname, '..', 'packages', 'cli', 'dist', 'main.js'));
+  cliBin = require.resolve('@sf-m3/cli/bin/m3.js');
 } catch (error) {
-  if (error && error.code === 'MODULE_NOT_FOUND' && String(error.message).includes('cli')) {
-    process.stderr.write('m3: the CLI is not built; run `npm run build` (tsc -b) first\n');
+  if (error && error.code === 'MODULE_NOT_FOUND') {
+    process.stderr.write(
+      'm3: the package @sf-m3/cli is not installed (sf-m3 depends on it); run `npm install --save-dev sf-m3`\n',
+    );
     process.exit(2);
   }
   throw error;
 }
-cli.run(process.argv.slice(2)).catch((error) => {
-  process.stderr.write(`m3: ${error && error.message ? String(error.message).split('\n')[0] : String(error)}\n`);
-  process.exitCode = 2;
-});
+require(cliBin);
