@@ -51,6 +51,8 @@ export function buildProgram(
     .option('--execution-timeout <seconds>', 'deadline for every execution')
     .option('--baseline <run-id|latest>', 'compare with an earlier run')
     .option('--json', 'print the summary as JSON on stdout (Jest output goes to stderr)')
+    // reports lane: judge budget
+    .option('--judge-max-requests <n>', 'cap judge calls for the whole run, across workers (the rest are errors)')
     .addOption(
       new Option('--server <transport>', 'start a server group: http or stdio (repeatable)').argParser((v: string) => {
         serverTokens.push({ flag: 'server', value: v });
@@ -86,6 +88,7 @@ export function buildProgram(
           executionTimeout: opts.executionTimeout as string | undefined,
           baseline: opts.baseline as string | undefined,
           json: opts.json as boolean | undefined,
+          judgeMaxRequests: opts.judgeMaxRequests as string | undefined,
           serverTokens,
         },
         paths,
