@@ -64,7 +64,7 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
     });
     // reports lane: a CI output instead of the printed summary
     if (outputs.format !== null) {
-      return writeFormattedReport(store, summarized, { ...outputs, format: outputs.format }, redactor, io);
+      return await writeFormattedReport(store, summarized, { ...outputs, format: outputs.format }, redactor, io);
     }
     return reportSummary(summarized, io, redactor, input.json === true);
   } finally {
