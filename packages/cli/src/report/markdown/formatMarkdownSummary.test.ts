@@ -71,6 +71,44 @@ describe('formatMarkdownSummary', () => {
   });
 });
 
+test('says how many judge calls the judge budget kept from being sent', async () => {
+  const store = new InMemoryExecutionStore();
+  const redactor = new Redactor([]);
+  const runId = await seedRun(store, [
+    {
+      suite: 'shipping',
+      fullName: 'shipping judged',
+      outcome: 'passed',
+      evaluations: [{ evaluator: 'a.v1', status: 'passed' }],
+    },
+  ]);
+  const [passed] = await store.listEvaluations({ runId });
+  const spent = { ...passed!, evaluationId: 'eval-spent', status: 'error' as const, subjectDigest: 'f'.repeat(64) };
+  await store.saveEvaluation({
+    result: { ...spent, metrics: { errorCode: 'judge_budget_exhausted' } },
+    labels: {
+      runId,
+      suiteName: 'shipping',
+      caseId: null,
+      server: null,
+      tool: null,
+      transport: null,
+      harness: null,
+      model: null,
+      trial: null,
+      judgeModel: null,
+      rubricId: null,
+      matrixId: null,
+      metadata: {},
+    },
+  });
+  const summarized = await buildRunSummary(store, { runId, redactor, resultsDb: 'db', cwd: '/project' });
+  const text = formatMarkdownSummary(await collectReportData(store, summarized, redactor, '/project'), redactor);
+  expect(text).toContain("1 judge call(s) past the run's judge budget (--judge-max-requests) were not sent");
+  expect(text).toContain('| a.v1 | 50.0% |');
+  await store.close();
+});
+
 describe('markdownText', () => {
   test.each([
     ['- item', '<p>- item</p>'],

@@ -2,7 +2,7 @@
 // or Buildkite annotations): the verdict and its reasons, attempts (retries included), evaluator
 // pass rates with intervals and counts, failed tests, required evaluations that did not pass, and
 // what the baseline comparison (`--baseline`) found. Every value is redacted, then escaped.
-import type { Redactor } from '@sf-m3/core';
+import { JudgeErrorCode, type Redactor } from '@sf-m3/core';
 import type { ReportData } from '../collectReportData';
 import { formatRate } from '../../summary/formatSummary';
 import type { BaselineComparison } from '../../summary/RunSummary';
@@ -108,6 +108,15 @@ export function formatMarkdownSummary(data: ReportData, redactor: Redactor): str
           String(e.statusCounts.error),
           String(e.missingRequired),
         ]),
+      ),
+      '',
+    );
+  }
+  const overBudget = data.evaluations.filter((e) => e.metrics.errorCode === JudgeErrorCode.BUDGET_EXHAUSTED).length;
+  if (overBudget > 0) {
+    lines.push(
+      markdownText(
+        `${overBudget} judge call(s) past the run's judge budget (--judge-max-requests) were not sent and count as errors.`,
       ),
       '',
     );
