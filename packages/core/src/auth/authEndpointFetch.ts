@@ -72,7 +72,7 @@ function inspect(context: AuthFlowContext, step: AuthenticationStep, url: URL, t
       if (typeof object?.[field] === 'string') context.redactor.addCanary(object[field]);
   }
   if (step === AuthenticationStep.PROTECTED_RESOURCE_METADATA && typeof object?.resource === 'string') {
-    let allowed = false;
+    let allowed: boolean;
     try {
       allowed = checkResourceAllowed({
         requestedResource: resourceUrlFromServerUrl(context.serverUrl),
