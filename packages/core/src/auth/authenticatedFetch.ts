@@ -1,6 +1,7 @@
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AuthenticationError, AuthenticationStep } from '../errors';
+import { REDACTED } from '../redaction/Redactor';
 import type { AuthFlowContext } from './AuthFlowContext';
 import type { OAuthSession } from './OAuthSession';
 
@@ -8,7 +9,10 @@ const HEADER_CHARS = 512;
 
 function rejection(context: AuthFlowContext, response: Response, reason: string, hint: string): AuthenticationError {
   const header = response.headers.get('www-authenticate');
-  const wwwAuthenticate = header === null ? null : context.redactor.redactText(header).slice(0, HEADER_CHARS);
+  // Canaries only: the scheme rule of `redactText` would take `Bearer resource_metadata=...` for a token.
+  let wwwAuthenticate = header === null ? null : header.slice(0, HEADER_CHARS);
+  for (const canary of context.redactor.canaryValues())
+    wwwAuthenticate = wwwAuthenticate?.split(canary).join(REDACTED) ?? null;
   const endpoint = `${context.serverUrl.host}${context.serverUrl.pathname}`;
   return new AuthenticationError(`HTTP MCP endpoint ${endpoint} answered ${response.status} (${reason}): ${hint}`, {
     httpStatus: response.status,
