@@ -27,7 +27,10 @@ interface ScenarioContext {
   idp_token_endpoint?: string;
 }
 
-function readContext(scenario: string, context: unknown): Required<Pick<ScenarioContext, 'client_id'>> & ScenarioContext {
+function readContext(
+  scenario: string,
+  context: unknown,
+): Required<Pick<ScenarioContext, 'client_id'>> & ScenarioContext {
   const ctx = (typeof context === 'object' && context !== null ? context : {}) as ScenarioContext;
   if (ctx.name !== scenario || typeof ctx.client_id !== 'string') {
     throw new Error(`${scenario} needs MCP_CONFORMANCE_CONTEXT with its client_id (got ${ctx.name ?? 'none'})`);
@@ -52,7 +55,11 @@ class CrossAppAccessProvider implements OAuthClientProvider {
     return undefined;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'sf-m3 conformance', redirect_uris: [], grant_types: ['urn:ietf:params:oauth:grant-type:jwt-bearer'] };
+    return {
+      client_name: 'sf-m3 conformance',
+      redirect_uris: [],
+      grant_types: ['urn:ietf:params:oauth:grant-type:jwt-bearer'],
+    };
   }
   clientInformation(): OAuthClientInformationMixed {
     return {
