@@ -127,6 +127,12 @@ describe('auth rejections are AuthenticationErrors with the HTTP status', () => 
     expect(fixture.mcp.statuses.filter((s) => s === 403)).toHaveLength(1);
   });
 
+  test('auth and the direct client bearerToken option are one too many', async () => {
+    fixture = await startOAuthFixture();
+    const server = new HTTPServer({ name: 'notes', url: fixture.url, auth: { kind: 'oauth' } });
+    await expect(kit.direct(server, { bearerToken: 'other-token-1234' }).connect()).rejects.toThrow(/give one of them/);
+  });
+
   test('bad auth options are ModelValidationErrors naming the option, never its value', () => {
     const make = (auth: unknown) => () =>
       new HTTPServer({ name: 's', url: 'http://127.0.0.1:1/mcp', auth: auth as HttpAuth });
