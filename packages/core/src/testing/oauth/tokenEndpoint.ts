@@ -101,6 +101,9 @@ export function answerTokenRequest(
     return { status: 200, body: issue(state, { ...refresh, resource: resource ?? refresh.resource }, true), log };
   }
   if (grantType === 'client_credentials') {
+    if (client.method === 'none') {
+      return { ...oauthError('unauthorized_client', 'a public client cannot use client_credentials'), log };
+    }
     return {
       status: 200,
       body: issue(state, { clientId: client.clientId, scopes: scopesOf(form), resource }, false),
