@@ -42,7 +42,9 @@ export class HTTPServer {
 
   constructor(options: HTTPServerOptions) {
     if (typeof options !== 'object' || options === null) {
-      throw new ModelValidationError('HTTPServer needs options: new HTTPServer({ name, url, headers?, trust?, auth? })');
+      throw new ModelValidationError(
+        'HTTPServer needs options: new HTTPServer({ name, url, headers?, trust?, auth? })',
+      );
     }
     this.name = validateServerName(options.name, 'HTTPServer');
     const url = options.url instanceof URL ? options.url.href : options.url;
