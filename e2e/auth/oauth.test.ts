@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { copyFixture, ensureBuilt, printedRunId, removeFixture, runM3Async, withStore } from '../cli.testkit';
 import { filesUnder, searchCanaries } from '../faults/secrets.testkit';
 
-jest.setTimeout(240_000);
+jest.setTimeout(300_000);
 
 function notesServer(): McpServer {
   const server = new McpServer({ name: 'notes', version: '1.0.0' });
@@ -48,12 +48,17 @@ describe('m3 test against an OAuth-protected server', () => {
   });
 
   test('each grant connects, rejections are asserted, and no token or secret is stored or printed', async () => {
-    const run = await runM3Async(['test', 'tests/oauth.test.js'], folder, {
-      OAUTH_MCP_URL: mcp.url,
-      OAUTH_CLIENT_SECRET: CLIENT_SECRET,
-      OAUTH_WRONG_SECRET: WRONG_SECRET,
-      M3_LOG_LEVEL: 'debug',
-    });
+    const run = await runM3Async(
+      ['test', 'tests/oauth.test.js'],
+      folder,
+      {
+        OAUTH_MCP_URL: mcp.url,
+        OAUTH_CLIENT_SECRET: CLIENT_SECRET,
+        OAUTH_WRONG_SECRET: WRONG_SECRET,
+        M3_LOG_LEVEL: 'debug',
+      },
+      240_000,
+    );
     expect(run.status).toBe(1);
     const runId = printedRunId(run.stdout);
     const attempts = await withStore(folder, (store) => store.listAttempts({ runId }));
