@@ -4,7 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { processIO, type CliIO } from './CliIO';
 import { runDoctorCommand } from './commands/doctor';
 import { runInitCommand } from './commands/init';
-import { runReportCommand } from './commands/report';
+import { runReportCommand, type ReportCommandInput } from './commands/report';
 import { runRunsCommand } from './commands/runs';
 import { runTestCommand } from './commands/test';
 import { SERVER_FIELD_FLAGS, type ServerToken } from './options/serverGroups';
@@ -51,6 +51,8 @@ export function buildProgram(
     .option('--execution-timeout <seconds>', 'deadline for every execution')
     .option('--baseline <run-id|latest>', 'compare with an earlier run')
     .option('--json', 'print the summary as JSON on stdout (Jest output goes to stderr)')
+    // reports lane: judge budget
+    .option('--judge-max-requests <n>', 'cap judge calls for the whole run, across workers (the rest are errors)')
     .addOption(
       new Option('--server <transport>', 'start a server group: http or stdio (repeatable)').argParser((v: string) => {
         serverTokens.push({ flag: 'server', value: v });
@@ -86,6 +88,7 @@ export function buildProgram(
           executionTimeout: opts.executionTimeout as string | undefined,
           baseline: opts.baseline as string | undefined,
           json: opts.json as boolean | undefined,
+          judgeMaxRequests: opts.judgeMaxRequests as string | undefined,
           serverTokens,
         },
         paths,
@@ -117,7 +120,12 @@ export function buildProgram(
     .option('--results-db <path>', 'SQLite results database')
     .option('--baseline <run-id|latest>', 'compare with an earlier run')
     .option('--json', 'print the summary as JSON')
-    .action(async (runId: string | undefined, opts: { resultsDb?: string; baseline?: string; json?: boolean }) => {
+    // reports lane: CI outputs
+    .option('--format <junit|markdown>', 'write JUnit XML or a Markdown summary (for CI) instead of the summary')
+    .option('--output <file>', 'write the --format (or --flaky) report to this file instead of stdout')
+    .option('--flaky', 'list tests whose final attempts passed in some of the last runs and failed in others')
+    .option('--runs <k>', 'how many recent runs --flaky reads (default 10)')
+    .action(async (runId: string | undefined, opts: Omit<ReportCommandInput, 'runId'>) => {
       setStatus(await runReportCommand({ ...opts, runId }, io));
     });
 

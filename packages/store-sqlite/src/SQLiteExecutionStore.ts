@@ -9,6 +9,7 @@ import {
   ModelValidationError,
   normalizeSuiteName,
   requireId,
+  requireJudgeRequestLimit,
   StoreError,
   TraceResult,
   TraceUnavailable,
@@ -36,6 +37,7 @@ import {
 import { aggregateCountsSql } from './aggregateSql';
 import { encodeEventChunks } from './eventChunks';
 import { frameTexts, insertEventChunks, readEvents } from './eventRows';
+import { reserveJudgeRequestRow } from './judgeBudget/reserveJudgeRequestRow';
 import { lineageId } from './lineageId';
 import { immediateTransaction, type RetryPolicy, DEFAULT_RETRY } from './immediateTransaction';
 import { openDatabase, type OpenedDatabase } from './openDatabase';
@@ -539,6 +541,15 @@ export class SQLiteExecutionStore implements ExecutionStore {
         values,
       }));
     return { totals: buildAggregateValues(countsOf(totals!)), groups };
+  }
+
+  // judge budget (reports lane) ------------------------------------------------------------
+
+  async reserveJudgeRequest(runId: string, limit: number): Promise<boolean> {
+    requireId(runId, 'runId');
+    // A spent budget (limit 0) needs no write, so it also answers on a read-only store.
+    if (requireJudgeRequestLimit(limit) === 0) return false;
+    return this.write((db) => reserveJudgeRequestRow(db, runId, limit));
   }
 
   /** Waits for queued writes, then closes both connections; idempotent. */

@@ -208,8 +208,17 @@ CREATE TABLE event_chunks (
 PRAGMA application_id = ${SF_M3_APPLICATION_ID};
 `;
 
+// Version 3 (judge budget, `m3 test --judge-max-requests`): judge requests counted per run, one
+// row per run, incremented by one UPSERT so workers in several processes never overshoot the cap.
+const V3 = `
+CREATE TABLE judge_requests (
+  run_id TEXT PRIMARY KEY,
+  used INTEGER NOT NULL CHECK (used >= 0)
+);
+`;
+
 /** Forward migrations; index + 1 is the schema version each produces. */
-export const MIGRATIONS: readonly string[] = [V1, V2];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

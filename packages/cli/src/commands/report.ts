@@ -6,6 +6,8 @@ import { displayPath } from '../displayPath';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { resolveResultsDb, validateRunId } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
+import { validateReportOutput } from '../report/reportOutputOptions';
+import { runFlakyReport, writeFormattedReport } from '../report/runFormattedReport';
 import { openResultsStore } from '../store/openResultsStore';
 import { buildRunSummary } from '../summary/buildRunSummary';
 import { reportSummary } from './test';
@@ -16,6 +18,11 @@ export interface ReportCommandInput {
   resultsDb?: string;
   baseline?: string;
   json?: boolean;
+  // reports lane: CI outputs (see report/reportOutputOptions.ts)
+  format?: string;
+  output?: string;
+  flaky?: boolean;
+  runs?: string;
 }
 
 /** Runs `m3 report`; returns the exit status. */
@@ -23,8 +30,12 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
   const path = resolveResultsDb(input.resultsDb, io.cwd);
   const requested = input.runId === undefined ? null : validateRunId('RUN_ID', input.runId);
   const baselineArg = input.baseline === undefined ? null : input.baseline;
-  const store = openResultsStore(path, { mustExist: true });
   const redactor = cliRedactor(io.env);
+  // reports lane: --format junit|markdown [--output FILE], --flaky [--runs K]
+  const outputs = validateReportOutput(input, io.cwd);
+  if (outputs.flakyRuns !== null)
+    return runFlakyReport(path, { ...outputs, flakyRuns: outputs.flakyRuns }, redactor, io);
+  const store = openResultsStore(path, { mustExist: true });
   try {
     let current: RunRecord | null;
     if (requested === null) {
@@ -51,6 +62,10 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
       baselineNote: baseline.note,
       jestExit: null,
     });
+    // reports lane: a CI output instead of the printed summary
+    if (outputs.format !== null) {
+      return await writeFormattedReport(store, summarized, { ...outputs, format: outputs.format }, redactor, io);
+    }
     return reportSummary(summarized, io, redactor, input.json === true);
   } finally {
     await store.close();

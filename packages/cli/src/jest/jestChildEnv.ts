@@ -1,5 +1,6 @@
 // The environment `m3 test` gives Jest. The sf-m3 preset's global setup and test environment read
 // these variables to save the run, its attempts, executions and evaluations into the database.
+import { applyJudgeMaxRequests } from '../judgeBudget/judgeMaxRequestsOption';
 import type { TestOptions } from '../options/testOptions';
 
 /** Names of the variables the CLI sets for the preset. */
@@ -12,6 +13,7 @@ export const M3_ENV = {
   harness: 'M3_HARNESS',
   executionTimeoutMs: 'M3_EXECUTION_TIMEOUT_MS',
   secretEnvNames: 'M3_SECRET_ENV_NAMES',
+  judgeMaxRequests: 'M3_JUDGE_MAX_REQUESTS',
 } as const;
 
 /**
@@ -38,5 +40,6 @@ export function jestChildEnv(
   if (options.harness.length > 0) env[M3_ENV.harness] = JSON.stringify(options.harness);
   if (options.executionTimeoutMs !== null) env[M3_ENV.executionTimeoutMs] = String(options.executionTimeoutMs);
   if (secretEnvNames.length > 0) env[M3_ENV.secretEnvNames] = secretEnvNames.join(',');
+  applyJudgeMaxRequests(env, options.judgeMaxRequests);
   return env;
 }

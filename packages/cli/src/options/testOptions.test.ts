@@ -16,6 +16,7 @@ describe('validateTestOptions', () => {
       executionTimeoutMs: null,
       baseline: null,
       json: false,
+      judgeMaxRequests: null,
     });
   });
 

@@ -1,5 +1,6 @@
 // Validation of `m3 test` options into one typed value. Every problem is a UsageError naming the flag.
 import { isAbsolute, resolve } from 'node:path';
+import { parseJudgeMaxRequests } from '../judgeBudget/judgeMaxRequestsOption';
 import { UsageError } from './UsageError';
 import { buildServerGroups, type ServerSelection, type ServerToken } from './serverGroups';
 import { parseHarness, type HarnessSelection } from './parseHarness';
@@ -17,6 +18,8 @@ export interface RawTestOptions {
   executionTimeout?: string;
   baseline?: string;
   json?: boolean;
+  // reports lane: judge budget
+  judgeMaxRequests?: string;
   /** Server-group flags in command-line order. */
   serverTokens: ServerToken[];
 }
@@ -35,6 +38,9 @@ export interface TestOptions {
   /** A run id, `latest`, or null. */
   baseline: string | null;
   json: boolean;
+  // reports lane: judge budget
+  /** `--judge-max-requests`: judge calls the whole run may send, or null for no cap. */
+  judgeMaxRequests: number | null;
 }
 
 const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -93,5 +99,7 @@ export function validateTestOptions(raw: RawTestOptions, cwd: string): TestOptio
           ? 'latest'
           : validateRunId('--baseline', raw.baseline),
     json: raw.json === true,
+    // reports lane: judge budget
+    judgeMaxRequests: raw.judgeMaxRequests === undefined ? null : parseJudgeMaxRequests(raw.judgeMaxRequests),
   };
 }

@@ -3,6 +3,7 @@ import { ModelValidationError } from '../errors/M3Error';
 import { RequiredEvaluationError } from '../errors/RequiredEvaluationError';
 import { newId } from '../ids';
 import type { JsonObject } from '../json';
+import type { JudgeBudget } from '../judge/budget/JudgeBudget';
 import { LLMJudge } from '../judge/LLMJudge';
 import type { Redactor } from '../redaction/Redactor';
 import { toJsonValue } from '../redaction/Redactor';
@@ -30,6 +31,8 @@ export interface EvaluationContextSource {
   caseId: string | null;
   /** Labels the execution's evaluations inherit, or null when the kit does not know it. */
   executionLabels(executionId: string): Promise<ExecutionRecord['labels'] | null>;
+  /** The run's judge budget (`--judge-max-requests`), or null/absent for no cap. */
+  judgeBudget?: JudgeBudget | null;
 }
 
 /** A matcher verdict to save as evaluator `m3.expect.<matcher>`. */
@@ -217,7 +220,10 @@ export class EvaluationEngine {
 
   private async run(registration: Registration, context: EvaluationContext): Promise<NormalizedVerdict> {
     if (registration.kind === 'judge') {
-      const verdict = await registration.judge.judge(context.subject, { redactor: this.source.redactor });
+      const verdict = await registration.judge.judge(context.subject, {
+        redactor: this.source.redactor,
+        budget: this.source.judgeBudget ?? null,
+      });
       return { ...verdict, provenance: { ...verdict.provenance } };
     }
     const kind = registration.kind;

@@ -16,5 +16,7 @@ export const JudgeErrorCode = Object.freeze({
   HTTP_ERROR: 'judge_http_error',
   /** The endpoint could not be reached. */
   NETWORK_ERROR: 'judge_network_error',
+  /** The run's judge budget (`m3 test --judge-max-requests N`) was spent; nothing was sent. */
+  BUDGET_EXHAUSTED: 'judge_budget_exhausted',
 } as const);
 export type JudgeErrorCode = (typeof JudgeErrorCode)[keyof typeof JudgeErrorCode];

@@ -4,6 +4,7 @@ import { chatEndpointFetch } from '../endpoint/chatEndpoint';
 import type { EvaluationMetrics } from '../evaluation/EvaluationResult';
 import type { JsonObject } from '../json';
 import { Redactor } from '../redaction/Redactor';
+import type { JudgeBudget } from './budget/JudgeBudget';
 import { JudgeErrorCode } from './JudgeErrorCode';
 import {
   JUDGE_PROMPT_VERSION,
@@ -14,6 +15,14 @@ import {
 } from './judgeConfig';
 import { parseJudgeReply } from './judgeReply';
 import { buildJudgeRequest, checkJudgeSubject } from './judgeRequest';
+
+/** Options of one `judge()` call. */
+export interface JudgeCallOptions {
+  /** Redacts the rationale and messages (default: a new redactor with the key as canary). */
+  readonly redactor?: Redactor;
+  /** The run's judge budget: a call past it is an `error` verdict `judge_budget_exhausted`, never sent. */
+  readonly budget?: JudgeBudget | null;
+}
 
 /** A judge's verdict, ready to be saved as an evaluation. */
 export interface JudgeVerdict {
@@ -115,7 +124,7 @@ export class LLMJudge {
    * Grades a subject `{ input, expected, actual }` (strings). Resolves to `passed` when the score is at or
    * above the threshold, `failed` below it, or `error` with a `JudgeErrorCode`.
    */
-  async judge(subject: unknown, options: { redactor?: Redactor } = {}): Promise<JudgeVerdict> {
+  async judge(subject: unknown, options: JudgeCallOptions = {}): Promise<JudgeVerdict> {
     const redactor = options.redactor ?? new Redactor();
     this.addCanaries(redactor);
     const started = Date.now();
@@ -134,6 +143,13 @@ export class LLMJudge {
           `missing judge credential: set the environment variable ${this.config.apiKeyEnv} (or use auth: 'none' for a loopback endpoint); nothing was sent`,
         );
       }
+    }
+    // Reserved last, so a call that could never be sent does not spend the run's budget.
+    if (options.budget && !(await options.budget.reserve())) {
+      return fail(
+        JudgeErrorCode.BUDGET_EXHAUSTED,
+        `the run's judge budget of ${options.budget.limit} request(s) is spent (m3 test --judge-max-requests ${options.budget.limit}); nothing was sent`,
+      );
     }
     const client = this.client(apiKey);
     const body = buildJudgeRequest(this.config, checked.subject);

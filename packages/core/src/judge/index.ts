@@ -3,3 +3,4 @@ export * from './judgeConfig';
 export * from './judgeReply';
 export * from './judgeRequest';
 export * from './LLMJudge';
+export * from './budget';

@@ -13,6 +13,7 @@ import type { EvaluationResult } from '../evaluation/EvaluationResult';
 import type { ExecutionHandle } from '../execution/ExecutionHandle';
 import type { ExecutionResult } from '../execution/ExecutionResult';
 import type { LLMJudge } from '../judge/LLMJudge';
+import { storeJudgeBudget } from '../judge/budget/JudgeBudget';
 import { createLogger, type M3Logger } from '../logging/logger';
 import type { Redactor } from '../redaction/Redactor';
 import { isServerDefinition, type ServerDefinition } from '../servers/ServerDefinition';
@@ -85,6 +86,8 @@ export class MCPTestKit {
       suiteName: this.suiteName,
       caseId: this.caseId,
       executionLabels: (executionId) => executionLabels.labelsOf(executionId),
+      judgeBudget:
+        resolved.judgeMaxRequests === null ? null : storeJudgeBudget(this.store, this.runId, resolved.judgeMaxRequests),
     });
     const sources: KitHostSources = {
       redactor: this.redactor,

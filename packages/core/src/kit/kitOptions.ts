@@ -1,5 +1,6 @@
 import { ModelValidationError } from '../errors';
 import { newId } from '../ids';
+import { resolveJudgeMaxRequests } from '../judge/budget/JudgeBudget';
 import { Redactor } from '../redaction/Redactor';
 import type { ExecutionStore } from '../store/ExecutionStore';
 import type { ExecutionRecord } from '../store/records';
@@ -24,6 +25,12 @@ export interface MCPTestKitOptions {
    * `M3_EXECUTION_TIMEOUT_MS`, which `m3 test --execution-timeout` sets; else none).
    */
   executionTimeoutMs?: number;
+  /**
+   * Judge requests the whole run may send, counted in the store across workers (default:
+   * `M3_JUDGE_MAX_REQUESTS`, which `m3 test --judge-max-requests` sets; else no cap). Calls past it
+   * are `error` evaluations with code `judge_budget_exhausted`.
+   */
+  judgeMaxRequests?: number;
 }
 
 /**
@@ -47,6 +54,8 @@ export interface ResolvedKitOptions {
   readonly labels: Partial<ExecutionRecord['labels']>;
   readonly redactor: Redactor;
   readonly executionTimeoutMs: number | undefined;
+  /** Judge request cap of the run, or null for none. */
+  readonly judgeMaxRequests: number | null;
 }
 
 /** Checks `new MCPTestKit(options)` options and fills in their defaults (a new run id, redactor...). */
@@ -63,6 +72,7 @@ export function resolveKitOptions(options: MCPTestKitOptions, env: NodeJS.Proces
     labels: { ...(options.labels ?? {}) },
     redactor: options.redactor ?? new Redactor(),
     executionTimeoutMs: defaultExecutionTimeout(options.executionTimeoutMs, env),
+    judgeMaxRequests: resolveJudgeMaxRequests(options.judgeMaxRequests, env),
   };
 }
 

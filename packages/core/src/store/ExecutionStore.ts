@@ -74,6 +74,14 @@ export interface ExecutionStore {
   /** Verifies size and sha256; throws `RawEvidenceUnavailable` / `RawEvidenceIntegrityError`. */
   readRawEvidence(ref: EvidenceRef, options?: { maxBytes?: number }): Promise<RawEvidence>;
 
+  // judge budget (reports lane) ------------------------------------------------------------
+  /**
+   * Atomically counts one judge request for `runId` when fewer than `limit` were counted so far and
+   * resolves true; resolves false, counting nothing, once the budget is spent (`limit` < 1 is spent
+   * from the start). Safe across Jest workers and processes sharing the store (`--judge-max-requests`).
+   */
+  reserveJudgeRequest(runId: string, limit: number): Promise<boolean>;
+
   // aggregation
   /** SPEC §10: throws `ModelValidationError` naming an unknown label or a missing evaluator rule. */
   aggregateEvaluations(query: AggregationQuery): Promise<AggregationReport>;

@@ -11,7 +11,7 @@ import type { AggregationItem } from './aggregation/AggregationItem';
 import { evaluationItem, requirementItem } from './aggregation/buildAggregationItems';
 import { isLaterRow, lineageKey, type EvaluationLineage } from './aggregation/lineage';
 import { validateAggregationQuery } from './aggregation/validateAggregationQuery';
-import { canonicalInstant, normalizeSuiteName, requireId } from './storeInputs';
+import { canonicalInstant, normalizeSuiteName, requireId, requireJudgeRequestLimit } from './storeInputs';
 import { checkedEvidenceDigest, evidenceDigestOf, verifyRawEvidence } from './verifyRawEvidence';
 
 /** Deep copy of JSON-shaped data, so callers never share mutable state with the store. */
@@ -40,6 +40,8 @@ export class InMemoryExecutionStore implements ExecutionStore {
   private readonly requiredLineages = new Set<string>();
   private nextSuiteId = 1;
   private closed = false;
+  /** Judge requests counted per run (`reserveJudgeRequest`). */
+  private readonly judgeRequests = new Map<string, number>();
 
   private assertOpen(): void {
     if (this.closed) throw new StoreError('the execution store is closed: create a new store to read or write');
@@ -267,6 +269,19 @@ export class InMemoryExecutionStore implements ExecutionStore {
       if (attempt !== undefined && attempt.outcome === null) running.add(execution.executionId);
     }
     return running;
+  }
+
+  // judge budget (reports lane) ------------------------------------------------------------
+
+  async reserveJudgeRequest(runId: string, limit: number): Promise<boolean> {
+    this.assertOpen();
+    requireId(runId, 'runId');
+    requireJudgeRequestLimit(limit);
+    // Check and count happen in one synchronous step, so concurrent callers cannot overshoot.
+    const used = this.judgeRequests.get(runId) ?? 0;
+    if (used >= limit) return false;
+    this.judgeRequests.set(runId, used + 1);
+    return true;
   }
 
   async close(): Promise<void> {

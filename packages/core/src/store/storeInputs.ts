@@ -37,3 +37,14 @@ export function requireId(value: unknown, field: string): string {
   }
   return value;
 }
+
+/** Throws `ModelValidationError` unless `limit` is a whole number >= 0 (a judge budget, `reserveJudgeRequest`). */
+export function requireJudgeRequestLimit(limit: unknown): number {
+  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0) {
+    throw new ModelValidationError(
+      `the judge request limit must be a whole number of requests >= 0, got ${String(limit)}`,
+      { field: 'limit' },
+    );
+  }
+  return limit;
+}
