@@ -5,6 +5,7 @@ import type { ExecutionStore } from './ExecutionStore';
 import type { ExecutionRecord } from './records';
 import { attemptRecord, executionRecord, finishedTrace, storedEvaluation } from './storeFixtures.testkit';
 import { wilsonInterval } from './aggregation/wilsonInterval';
+import { describeExecutionPagingContract } from './contract/paging.contract.testkit';
 
 /**
  * The behaviour every `ExecutionStore` must share (SPEC §10). Each test gets a fresh store from
@@ -19,6 +20,7 @@ export function describeExecutionStoreContract(name: string, makeStore: () => Pr
     afterEach(async () => {
       await store.close();
     });
+    describeExecutionPagingContract(() => store);
 
     describe('runs, suites and attempts', () => {
       it('saves runs, replaces them by id and lists newest first', async () => {
