@@ -9,6 +9,7 @@ import { UsageError } from '../options/UsageError';
 import { openResultsStore } from '../store/openResultsStore';
 import { buildRunSummary } from '../summary/buildRunSummary';
 import { reportSummary } from './test';
+import { writeRunHtml } from '../report/html/writeRunHtml';
 
 /** Options of `m3 report`. */
 export interface ReportCommandInput {
@@ -16,6 +17,8 @@ export interface ReportCommandInput {
   resultsDb?: string;
   baseline?: string;
   json?: boolean;
+  /** viewer: `--html DIR` writes the run's static HTML report there. */
+  html?: string;
 }
 
 /** Runs `m3 report`; returns the exit status. */
@@ -37,6 +40,8 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
       if (current === null) throw new UsageError('RUN_ID', `run ${requested} is not in the results database`);
     }
     const runId = current.runId;
+    // viewer: `--html DIR`
+    if (input.html !== undefined) await writeRunHtml(store, runId, input.html, io, path);
     const baseline = await resolveBaseline(
       store,
       baselineArg === null || baselineArg === 'latest' ? baselineArg : validateRunId('--baseline', baselineArg),

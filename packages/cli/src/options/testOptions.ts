@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { UsageError } from './UsageError';
 import { buildServerGroups, type ServerSelection, type ServerToken } from './serverGroups';
 import { parseHarness, type HarnessSelection } from './parseHarness';
+import { parsePort } from '../ui/parsePort';
 
 /** Default database, relative to the working directory. */
 export const DEFAULT_RESULTS_DB = '.m3/executions.sqlite';
@@ -17,6 +18,10 @@ export interface RawTestOptions {
   executionTimeout?: string;
   baseline?: string;
   json?: boolean;
+  // viewer: `--ui`, `--ui-port`
+  ui?: boolean;
+  uiPort?: string;
+  // end viewer
   /** Server-group flags in command-line order. */
   serverTokens: ServerToken[];
 }
@@ -35,6 +40,8 @@ export interface TestOptions {
   /** A run id, `latest`, or null. */
   baseline: string | null;
   json: boolean;
+  /** viewer: serve the viewer on the new run after Jest (`--ui`), on this port (0: any free one). */
+  ui: { port: number } | null;
 }
 
 const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -93,5 +100,16 @@ export function validateTestOptions(raw: RawTestOptions, cwd: string): TestOptio
           ? 'latest'
           : validateRunId('--baseline', raw.baseline),
     json: raw.json === true,
+    ui: uiOption(raw),
   };
 }
+
+// viewer: `--ui [--ui-port N]`
+function uiOption(raw: RawTestOptions): { port: number } | null {
+  if (raw.ui !== true) {
+    if (raw.uiPort !== undefined) throw new UsageError('--ui-port', 'only applies with --ui');
+    return null;
+  }
+  return { port: parsePort('--ui-port', raw.uiPort) };
+}
+// end viewer
