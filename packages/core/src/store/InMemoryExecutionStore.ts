@@ -150,7 +150,9 @@ export class InMemoryExecutionStore implements ExecutionStore {
     const matching = [...this.executions.values()]
       .filter((e) => filter.runId === undefined || e.runId === filter.runId)
       .filter((e) => linked === null || e.attemptId === filter.attemptId || linked.has(e.executionId))
-      .sort((a, b) => (a.createdAt === b.createdAt ? cmp(a.executionId, b.executionId) : cmp(a.createdAt, b.createdAt)));
+      .sort((a, b) =>
+        a.createdAt === b.createdAt ? cmp(a.executionId, b.executionId) : cmp(a.createdAt, b.createdAt),
+      );
     return copy(matching.slice(offset, filter.limit === undefined ? undefined : offset + filter.limit));
   }
 
