@@ -47,6 +47,7 @@ export function renderReportPage(parts: ReportPageParts): string {
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(parts.title)}</title>
+<link rel="icon" href="data:,">
 <style>${parts.style}</style>
 </head>
 <body>

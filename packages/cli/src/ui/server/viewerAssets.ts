@@ -41,6 +41,7 @@ export function serverPage(): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>m3 viewer</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/viewer.css">
 </head>
 <body>

@@ -12,13 +12,22 @@ import { embeddedData } from '../dataSource';
 /** The groupings offered: the fixed labels plus the matrix configuration key. */
 const GROUPS: readonly string[] = [...TREND_GROUPS, 'metadata.harness_config'];
 
-function seriesOf(page: TrendsPage): ChartSeries[] {
-  return page.series.map((s) => ({
-    label: Object.values(s.key)
-      .map((v) => v ?? '(none)')
-      .join(' · '),
-    points: s.points.map((p) => ({ x: p.x, y: p.passRate, lo: p.interval?.[0] ?? null, hi: p.interval?.[1] ?? null })),
-  }));
+/** One chart per evaluator (its series are the group's values); one chart of all evaluators when grouping by evaluator. */
+export function chartsOf(page: TrendsPage): { title: string; series: ChartSeries[] }[] {
+  const charts = new Map<string, ChartSeries[]>();
+  for (const s of page.series) {
+    const evaluator = s.key.evaluator ?? '(none)';
+    const title = page.group === 'evaluator' ? 'every evaluator' : evaluator;
+    const label = page.group === 'evaluator' ? evaluator : (s.key[page.group] ?? '(none)');
+    const points = s.points.map((p) => ({
+      x: p.x,
+      y: p.passRate,
+      lo: p.interval?.[0] ?? null,
+      hi: p.interval?.[1] ?? null,
+    }));
+    charts.set(title, [...(charts.get(title) ?? []), { label, points }]);
+  }
+  return [...charts.entries()].map(([title, series]) => ({ title, series }));
 }
 
 /** The trends view. */
@@ -75,12 +84,16 @@ export function TrendsView() {
 }
 
 function Trend({ page }: { page: TrendsPage }) {
-  const series = useMemo(() => seriesOf(page), [page]);
+  const charts = useMemo(() => chartsOf(page), [page]);
+  const over = page.bucket === 'run' ? 'runs' : page.bucket;
   return (
     <>
-      <Section title={`Pass rate per ${page.group} over ${page.bucket === 'run' ? 'runs' : page.bucket}`}>
-        <TrendChart series={series} testId="trend-chart" />
-      </Section>
+      {charts.length === 0 ? <p class="muted">No evaluations to chart yet.</p> : null}
+      {charts.map((chart) => (
+        <Section key={chart.title} title={`${chart.title}: pass rate per ${page.group} over ${over}`}>
+          <TrendChart series={chart.series} height={200} testId="trend-chart" />
+        </Section>
+      ))}
       <Section title="Values">
         <table class="grid" data-testid="trend-table">
           <thead>
@@ -91,10 +104,14 @@ function Trend({ page }: { page: TrendsPage }) {
             </tr>
           </thead>
           <tbody>
-            {page.series.flatMap((s, i) =>
+            {page.series.flatMap((s) =>
               s.points.map((p) => (
-                <tr key={`${i} ${p.at}`}>
-                  <td>{series[i]?.label}</td>
+                <tr key={`${JSON.stringify(s.key)} ${p.at}`}>
+                  <td>
+                    {Object.values(s.key)
+                      .map((v) => v ?? '(none)')
+                      .join(' · ')}
+                  </td>
                   <td>{page.bucket === 'run' ? <a href={href.run(p.at)}>{p.at}</a> : p.at}</td>
                   <td>
                     <Rate rate={p.passRate} range={p.interval} passed={p.passed} expected={p.expected} />
