@@ -93,7 +93,7 @@ async function expectConflictView(page: Page): Promise<void> {
   expect(conflict).toContain('"weight_kg": 2');
   expect(conflict).toContain('"weight_kg": 5');
   // The reported zone is HTML; it is shown as text, and no element was made from it.
-  expect(conflict).toContain('<img src=x onerror="window.__m3Injected=1">');
+  expect(conflict).toContain('"zone": "<img src=x onerror=\\"window.__m3Injected=1\\">"');
   expect(await page.$$('[data-testid=tool-calls] img')).toHaveLength(0);
   expect(await page.evaluate(() => (window as unknown as { __m3Injected?: number }).__m3Injected)).toBeUndefined();
   const policy = await page.$eval('[data-testid=policy]', (el) => el.textContent ?? '');

@@ -35,7 +35,7 @@ export function buildViewerRouter(
       sendError(response, 400, 'malformed URL'),
   });
   const json = (path: string, answer: Answer): void => {
-    router.on('GET', path, (_request, response, params, _store, query) => {
+    router.on(['GET', 'HEAD'], path, (_request, response, params, _store, query) => {
       answer(params, query).then(
         (body) => sendJson(response, 200, body),
         (error: unknown) => {
@@ -59,7 +59,7 @@ export function buildViewerRouter(
     return api.trends(group, bucket);
   });
   for (const [path, asset] of assets) {
-    router.on('GET', path, (_request, response) => {
+    router.on(['GET', 'HEAD'], path, (_request, response) => {
       response.writeHead(200, { 'Content-Type': asset.contentType, 'Content-Length': asset.body.length });
       response.end(asset.body);
     });
