@@ -149,11 +149,13 @@ describe('m3 test --ui serves the new run after Jest finishes', () => {
       'ui.report_matches_wire.v1',
     );
     await page.screenshot({ path: screenshotPath('run'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('run-top') });
 
     const link = await misreportingExecutionLink(page);
     await page.click(`[data-testid=executions] a[href="${link}"]`);
     await expectConflictView(page);
     await page.screenshot({ path: screenshotPath('execution'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('execution-top') });
 
     await page.click('[data-testid=back-to-run]');
     await page.waitForSelector('[data-testid=attempts]');
