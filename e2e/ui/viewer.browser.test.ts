@@ -194,6 +194,11 @@ describe('m3 test --ui serves the new run after Jest finishes', () => {
     expect(table).toMatch(/ui\.report_matches_wire\.v1 · acp:honest.*100\.0% \[34\.2%, 100\.0%\] 2\/2/);
     const chart = await canvasSize(page, '[data-testid=trend-chart]');
     expect(chart.inked).toBe(true);
+    await page.select('[data-testid=trend-evaluator]', 'ui.report_matches_wire.v1');
+    expect(await page.$$('[data-testid=trend-chart]')).toHaveLength(1);
+    const filtered = await page.$eval('[data-testid=trend-table]', (t) => t.textContent ?? '');
+    expect(filtered).toContain('acp:misreporting');
+    expect(filtered).not.toContain('m3.expect.toBeCompleted');
     await page.screenshot({ path: screenshotPath('trends'), fullPage: true });
     await page.select('[data-testid=trend-bucket]', 'time.day');
     await page.waitForFunction(() =>

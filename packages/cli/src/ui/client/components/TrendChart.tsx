@@ -59,7 +59,11 @@ export function TrendChart({
         height,
         series: lines,
         bands,
-        scales: { y: { range: [0, 1] } },
+        scales: {
+          // One x value (a single run or bucket) gets a day around it instead of uPlot's years.
+          x: { time: true, range: (_u, min, max) => (min === max ? [min - 43_200, max + 43_200] : [min, max]) },
+          y: { range: [0, 1] },
+        },
         axes: [{}, { values: (_u, ticks) => ticks.map((t) => `${Math.round(t * 100)}%`) }],
         legend: { show: false },
       },

@@ -84,10 +84,31 @@ export function TrendsView() {
 }
 
 function Trend({ page }: { page: TrendsPage }) {
-  const charts = useMemo(() => chartsOf(page), [page]);
+  const all = useMemo(() => chartsOf(page), [page]);
+  const [only, setOnly] = useState('');
+  const charts = all.filter((c) => only === '' || c.title === only);
   const over = page.bucket === 'run' ? 'runs' : page.bucket;
   return (
     <>
+      {all.length > 1 ? (
+        <p class="controls">
+          <label>
+            evaluator{' '}
+            <select
+              value={only}
+              onChange={(e) => setOnly((e.target as HTMLSelectElement).value)}
+              data-testid="trend-evaluator"
+            >
+              <option value="">all ({all.length})</option>
+              {all.map((c) => (
+                <option key={c.title} value={c.title}>
+                  {c.title}
+                </option>
+              ))}
+            </select>
+          </label>
+        </p>
+      ) : null}
       {charts.length === 0 ? <p class="muted">No evaluations to chart yet.</p> : null}
       {charts.map((chart) => (
         <Section key={chart.title} title={`${chart.title}: pass rate per ${page.group} over ${over}`}>
@@ -104,21 +125,23 @@ function Trend({ page }: { page: TrendsPage }) {
             </tr>
           </thead>
           <tbody>
-            {page.series.flatMap((s) =>
-              s.points.map((p) => (
-                <tr key={`${JSON.stringify(s.key)} ${p.at}`}>
-                  <td>
-                    {Object.values(s.key)
-                      .map((v) => v ?? '(none)')
-                      .join(' · ')}
-                  </td>
-                  <td>{page.bucket === 'run' ? <a href={href.run(p.at)}>{p.at}</a> : p.at}</td>
-                  <td>
-                    <Rate rate={p.passRate} range={p.interval} passed={p.passed} expected={p.expected} />
-                  </td>
-                </tr>
-              )),
-            )}
+            {page.series
+              .filter((s) => only === '' || page.group === 'evaluator' || s.key.evaluator === only)
+              .flatMap((s) =>
+                s.points.map((p) => (
+                  <tr key={`${JSON.stringify(s.key)} ${p.at}`}>
+                    <td>
+                      {Object.values(s.key)
+                        .map((v) => v ?? '(none)')
+                        .join(' · ')}
+                    </td>
+                    <td>{page.bucket === 'run' ? <a href={href.run(p.at)}>{p.at}</a> : p.at}</td>
+                    <td>
+                      <Rate rate={p.passRate} range={p.interval} passed={p.passed} expected={p.expected} />
+                    </td>
+                  </tr>
+                )),
+              )}
           </tbody>
         </table>
       </Section>
