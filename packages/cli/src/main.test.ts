@@ -86,6 +86,16 @@ describe('m3 main', () => {
     [['runs', '--results-db', 'nowhere.sqlite'], 'm3: --results-db: no results database at'],
     [['report', 'run-x', '--results-db', 'nowhere.sqlite'], 'm3: --results-db: no results database at'],
     [['report', '--', '--ci'], 'm3 report: "--" passes arguments to Jest and only applies to m3 test'],
+    // viewer
+    [['ui', '--port', '70000'], 'm3: --port: must be a port number from 1 to 65535'],
+    [['ui', '--port', 'http'], 'm3: --port: must be a port number from 1 to 65535'],
+    [['ui', '--results-db', 'nowhere.sqlite'], 'm3: --results-db: no results database at'],
+    [['test', '--ui-port', '8080'], 'm3: --ui-port: only applies with --ui'],
+    [['test', '--ui', '--ui-port', '99999'], 'm3: --ui-port: must be a port number'],
+    [
+      ['report', 'run-x', '--html', 'out', '--results-db', 'nowhere.sqlite'],
+      'm3: --results-db: no results database at',
+    ],
   ])('%j exits 2 naming the flag', async (argv, message) => {
     const io = captureIO(cwd);
     expect(await main(argv, io)).toBe(2);

@@ -7,6 +7,7 @@ import { runInitCommand } from './commands/init';
 import { runReportCommand, type ReportCommandInput } from './commands/report';
 import { runRunsCommand } from './commands/runs';
 import { runTestCommand } from './commands/test';
+import { runUiCommand } from './commands/ui';
 import { SERVER_FIELD_FLAGS, type ServerToken } from './options/serverGroups';
 import { UsageError } from './options/UsageError';
 
@@ -53,6 +54,10 @@ export function buildProgram(
     .option('--json', 'print the summary as JSON on stdout (Jest output goes to stderr)')
     // reports lane: judge budget
     .option('--judge-max-requests <n>', 'cap judge calls for the whole run, across workers (the rest are errors)')
+    // viewer: m3 test --ui
+    .option('--ui', 'after Jest finishes, serve the viewer on the new run until Ctrl-C')
+    .option('--ui-port <n>', 'port of the --ui viewer (default: any free port)')
+    // end viewer
     .addOption(
       new Option('--server <transport>', 'start a server group: http or stdio (repeatable)').argParser((v: string) => {
         serverTokens.push({ flag: 'server', value: v });
@@ -89,6 +94,8 @@ export function buildProgram(
           baseline: opts.baseline as string | undefined,
           json: opts.json as boolean | undefined,
           judgeMaxRequests: opts.judgeMaxRequests as string | undefined,
+          ui: opts.ui as boolean | undefined,
+          uiPort: opts.uiPort as string | undefined,
           serverTokens,
         },
         paths,
@@ -125,9 +132,23 @@ export function buildProgram(
     .option('--output <file>', 'write the --format (or --flaky) report to this file instead of stdout')
     .option('--flaky', 'list tests whose final attempts passed in some of the last runs and failed in others')
     .option('--runs <k>', 'how many recent runs --flaky reads (default 10)')
+    // viewer: --html DIR
+    .option('--html <dir>', "also write the run's views as a static HTML folder (DIR/index.html)")
     .action(async (runId: string | undefined, opts: Omit<ReportCommandInput, 'runId'>) => {
       setStatus(await runReportCommand({ ...opts, runId }, io));
     });
+
+  // viewer: m3 ui
+  program
+    .command('ui')
+    .description('Serve a read-only viewer of the results database on 127.0.0.1 until Ctrl-C.')
+    .option('--results-db <path>', 'SQLite results database')
+    .option('--port <n>', 'port to listen on (default: any free port)')
+    .option('--no-open', 'do not open a browser; only print the URL')
+    .action(async (opts: { resultsDb?: string; port?: string; open?: boolean }) => {
+      setStatus(await runUiCommand(opts, io));
+    });
+  // end viewer
 
   program
     .command('init')

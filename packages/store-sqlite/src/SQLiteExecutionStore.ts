@@ -23,6 +23,7 @@ import {
   type EvaluationResult,
   type EvidenceRef,
   type ExecutionRecord,
+  type ExecutionListFilter,
   type ExecutionStore,
   type FinishedExecution,
   type RawEvidence,
@@ -58,6 +59,11 @@ export interface SQLiteExecutionStoreOptions {
 }
 
 const json = (value: unknown): string => JSON.stringify(value);
+
+/** `executions x` rows of run ?1 (or any) linked to attempt ?2 (or any), directly or through attempt_executions. */
+const EXECUTION_FILTER_SQL = `(?1 IS NULL OR x.run_id = ?1)
+          AND (?2 IS NULL OR x.attempt_id = ?2
+               OR EXISTS (SELECT 1 FROM attempt_executions ae WHERE ae.attempt_id = ?2 AND ae.execution_id = x.execution_id))`;
 
 /**
  * The durable `ExecutionStore` on one SQLite file (`sqlite3` package). Opens lazily on first use,
@@ -333,18 +339,27 @@ export class SQLiteExecutionStore implements ExecutionStore {
     return JSON.parse(row.record_json) as ExecutionRecord;
   }
 
-  async listExecutions(filter: { runId?: string; attemptId?: string }): Promise<ExecutionRecord[]> {
+  async listExecutions(filter: ExecutionListFilter): Promise<ExecutionRecord[]> {
     const rows = await (
       await this.reader()
     ).all<{ record_json: string }>(
       `SELECT record_json FROM executions x
-        WHERE (?1 IS NULL OR x.run_id = ?1)
-          AND (?2 IS NULL OR x.attempt_id = ?2
-               OR EXISTS (SELECT 1 FROM attempt_executions ae WHERE ae.attempt_id = ?2 AND ae.execution_id = x.execution_id))
-        ORDER BY x.created_at, x.execution_id`,
-      [filter.runId ?? null, filter.attemptId ?? null],
+        WHERE ${EXECUTION_FILTER_SQL}
+        ORDER BY x.created_at, x.execution_id
+        LIMIT ?3 OFFSET ?4`,
+      [filter.runId ?? null, filter.attemptId ?? null, filter.limit ?? -1, filter.offset ?? 0],
     );
     return rows.map((r) => JSON.parse(r.record_json) as ExecutionRecord);
+  }
+
+  async countExecutions(filter: { runId?: string; attemptId?: string }): Promise<number> {
+    const row = await (
+      await this.reader()
+    ).get<{ n: number }>(`SELECT COUNT(*) AS n FROM executions x WHERE ${EXECUTION_FILTER_SQL}`, [
+      filter.runId ?? null,
+      filter.attemptId ?? null,
+    ]);
+    return row?.n ?? 0;
   }
 
   async getTrace(executionId: string): Promise<TraceResult> {

@@ -11,6 +11,7 @@ import { runFlakyReport, writeFormattedReport } from '../report/runFormattedRepo
 import { openResultsStore } from '../store/openResultsStore';
 import { buildRunSummary } from '../summary/buildRunSummary';
 import { reportSummary } from './test';
+import { writeRunHtml } from '../report/html/writeRunHtml';
 
 /** Options of `m3 report`. */
 export interface ReportCommandInput {
@@ -23,6 +24,8 @@ export interface ReportCommandInput {
   output?: string;
   flaky?: boolean;
   runs?: string;
+  /** viewer: `--html DIR` writes the run's static HTML report there. */
+  html?: string;
 }
 
 /** Runs `m3 report`; returns the exit status. */
@@ -48,6 +51,8 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
       if (current === null) throw new UsageError('RUN_ID', `run ${requested} is not in the results database`);
     }
     const runId = current.runId;
+    // viewer: `--html DIR`
+    if (input.html !== undefined) await writeRunHtml(store, runId, input.html, io, path);
     const baseline = await resolveBaseline(
       store,
       baselineArg === null || baselineArg === 'latest' ? baselineArg : validateRunId('--baseline', baselineArg),

@@ -19,6 +19,7 @@ import { validateTestOptions, type RawTestOptions, type TestOptions } from '../o
 import { UsageError } from '../options/UsageError';
 import { closeRun } from '../run/closeRun';
 import { openResultsStore, openRunResultsStore } from '../store/openResultsStore';
+import { serveViewer } from '../ui/serveViewer';
 import { buildRunSummary, type SummarizedRun } from '../summary/buildRunSummary';
 import { formatSummary } from '../summary/formatSummary';
 import { roundSummaryRates } from '../summary/roundRates';
@@ -145,7 +146,23 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
     });
     const trialsWarning = trialsWithoutEffect(options.trials, summarized.attempts);
     if (trialsWarning !== null) io.stderr(`m3 test: warning: ${trialsWarning}\n`);
-    return signalled(reportSummary(summarized, io, redactor, options.json));
+    const status = signalled(reportSummary(summarized, io, redactor, options.json));
+    // viewer: `m3 test --ui` serves the new run after Jest finishes (not after a signal), then
+    // returns the run's own status.
+    if (options.ui !== null && signal === null) {
+      await store.close();
+      await serveViewer(
+        {
+          resultsDb: options.resultsDb,
+          port: options.ui.port,
+          runId,
+          open: Boolean(process.stdout.isTTY),
+          urlToStderr: options.json,
+        },
+        io,
+      );
+    }
+    return status;
   } finally {
     await store.close();
   }

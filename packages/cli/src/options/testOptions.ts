@@ -4,6 +4,7 @@ import { parseJudgeMaxRequests } from '../judgeBudget/judgeMaxRequestsOption';
 import { UsageError } from './UsageError';
 import { buildServerGroups, type ServerSelection, type ServerToken } from './serverGroups';
 import { parseHarness, type HarnessSelection } from './parseHarness';
+import { parsePort } from '../ui/parsePort';
 
 /** Default database, relative to the working directory. */
 export const DEFAULT_RESULTS_DB = '.m3/executions.sqlite';
@@ -20,6 +21,10 @@ export interface RawTestOptions {
   json?: boolean;
   // reports lane: judge budget
   judgeMaxRequests?: string;
+  // viewer: `--ui`, `--ui-port`
+  ui?: boolean;
+  uiPort?: string;
+  // end viewer
   /** Server-group flags in command-line order. */
   serverTokens: ServerToken[];
 }
@@ -41,6 +46,8 @@ export interface TestOptions {
   // reports lane: judge budget
   /** `--judge-max-requests`: judge calls the whole run may send, or null for no cap. */
   judgeMaxRequests: number | null;
+  /** viewer: serve the viewer on the new run after Jest (`--ui`), on this port (0: any free one). */
+  ui: { port: number } | null;
 }
 
 const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -101,5 +108,16 @@ export function validateTestOptions(raw: RawTestOptions, cwd: string): TestOptio
     json: raw.json === true,
     // reports lane: judge budget
     judgeMaxRequests: raw.judgeMaxRequests === undefined ? null : parseJudgeMaxRequests(raw.judgeMaxRequests),
+    ui: uiOption(raw),
   };
 }
+
+// viewer: `--ui [--ui-port N]`
+function uiOption(raw: RawTestOptions): { port: number } | null {
+  if (raw.ui !== true) {
+    if (raw.uiPort !== undefined) throw new UsageError('--ui-port', 'only applies with --ui');
+    return null;
+  }
+  return { port: parsePort('--ui-port', raw.uiPort) };
+}
+// end viewer

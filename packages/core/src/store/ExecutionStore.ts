@@ -24,6 +24,16 @@ export interface FinishedExecution {
   readonly turns?: readonly TurnRecord[];
 }
 
+/** Which executions `listExecutions` returns, ordered by creation (then id). */
+export interface ExecutionListFilter {
+  readonly runId?: string;
+  readonly attemptId?: string;
+  /** At most this many (viewer paging). */
+  readonly limit?: number;
+  /** Skip this many first (viewer paging). */
+  readonly offset?: number;
+}
+
 /**
  * Where runs, suites, attempts, executions, traces and evaluations live.
  * Every method is async; implementations must be safe for concurrent use.
@@ -52,7 +62,11 @@ export interface ExecutionStore {
   finishExecution(finished: FinishedExecution): Promise<void>;
   /** Throws `ExecutionNotFound`. */
   getExecution(executionId: string): Promise<ExecutionRecord>;
-  listExecutions(filter: { runId?: string; attemptId?: string }): Promise<ExecutionRecord[]>;
+  listExecutions(filter: ExecutionListFilter): Promise<ExecutionRecord[]>;
+  // viewer: paging (the viewer pages through a run's executions; no view loads a whole database)
+  /** How many executions `listExecutions` would return for this filter without `limit`/`offset`. */
+  countExecutions(filter: Pick<ExecutionListFilter, 'runId' | 'attemptId'>): Promise<number>;
+  // end viewer
   /** Throws `ExecutionNotFound` or `TraceUnavailable`. */
   getTrace(executionId: string): Promise<TraceResult>;
   /** Throws `ExecutionNotFound`, `TraceUnavailable` or `TraceNotFinalized`. */

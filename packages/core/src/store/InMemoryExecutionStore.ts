@@ -4,7 +4,7 @@ import type { EvidenceRef, RawEvidence } from '../trace/EvidenceRef';
 import { TraceResult, type TraceResultData } from '../trace/TraceResult';
 import type { TraceView } from '../trace/TraceView';
 import type { AggregationQuery, AggregationReport } from './AggregationQuery';
-import type { ExecutionStore, FinishedExecution, StoredEvaluation } from './ExecutionStore';
+import type { ExecutionListFilter, ExecutionStore, FinishedExecution, StoredEvaluation } from './ExecutionStore';
 import type { AttemptRecord, ExecutionRecord, RunRecord, SessionRecord, SuiteRecord, TurnRecord } from './records';
 import { aggregateItems } from './aggregation/aggregateItems';
 import type { AggregationItem } from './aggregation/AggregationItem';
@@ -144,18 +144,22 @@ export class InMemoryExecutionStore implements ExecutionStore {
     return copy(record);
   }
 
-  async listExecutions(filter: { runId?: string; attemptId?: string }): Promise<ExecutionRecord[]> {
+  async listExecutions(filter: ExecutionListFilter): Promise<ExecutionRecord[]> {
     this.assertOpen();
     const linked =
       filter.attemptId === undefined ? null : new Set(this.attempts.get(filter.attemptId)?.executionIds ?? []);
-    return copy(
-      [...this.executions.values()]
-        .filter((e) => filter.runId === undefined || e.runId === filter.runId)
-        .filter((e) => linked === null || e.attemptId === filter.attemptId || linked.has(e.executionId))
-        .sort((a, b) =>
-          a.createdAt === b.createdAt ? cmp(a.executionId, b.executionId) : cmp(a.createdAt, b.createdAt),
-        ),
-    );
+    const offset = filter.offset ?? 0;
+    const matching = [...this.executions.values()]
+      .filter((e) => filter.runId === undefined || e.runId === filter.runId)
+      .filter((e) => linked === null || e.attemptId === filter.attemptId || linked.has(e.executionId))
+      .sort((a, b) =>
+        a.createdAt === b.createdAt ? cmp(a.executionId, b.executionId) : cmp(a.createdAt, b.createdAt),
+      );
+    return copy(matching.slice(offset, filter.limit === undefined ? undefined : offset + filter.limit));
+  }
+
+  async countExecutions(filter: { runId?: string; attemptId?: string }): Promise<number> {
+    return (await this.listExecutions({ runId: filter.runId, attemptId: filter.attemptId })).length;
   }
 
   async getTrace(executionId: string): Promise<TraceResult> {

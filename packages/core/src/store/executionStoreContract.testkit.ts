@@ -6,6 +6,7 @@ import type { ExecutionRecord } from './records';
 import { attemptRecord, executionRecord, finishedTrace, storedEvaluation } from './storeFixtures.testkit';
 import { wilsonInterval } from './aggregation/wilsonInterval';
 import { describeJudgeBudgetContract } from './contract/judgeBudget.contract.testkit';
+import { describeExecutionPagingContract } from './contract/paging.contract.testkit';
 
 /**
  * The behaviour every `ExecutionStore` must share (SPEC §10). Each test gets a fresh store from
@@ -20,6 +21,7 @@ export function describeExecutionStoreContract(name: string, makeStore: () => Pr
     afterEach(async () => {
       await store.close();
     });
+    describeExecutionPagingContract(() => store);
 
     describe('runs, suites and attempts', () => {
       it('saves runs, replaces them by id and lists newest first', async () => {

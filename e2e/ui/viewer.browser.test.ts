@@ -1,0 +1,382 @@
+// End-to-end: the viewer in a real browser. The ui-run fixture is run twice through the real `m3`
+// CLI (the second time as `m3 test --ui`, with a test that fails with markup in its message), then
+// headless Chromium drives the served viewer and the static report: run → execution → back, a
+// trace with a wire/reported conflict, charts rendered, stored markup shown as text, token and
+// Host checks refused. Screenshots of every view go to test-output/ui/.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'puppeteer-core';
+import { copyFixture, ensureBuilt, printedRunId, removeFixture, runM3, runM3Async } from '../cli.testkit';
+import {
+  chromiumPath,
+  launchBrowser,
+  rawRequest,
+  screenshotPath,
+  serveM3,
+  type ServingM3,
+  type TestBrowser,
+} from './viewer.testkit';
+
+jest.setTimeout(600_000);
+
+let folder: string;
+let firstRunId: string;
+let secondRunId: string;
+let viewer: ServingM3;
+let chromium: TestBrowser;
+
+beforeAll(async () => {
+  ensureBuilt();
+  if (!existsSync(chromiumPath))
+    throw new Error(`no Chromium at ${chromiumPath}: run \`apt-get install chromium\` (.ci/run does)`);
+  folder = copyFixture('ui-run');
+  const first = await runM3Async(['test'], folder, {}, 300_000);
+  expect(first.status).toBe(0);
+  firstRunId = printedRunId(first.stdout);
+  viewer = await serveM3(['test', '--ui'], folder, { UI_FIXTURE_SECOND_RUN: '1' });
+  secondRunId = printedRunId(viewer.output());
+  chromium = await launchBrowser();
+});
+
+afterAll(async () => {
+  await chromium?.close();
+  if (viewer && viewer.child.exitCode === null) await viewer.stop();
+  if (folder) removeFixture(folder);
+});
+
+/** A fresh browser context (no cookies) with a page that records failed requests and page errors. */
+async function freshPage(): Promise<{ page: Page; problems: string[]; requests: string[] }> {
+  const context = await chromium.browser.createBrowserContext();
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const requests: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${String(error)}`));
+  page.on('request', (request) => requests.push(request.url()));
+  return { page, problems, requests };
+}
+
+/** Follows a link by its visible text inside `scope`. */
+async function clickLink(page: Page, scope: string, text: string): Promise<void> {
+  await page.waitForSelector(scope);
+  const clicked = await page.$$eval(
+    `${scope} a`,
+    (links, wanted) => {
+      const link = links.find((a) => a.textContent?.includes(wanted as string));
+      (link as HTMLAnchorElement | undefined)?.click();
+      return link !== undefined;
+    },
+    text,
+  );
+  if (!clicked) throw new Error(`no link "${text}" in ${scope}`);
+}
+
+/** The href of the misreporting agent's first execution, from the run view's execution list. */
+async function misreportingExecutionLink(page: Page): Promise<string> {
+  await page.waitForSelector('[data-testid=executions] tbody tr');
+  const href = await page.$$eval('[data-testid=executions] tbody tr', (rows) =>
+    rows
+      .find((r) => r.textContent?.includes('misreporting / 1'))
+      ?.querySelector('a')
+      ?.getAttribute('href'),
+  );
+  if (!href) throw new Error('the run view lists no misreporting execution');
+  return href;
+}
+
+/** Checks the execution view of the misreporting agent: the conflict, and its markup as text. */
+async function expectConflictView(page: Page): Promise<void> {
+  await page.waitForSelector('[data-testid=conflicts]');
+  const conflict = await page.$eval('[data-testid=conflicts]', (el) => el.textContent ?? '');
+  expect(conflict).toContain('arguments');
+  expect(conflict).toContain('"weight_kg": 2');
+  expect(conflict).toContain('"weight_kg": 5');
+  // The reported zone is HTML; it is shown as text, and no element was made from it.
+  expect(conflict).toContain('"zone": "<img src=x onerror=\\"window.__m3Injected=1\\">"');
+  expect(await page.$$('[data-testid=tool-calls] img')).toHaveLength(0);
+  expect(await page.evaluate(() => (window as unknown as { __m3Injected?: number }).__m3Injected)).toBeUndefined();
+  const policy = await page.$eval('[data-testid=policy]', (el) => el.textContent ?? '');
+  expect(policy).toContain('allowed');
+  const said = await page.$eval('[data-testid=messages]', (el) => el.textContent ?? '');
+  expect(said).toContain('quoted local');
+}
+
+async function canvasSize(page: Page, scope: string): Promise<{ width: number; height: number; inked: boolean }> {
+  await page.waitForSelector(`${scope} canvas`);
+  return page.$eval(`${scope} canvas`, (canvas) => {
+    const c = canvas as HTMLCanvasElement;
+    const pixels = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    let inked = false;
+    for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! > 0) inked = true;
+    return { width: c.width, height: c.height, inked };
+  });
+}
+
+describe('m3 test --ui serves the new run after Jest finishes', () => {
+  test('the printed URL opens on the new run; the runs view lists both runs with a drawn trend line', async () => {
+    expect(viewer.url).toMatch(new RegExp(`#/runs/${secondRunId}$`));
+    const { page, problems } = await freshPage();
+    await page.goto(viewer.url);
+    await page.waitForSelector('[data-testid=attempts]');
+    expect(page.url()).not.toContain('token='); // the token moved into the HttpOnly cookie
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await page.$eval('h1', (h) => h.textContent)).toContain(secondRunId);
+
+    await clickLink(page, '.crumbs', 'all runs');
+    await page.waitForSelector('[data-testid=runs-table]');
+    const runs = await page.$eval('[data-testid=runs-table]', (t) => t.textContent ?? '');
+    expect(runs).toContain(firstRunId);
+    expect(runs).toContain(secondRunId);
+    const chart = await canvasSize(page, '[data-testid=runs-trend]');
+    expect(chart.width).toBeGreaterThan(100);
+    expect(chart.inked).toBe(true);
+    await page.screenshot({ path: screenshotPath('runs'), fullPage: true });
+    expect(problems).toEqual([]);
+  });
+
+  test('run → execution with a wire/reported conflict → back to the run; markup in a failure message stays text', async () => {
+    const { page, problems } = await freshPage();
+    await page.goto(viewer.url);
+    await page.waitForSelector('[data-testid=attempts]');
+    const attempts = await page.$eval('[data-testid=attempts]', (t) => t.textContent ?? '');
+    expect(attempts).toContain('<script>window.__m3Injected=2</script><b id="m3-injected">bold?</b> stays text');
+    expect(await page.$('#m3-injected')).toBeNull();
+    const evaluators = await page.$eval('[data-testid=evaluators]', (t) => t.textContent ?? '');
+    expect(evaluators).toContain('ui.report_matches_wire.v1');
+    expect(evaluators).toContain('50.0%');
+    expect(await page.$eval('[data-testid=baseline]', (t) => t.textContent ?? '')).toContain(
+      'ui.report_matches_wire.v1',
+    );
+    await page.screenshot({ path: screenshotPath('run'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('run-top') });
+
+    const link = await misreportingExecutionLink(page);
+    await page.click(`[data-testid=executions] a[href="${link}"]`);
+    await expectConflictView(page);
+    await page.screenshot({ path: screenshotPath('execution'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('execution-top') });
+
+    await page.click('[data-testid=back-to-run]');
+    await page.waitForSelector('[data-testid=attempts]');
+    expect(page.url()).toMatch(new RegExp(`#/runs/${secondRunId}$`));
+    await page.goBack();
+    await page.waitForSelector('[data-testid=conflicts]');
+    expect(page.url()).toContain(link);
+    expect(problems).toEqual([]);
+  });
+
+  test('raw evidence reads through the verifying reader', async () => {
+    const { page } = await freshPage();
+    await page.goto(viewer.url);
+    const link = await misreportingExecutionLink(page);
+    await page.click(`[data-testid=executions] a[href="${link}"]`);
+    await page.waitForSelector('#evidence button');
+    await page.click('#evidence button');
+    await page.waitForSelector('[data-testid=evidence]');
+    expect(await page.$eval('[data-testid=evidence]', (e) => e.textContent ?? '')).toMatch(
+      /sha256 [0-9a-f]{64} verified/,
+    );
+  });
+
+  test('trends per configuration (metadata.harness_config) are charted with their intervals', async () => {
+    const { page, problems } = await freshPage();
+    await page.goto(viewer.url);
+    await page.waitForSelector('[data-testid=attempts]');
+    await clickLink(page, 'header.top nav', 'Trends');
+    await page.waitForSelector('[data-testid=trend-table]');
+    await page.select('[data-testid=trend-group]', 'metadata.harness_config');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=trend-table]')?.textContent?.includes('acp:misreporting'),
+    );
+    const table = await page.$eval('[data-testid=trend-table]', (t) => t.textContent ?? '');
+    expect(table).toMatch(/ui\.report_matches_wire\.v1 · acp:misreporting.*0\.0% \[0\.0%, 65\.8%\] 0\/2/);
+    expect(table).toMatch(/ui\.report_matches_wire\.v1 · acp:honest.*100\.0% \[34\.2%, 100\.0%\] 2\/2/);
+    const chart = await canvasSize(page, '[data-testid=trend-chart]');
+    expect(chart.inked).toBe(true);
+    await page.select('[data-testid=trend-evaluator]', 'ui.report_matches_wire.v1');
+    expect(await page.$$('[data-testid=trend-chart]')).toHaveLength(1);
+    const filtered = await page.$eval('[data-testid=trend-table]', (t) => t.textContent ?? '');
+    expect(filtered).toContain('acp:misreporting');
+    expect(filtered).not.toContain('m3.expect.toBeCompleted');
+    await page.screenshot({ path: screenshotPath('trends'), fullPage: true });
+    await page.select('[data-testid=trend-bucket]', 'time.day');
+    await page.waitForFunction(() =>
+      /\d{4}-\d{2}-\d{2}/.test(document.querySelector('[data-testid=trend-table]')?.textContent ?? ''),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  test('the browser is refused without the token and under a foreign Host', async () => {
+    const { page } = await freshPage();
+    const origin = new URL(viewer.url).origin;
+    const bare = await page.goto(`${origin}/#/runs/${secondRunId}`);
+    expect(bare?.status()).toBe(401);
+    expect(await page.content()).not.toContain(secondRunId);
+    const wrong = await page.goto(`${origin}/?token=not-the-token`);
+    expect(wrong?.status()).toBe(403);
+    const api = await page.goto(`${origin}/api/runs`);
+    expect(api?.status()).toBe(401);
+    // evil.test resolves to 127.0.0.1 (DNS rebinding): the real token, but a foreign Host.
+    const rebound = await page.goto(viewer.url.replace('127.0.0.1', 'evil.test'));
+    expect(rebound?.status()).toBe(400);
+    await page.screenshot({ path: screenshotPath('refused-host') });
+  });
+
+  test("Ctrl-C stops the viewer and m3 test exits with the run's own status (1: a test failed)", async () => {
+    const status = await viewer.stop();
+    expect(status).toBe(1);
+    expect(viewer.output()).toContain('verdict     failed: 1 test(s) failed');
+  });
+});
+
+describe('m3 ui security', () => {
+  let ui: ServingM3;
+  let port: number;
+  let token: string;
+  beforeAll(async () => {
+    ui = await serveM3(['ui', '--no-open'], folder);
+    const url = new URL(ui.url);
+    port = Number(url.port);
+    token = url.searchParams.get('token')!;
+  });
+  afterAll(async () => {
+    if (ui) expect(await ui.stop()).toBe(0);
+  });
+  const host = (): string => `127.0.0.1:${port}`;
+  const cookie = (): string => `m3_viewer_${port}=${token}`;
+
+  test('each start draws a new token; the token URL sets an HttpOnly, SameSite=Strict cookie and drops the token', async () => {
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(new URL(viewer.url).searchParams.get('token')).not.toBe(token);
+    const answer = await rawRequest(port, 'GET', `/?token=${token}`, { Host: host() });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.location).toBe('/');
+    expect(answer.headers['set-cookie']).toEqual([`m3_viewer_${port}=${token}; HttpOnly; SameSite=Strict; Path=/`]);
+    const ok = await rawRequest(port, 'GET', '/api/runs', { Host: host(), Cookie: cookie() });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(JSON.parse(ok.body).runs.map((r: { run: { runId: string } }) => r.run.runId)).toEqual([
+      secondRunId,
+      firstRunId,
+    ]);
+  });
+
+  test('no token → 401, a wrong token → 403, on pages and API alike', async () => {
+    for (const path of ['/', '/api/runs', `/api/runs/${firstRunId}`, '/assets/viewer.js']) {
+      const none = await rawRequest(port, 'GET', path, { Host: host() });
+      expect([path, none.status]).toEqual([path, 401]);
+      expect(none.body).not.toContain(firstRunId);
+      const wrong = await rawRequest(port, 'GET', path, {
+        Host: host(),
+        Cookie: `m3_viewer_${port}=${'x'.repeat(43)}`,
+      });
+      expect([path, wrong.status]).toEqual([path, 403]);
+    }
+    expect((await rawRequest(port, 'GET', '/?token=guess', { Host: host() })).status).toBe(403);
+  });
+
+  test('a Host other than loopback → 400, even with the token; a foreign Origin → 403', async () => {
+    for (const badHost of [
+      'evil.test',
+      `evil.test:${port}`,
+      `127.0.0.1:${port + 1}`,
+      `127.0.0.1.evil.test:${port}`,
+      '',
+    ]) {
+      const answer = await rawRequest(port, 'GET', '/api/runs', { Host: badHost, Cookie: cookie() });
+      expect([badHost, answer.status]).toEqual([badHost, 400]);
+      expect(answer.body).not.toContain(firstRunId);
+    }
+    expect((await rawRequest(port, 'GET', '/api/runs', { Host: `localhost:${port}`, Cookie: cookie() })).status).toBe(
+      200,
+    );
+    const crossOrigin = await rawRequest(port, 'GET', '/api/runs', {
+      Host: host(),
+      Cookie: cookie(),
+      Origin: 'http://evil.test',
+    });
+    expect(crossOrigin.status).toBe(403);
+  });
+
+  test('every method but GET and HEAD → 405 (read-only), with the token', async () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
+      const answer = await rawRequest(port, method, '/api/runs', { Host: host(), Cookie: cookie() });
+      expect([method, answer.status]).toEqual([method, 405]);
+      expect(answer.headers.allow).toBe('GET, HEAD');
+    }
+    expect((await rawRequest(port, 'HEAD', '/api/runs', { Host: host(), Cookie: cookie() })).status).toBe(200);
+  });
+
+  test('nothing outside the database and the bundle is served: path traversal → 404', async () => {
+    const secretFile = readFileSync(join(folder, 'jest.config.js'), 'utf8');
+    for (const path of [
+      '/assets/../jest.config.js',
+      '/assets/../../../../etc/passwd',
+      '/assets/%2e%2e/%2e%2e/jest.config.js',
+      '/..%2f..%2fjest.config.js',
+      '/assets/viewer.js/../../../.m3/executions.sqlite',
+      '/.m3/executions.sqlite',
+      '/api/executions/..%2f..%2fjest.config.js',
+      `/api/executions/nope/evidence/..%2f..%2f.m3%2fexecutions.sqlite`,
+    ]) {
+      const answer = await rawRequest(port, 'GET', path, { Host: host(), Cookie: cookie() });
+      expect([path, answer.status]).toEqual([path, 404]);
+      expect(answer.body).not.toContain('root:');
+      expect(answer.body).not.toContain(secretFile.slice(0, 40));
+      expect(answer.body).not.toContain('SQLite format');
+    }
+  });
+
+  test('stored markup comes back as JSON data, never as a page', async () => {
+    const run = await rawRequest(port, 'GET', `/api/runs/${secondRunId}`, { Host: host(), Cookie: cookie() });
+    expect(run.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(run.headers['x-content-type-options']).toBe('nosniff');
+    expect(
+      JSON.parse(run.body)
+        .attempts.map((a: { failureMessage: string | null }) => a.failureMessage)
+        .join(''),
+    ).toContain('<script>window.__m3Injected=2</script>');
+  });
+});
+
+describe('m3 report RUN --html DIR', () => {
+  let out: string;
+  beforeAll(() => {
+    out = mkdtempSync(join(tmpdir(), 'm3-ui-report-'));
+  });
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  test('writes one self-contained page that opens from disk with no network and shows the same run', async () => {
+    const report = runM3(['report', secondRunId, '--html', out], folder);
+    expect(report.stderr).toContain(`wrote the HTML report of ${secondRunId}`);
+    expect(report.status).toBe(1); // the run failed; the report still says so
+    const html = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(html).not.toContain('<script>window.__m3Injected'); // embedded data escapes every <
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet[^>]+href=/);
+
+    const { page, problems, requests } = await freshPage();
+    await page.goto(pathToFileURL(join(out, 'index.html')).href);
+    await page.waitForSelector('[data-testid=attempts]');
+    expect(await page.$eval('h1', (h) => h.textContent)).toContain(secondRunId);
+    expect(await page.$('#m3-injected')).toBeNull();
+    await page.screenshot({ path: screenshotPath('static-run'), fullPage: true });
+
+    const link = await misreportingExecutionLink(page);
+    await page.click(`[data-testid=executions] a[href="${link}"]`);
+    await expectConflictView(page);
+    await page.screenshot({ path: screenshotPath('static-execution'), fullPage: true });
+    await page.click('[data-testid=back-to-run]');
+    await page.waitForSelector('[data-testid=attempts]');
+
+    await clickLink(page, 'header.top nav', 'Trends');
+    const chart = await canvasSize(page, '[data-testid=trend-chart]');
+    expect(chart.inked).toBe(true);
+    await clickLink(page, 'header.top nav', 'Runs');
+    await page.waitForSelector('[data-testid=runs-table]');
+    expect(await page.$eval('[data-testid=runs-table]', (t) => t.textContent ?? '')).toContain(firstRunId);
+
+    expect(requests.filter((url) => !url.startsWith('file:') && !url.startsWith('data:'))).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,207 @@
+// The execution view: the record and its labels, tool calls (wire vs reported), messages and
+// reasoning, protocol errors, processes and their redacted stderr, evaluations, the whole timeline
+// and the raw evidence.
+import type {
+  DiagnosticEntry,
+  MessageEntry,
+  ProcessEntry,
+  ProtocolEntry,
+  RawMessageEntry,
+  ReasoningEntry,
+  ToolCallEntry,
+  TraceEntry,
+} from '@sf-m3/core';
+import { apiPaths } from '../../api/apiPaths';
+import type { ExecutionPage } from '../../api/executionPage';
+import { JsonBlock, Loading, Observed, Section, Status } from '../components/Bits';
+import { duration, instant } from '../format';
+import { href } from '../route';
+import { useLoad } from '../useLoad';
+import { Evidence } from './Evidence';
+import { ToolCalls } from './ToolCalls';
+
+/** The execution view. */
+export function ExecutionView({ executionId }: { executionId: string }) {
+  const state = useLoad<ExecutionPage>(apiPaths.execution(executionId));
+  return <Loading state={state}>{(page) => <Execution page={page} />}</Loading>;
+}
+
+function ofKind<K extends TraceEntry['kind']>(
+  timeline: readonly TraceEntry[],
+  kind: K,
+): Extract<TraceEntry, { kind: K }>[] {
+  return timeline.filter((e): e is Extract<TraceEntry, { kind: K }> => e.kind === kind);
+}
+
+function Execution({ page }: { page: ExecutionPage }) {
+  const { execution, trace } = page;
+  const timeline = trace?.timeline ?? [];
+  const protocolErrors = ofKind(timeline, 'protocol').filter((p: ProtocolEntry) => p.error.state === 'observed');
+  const labels = Object.entries(execution.labels).filter(([k, v]) => k !== 'metadata' && v !== null);
+  return (
+    <>
+      <p class="crumbs">
+        <a href={href.runs()}>all runs</a>
+        {execution.runId ? (
+          <>
+            {' · '}
+            <a href={href.run(execution.runId)} data-testid="back-to-run">
+              ← run {execution.runId}
+            </a>
+          </>
+        ) : null}
+      </p>
+      <h1>
+        Execution <code>{execution.executionId}</code> <Status value={execution.outcome} />
+      </h1>
+      <p>
+        {execution.kind} · case {execution.caseId ?? '–'} · suite {execution.suiteName ?? '–'} · created{' '}
+        {instant(execution.createdAt)} · finished {instant(execution.finishedAt)}
+      </p>
+      <p class="labels">
+        {labels.map(([k, v]) => (
+          <span key={k} class="label">
+            {k}={String(v)}
+          </span>
+        ))}
+        {Object.entries(execution.labels.metadata).map(([k, v]) => (
+          <span key={k} class="label">
+            {k}={v}
+          </span>
+        ))}
+      </p>
+      {trace === null ? (
+        <p class="error">{page.traceError}</p>
+      ) : (
+        <p class="muted">
+          trace {trace.completeness}
+          {trace.limitations.length > 0 ? `; limitations: ${trace.limitations.join(', ')}` : ''}
+        </p>
+      )}
+
+      <Section title="Tool calls" id="tool-calls">
+        <ToolCalls calls={ofKind(timeline, 'tool_call') as ToolCallEntry[]} />
+      </Section>
+
+      <Section title="Messages and reasoning" id="messages">
+        <ol class="messages" data-testid="messages">
+          {timeline
+            .filter((e): e is MessageEntry | ReasoningEntry => e.kind === 'message' || e.kind === 'reasoning')
+            .map((e) =>
+              e.kind === 'message' ? (
+                <li key={e.entryId} class={`message role-${e.role}`}>
+                  <strong>{e.role}</strong> <span class="muted">{duration(e.startMs)}</span>
+                  <pre class="text">{e.text}</pre>
+                </li>
+              ) : (
+                <li key={e.entryId} class="message reasoning">
+                  <strong>reasoning</strong>{' '}
+                  <Observed
+                    obs={e.content}
+                    render={(v) => (
+                      <pre class="text">
+                        {(v as { text?: string }[]).map((b) => b.text ?? JSON.stringify(b)).join('\n')}
+                      </pre>
+                    )}
+                  />
+                </li>
+              ),
+            )}
+        </ol>
+      </Section>
+
+      <Section title="Protocol errors" id="protocol-errors">
+        {protocolErrors.length === 0 ? (
+          <p class="muted">None.</p>
+        ) : (
+          <ul>
+            {protocolErrors.map((p) => (
+              <li key={p.entryId}>
+                <code>{p.protocol}</code> <Observed obs={p.method} render={(v) => String(v)} />{' '}
+                <JsonBlock value={p.error.value} />
+              </li>
+            ))}
+          </ul>
+        )}
+        {ofKind(timeline, 'diagnostic').map((d: DiagnosticEntry) => (
+          <p key={d.entryId} class="diagnostic">
+            <code>{d.code}</code> {d.message}
+          </p>
+        ))}
+      </Section>
+
+      <Section title="Processes" id="processes">
+        {ofKind(timeline, 'process').map((p: ProcessEntry) => (
+          <div key={p.entryId} class="process">
+            <Observed obs={p.executable} render={(v) => <code>{String(v)}</code>} /> pid{' '}
+            <Observed obs={p.pid} render={(v) => String(v)} /> exit{' '}
+            <Observed obs={p.exitCode} render={(v) => String(v)} /> signal{' '}
+            <Observed obs={p.signal} render={(v) => String(v)} />
+            <div>
+              stderr (redacted):{' '}
+              <Observed obs={p.stderr} render={(v) => <pre class="text">{(v as { preview: string }).preview}</pre>} />
+            </div>
+          </div>
+        ))}
+      </Section>
+
+      <Section title="Evaluations" id="evaluations">
+        <table class="grid" data-testid="evaluations">
+          <thead>
+            <tr>
+              <th>Evaluator</th>
+              <th>Status</th>
+              <th>Required</th>
+              <th>Score</th>
+              <th>Rationale</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.evaluations.map((e) => (
+              <tr key={e.evaluationId}>
+                <td>{e.evaluator}</td>
+                <td>
+                  <Status value={e.status} />
+                </td>
+                <td>{e.required ? 'yes' : 'no'}</td>
+                <td>{e.score ?? '–'}</td>
+                <td>{e.rationale ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Section>
+
+      <Section title="Timeline" id="timeline">
+        <table class="grid timeline" data-testid="timeline">
+          <thead>
+            <tr>
+              <th>Start</th>
+              <th>End</th>
+              <th>Kind</th>
+              <th>Status</th>
+              <th>Turn</th>
+              <th>Server</th>
+            </tr>
+          </thead>
+          <tbody>
+            {timeline.map((e) => (
+              <tr key={e.entryId}>
+                <td>{duration(e.startMs)}</td>
+                <td>{duration(e.endMs)}</td>
+                <td>{e.kind}</td>
+                <td>{e.status}</td>
+                <td class="muted">{e.turnId?.slice(0, 14) ?? ''}</td>
+                <td>{e.server ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Section>
+
+      <Section title="Raw evidence" id="evidence">
+        <Evidence executionId={execution.executionId} frames={ofKind(timeline, 'raw_message') as RawMessageEntry[]} />
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,123 @@
+// Tool calls of an execution: wire and reported evidence side by side, the fields where they
+// disagree, the policy verdict and the latency.
+import type { ReportedToolCall, ToolCallEntry, WireToolCall } from '@sf-m3/core';
+import { JsonBlock, Observed, Status } from '../components/Bits';
+import { duration } from '../format';
+
+/** The tool-call table. */
+export function ToolCalls({ calls }: { calls: readonly ToolCallEntry[] }) {
+  if (calls.length === 0) return <p class="muted">No tool calls.</p>;
+  return (
+    <div class="tool-calls" data-testid="tool-calls">
+      {calls.map((call, i) => (
+        <article
+          key={call.entryId}
+          class={`tool-call${call.conflicts.length > 0 ? ' has-conflict' : ''}`}
+          data-testid="tool-call"
+        >
+          <header>
+            <strong>#{i + 1}</strong> <code>{call.server}</code> ·{' '}
+            <Observed obs={call.tool} render={(v) => <code>{String(v)}</code>} /> <Status value={call.status} />{' '}
+            <span class="muted">
+              correlation {call.correlation} · latency {duration(call.latencyMs)}
+            </span>
+            {call.policy ? (
+              <span class={`policy policy-${call.policy.decision}`} data-testid="policy">
+                {' '}
+                policy {call.policy.decision}: {call.policy.reason}
+              </span>
+            ) : null}
+          </header>
+          {call.conflicts.length > 0 ? (
+            <div class="conflicts" data-testid="conflicts">
+              <strong>Wire and reported evidence disagree</strong>
+              <table class="grid">
+                <thead>
+                  <tr>
+                    <th>Field</th>
+                    <th>Wire (what crossed the wire)</th>
+                    <th>Reported (what the agent said)</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {call.conflicts.map((c) => (
+                    <tr key={c.field}>
+                      <td>{c.field}</td>
+                      <td>
+                        <JsonBlock value={c.wire} />
+                      </td>
+                      <td>
+                        <JsonBlock value={c.reported} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
+          <div class="side-by-side">
+            <div>
+              <h4>Wire</h4>
+              <Observed
+                obs={call.wire}
+                render={(w) => {
+                  const wire = w as WireToolCall;
+                  return (
+                    <dl>
+                      <dt>tool</dt>
+                      <dd>
+                        <code>{wire.tool}</code> <span class="muted">JSON-RPC id {String(wire.jsonrpcId)}</span>
+                      </dd>
+                      <dt>arguments</dt>
+                      <dd>
+                        <JsonBlock value={wire.arguments} />
+                      </dd>
+                      <dt>result</dt>
+                      <dd>
+                        <Observed obs={wire.result} />
+                      </dd>
+                    </dl>
+                  );
+                }}
+              />
+            </div>
+            <div>
+              <h4>Reported</h4>
+              <Observed
+                obs={call.reported}
+                render={(r) => {
+                  const reported = r as ReportedToolCall;
+                  return (
+                    <dl>
+                      <dt>tool</dt>
+                      <dd>
+                        <code>{reported.tool}</code>
+                      </dd>
+                      <dt>arguments</dt>
+                      <dd>
+                        <Observed obs={reported.arguments} />
+                      </dd>
+                      <dt>status</dt>
+                      <dd>
+                        <Observed obs={reported.status} render={(v) => String(v)} />
+                      </dd>
+                      <dt>result</dt>
+                      <dd>
+                        <Observed obs={reported.result} />
+                      </dd>
+                    </dl>
+                  );
+                }}
+              />
+            </div>
+          </div>
+          {call.error.state === 'observed' ? (
+            <div class="error">
+              protocol error <JsonBlock value={call.error.value} />
+            </div>
+          ) : null}
+        </article>
+      ))}
+    </div>
+  );
+}
