@@ -51,6 +51,10 @@ export function buildProgram(
     .option('--execution-timeout <seconds>', 'deadline for every execution')
     .option('--baseline <run-id|latest>', 'compare with an earlier run')
     .option('--json', 'print the summary as JSON on stdout (Jest output goes to stderr)')
+    // regressions: significance and gates (SPEC §21)
+    .option('--alpha <level>', 'significance level of the baseline pass-rate tests (default 0.05)')
+    .option('--min-pass-rate <[evaluator=]rate>', 'fail (exit 1) when an evaluator passes less (repeatable)', collect)
+    .option('--fail-on-regression', 'fail (exit 1) when a pass rate dropped significantly since the baseline')
     .addOption(
       new Option('--server <transport>', 'start a server group: http or stdio (repeatable)').argParser((v: string) => {
         serverTokens.push({ flag: 'server', value: v });
@@ -86,6 +90,9 @@ export function buildProgram(
           executionTimeout: opts.executionTimeout as string | undefined,
           baseline: opts.baseline as string | undefined,
           json: opts.json as boolean | undefined,
+          minPassRate: opts.minPassRate as string[] | undefined,
+          failOnRegression: opts.failOnRegression as boolean | undefined,
+          alpha: opts.alpha as string | undefined,
           serverTokens,
         },
         paths,

@@ -3,6 +3,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { UsageError } from './UsageError';
 import { buildServerGroups, type ServerSelection, type ServerToken } from './serverGroups';
 import { parseHarness, type HarnessSelection } from './parseHarness';
+import type { GateConfig } from '../gates/GateSettings';
+import { parseAlpha, parseMinPassRate } from '../gates/parseGateValues';
 
 /** Default database, relative to the working directory. */
 export const DEFAULT_RESULTS_DB = '.m3/executions.sqlite';
@@ -17,6 +19,10 @@ export interface RawTestOptions {
   executionTimeout?: string;
   baseline?: string;
   json?: boolean;
+  // regressions: significance and gates (SPEC §21)
+  minPassRate?: string[];
+  failOnRegression?: boolean;
+  alpha?: string;
   /** Server-group flags in command-line order. */
   serverTokens: ServerToken[];
 }
@@ -35,6 +41,8 @@ export interface TestOptions {
   /** A run id, `latest`, or null. */
   baseline: string | null;
   json: boolean;
+  /** regressions: `--min-pass-rate`, `--fail-on-regression` and `--alpha` as one command-line gate source. */
+  gates: GateConfig;
 }
 
 const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -93,5 +101,17 @@ export function validateTestOptions(raw: RawTestOptions, cwd: string): TestOptio
           ? 'latest'
           : validateRunId('--baseline', raw.baseline),
     json: raw.json === true,
+    gates: commandLineGates(raw),
+  };
+}
+
+/** regressions: the gate flags of `m3 test` (merged with the project's config later). */
+export function commandLineGates(raw: Pick<RawTestOptions, 'minPassRate' | 'failOnRegression' | 'alpha'>): GateConfig {
+  return {
+    source: 'command line',
+    minPassRate: (raw.minPassRate ?? []).map((value) => parseMinPassRate('--min-pass-rate', value, 'command line')),
+    failOnRegression: raw.failOnRegression === true ? true : null,
+    alpha: raw.alpha === undefined ? null : parseAlpha('--alpha', raw.alpha),
+    baseline: null,
   };
 }
