@@ -39,8 +39,9 @@ function compareOne(before: ToolCatalog, after: ToolCatalog): ToolChange[] {
   }
   for (const [tool, definition] of after.tools) {
     const previous = before.tools.get(tool);
-    if (previous === undefined || canonical(previous) === canonical(definition)) continue;
+    if (previous === undefined) continue;
     const differences = definitionDifferences(previous, definition);
+    if (differences.length === 0) continue;
     const fields = [...new Set(differences.map((d) => /^\$\.?([^.[]*)/.exec(d.path)?.[1] ?? d.path))];
     changes.push({ ...base, tool, change: 'changed', fields, differences, renamed: null });
   }
