@@ -64,7 +64,9 @@ const sameCounts = (a: EvaluatorDelta['baseline'], b: EvaluatorDelta['baseline']
   a?.passed === b?.passed && a?.expected === b?.expected;
 
 function sortKey(row: EvaluatorDelta): string {
-  return [row.evaluator, row.scope, row.suiteName, row.caseId, row.harness, row.model].map((v) => v ?? '').join('\u0000');
+  return [row.evaluator, row.scope, row.suiteName, row.caseId, row.harness, row.model]
+    .map((v) => v ?? '')
+    .join('\u0000');
 }
 
 function compareRates(baseline: ComparedRun, current: ComparedRun, alpha: number) {

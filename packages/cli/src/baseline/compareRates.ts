@@ -12,7 +12,11 @@ export const DEFAULT_ALPHA = 0.05;
 
 function counts(row: RateGroup | undefined): RateCounts | null {
   if (row === undefined) return null;
-  return { passRate: row.expected === 0 ? null : row.passed / row.expected, passed: row.passed, expected: row.expected };
+  return {
+    passRate: row.expected === 0 ? null : row.passed / row.expected,
+    passed: row.passed,
+    expected: row.expected,
+  };
 }
 
 /** Compares one row of both runs; either side may be missing (a new or removed evaluator or case). */

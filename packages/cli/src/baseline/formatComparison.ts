@@ -1,6 +1,12 @@
 // The `baseline` lines of the printed summary: test changes, pass-rate changes with their counts,
 // p-values and significance, and the interface changes between the two runs' tool catalogs.
-import type { BaselineComparison, EvaluatorDelta, InterfaceChanges, ToolChange } from '../summary/RunSummary';
+import type {
+  BaselineComparison,
+  DefinitionDifference,
+  EvaluatorDelta,
+  InterfaceChanges,
+  ToolChange,
+} from '../summary/RunSummary';
 import { isChange, isDrop } from './compareRates';
 
 /** Rate and interface rows printed before the rest are left to `--json` and feedback.json. */
@@ -48,6 +54,20 @@ function rateLine(row: EvaluatorDelta): string {
   );
 }
 
+/** `"number" → "string"` for short values, else the kind of change. */
+function differenceText(d: DefinitionDifference): string {
+  const short = (v: unknown): string | null => {
+    const text = JSON.stringify(v);
+    return text !== undefined && text.length <= 40 ? text : null;
+  };
+  if (d.change === 'changed') {
+    const [before, after] = [short(d.before), short(d.after)];
+    return before !== null && after !== null ? `${before} → ${after}` : 'changed';
+  }
+  const value = short(d.change === 'added' ? d.after : d.before);
+  return value === null ? d.change : `${d.change} ${value}`;
+}
+
 function toolLine(change: ToolChange): string {
   const where = `${change.suiteName ?? '(no suite)'}/${change.server}`;
   if (change.change === 'removed') {
@@ -56,7 +76,7 @@ function toolLine(change: ToolChange): string {
   if (change.change === 'added') {
     return `    + ${where} ${change.tool} added${change.renamed ? ` (renamed from ${change.renamed}?)` : ''}`;
   }
-  const paths = change.differences.map((d) => `${d.path} ${d.change}`);
+  const paths = change.differences.map((d) => `${d.path} ${differenceText(d)}`);
   const shown = paths.slice(0, 4).join(', ') + (paths.length > 4 ? `, … ${paths.length - 4} more` : '');
   return `    ~ ${where} ${change.tool} ${change.fields.join(', ')} changed: ${shown}`;
 }
@@ -72,7 +92,9 @@ function interfaceLines(changes: InterfaceChanges): string[] {
     lines.push(`    … ${changes.changes.length - shown.length} more interface change(s) in feedback.json (or --json)`);
   }
   for (const c of changes.notComparable) {
-    lines.push(`    ? ${c.suiteName ?? '(no suite)'}/${c.server} listed tools in the ${c.seenIn} run only: not comparable`);
+    lines.push(
+      `    ? ${c.suiteName ?? '(no suite)'}/${c.server} listed tools in the ${c.seenIn} run only: not comparable`,
+    );
   }
   return lines;
 }

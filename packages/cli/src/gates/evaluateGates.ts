@@ -8,10 +8,22 @@ const percent = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
 const points = (gap: number): string => `${(gap * 100).toFixed(1)} pts`;
 
 function rateGate(gate: MinPassRate, evaluator: string, stats: EvaluatorStats | undefined): GateResult {
-  const base = { kind: 'min_pass_rate' as const, evaluator, threshold: gate.rate, source: gate.source, regressions: null };
+  const base = {
+    kind: 'min_pass_rate' as const,
+    evaluator,
+    threshold: gate.rate,
+    source: gate.source,
+    regressions: null,
+  };
   if (stats === undefined || stats.passRate === null) {
     const why = stats === undefined ? 'recorded no evaluations in this run' : 'had no expected evaluations';
-    return { ...base, actual: null, gap: null, passed: false, message: `min pass rate ${evaluator} ≥ ${percent(gate.rate)}: ${evaluator} ${why}` };
+    return {
+      ...base,
+      actual: null,
+      gap: null,
+      passed: false,
+      message: `min pass rate ${evaluator} ≥ ${percent(gate.rate)}: ${evaluator} ${why}`,
+    };
   }
   const actual = stats.passRate;
   // A rate equal to the threshold passes; compare in the same rounding users read.
@@ -34,17 +46,37 @@ function regressionGate(
   baseline: BaselineComparison | null,
   note: string | null,
 ): GateResult {
-  const base = { kind: 'no_regression' as const, evaluator: null, threshold: null, actual: null, gap: null, source: settings.source };
+  const base = {
+    kind: 'no_regression' as const,
+    evaluator: null,
+    threshold: null,
+    actual: null,
+    gap: null,
+    source: settings.source,
+  };
   if (baseline === null) {
-    return { ...base, regressions: null, passed: true, message: `no regression: nothing to compare with (${note ?? 'no --baseline given'})` };
+    return {
+      ...base,
+      regressions: null,
+      passed: true,
+      message: `no regression: nothing to compare with (${note ?? 'no --baseline given'})`,
+    };
   }
   const drops = baseline.regressions;
   const alpha = `p < ${baseline.alpha}`;
   if (drops.length === 0) {
     const noise = baseline.dropsWithinNoise > 0 ? `; ${baseline.dropsWithinNoise} drop(s) within noise` : '';
-    return { ...base, regressions: 0, passed: true, message: `no regression against ${baseline.baselineRunId}: no significant drop (${alpha})${noise}` };
+    return {
+      ...base,
+      regressions: 0,
+      passed: true,
+      message: `no regression against ${baseline.baselineRunId}: no significant drop (${alpha})${noise}`,
+    };
   }
-  const worst = drops.map((d) => `${d.evaluator}${d.scope === 'evaluator' ? '' : ` [${d.scope}]`} ${points(-(d.delta ?? 0))} down (p = ${d.pValue?.toPrecision(2)})`);
+  const worst = drops.map(
+    (d) =>
+      `${d.evaluator}${d.scope === 'evaluator' ? '' : ` [${d.scope}]`} ${points(-(d.delta ?? 0))} down (p = ${d.pValue?.toPrecision(2)})`,
+  );
   return {
     ...base,
     regressions: drops.length,

@@ -25,8 +25,15 @@ const cli = (config: Partial<GateConfig>): GateConfig => ({ ...noGateConfig('com
 
 describe('parseMinPassRate', () => {
   test('RATE applies to every evaluator, EVALUATOR=RATE to one (the last = splits)', () => {
-    expect(parseMinPassRate('--min-pass-rate', '0.8', 'command line')).toEqual({ evaluator: null, rate: 0.8, source: 'command line' });
-    expect(parseMinPassRate('--min-pass-rate', 'a=b.v1=1', 'command line')).toMatchObject({ evaluator: 'a=b.v1', rate: 1 });
+    expect(parseMinPassRate('--min-pass-rate', '0.8', 'command line')).toEqual({
+      evaluator: null,
+      rate: 0.8,
+      source: 'command line',
+    });
+    expect(parseMinPassRate('--min-pass-rate', 'a=b.v1=1', 'command line')).toMatchObject({
+      evaluator: 'a=b.v1',
+      rate: 1,
+    });
   });
 
   test('refuses rates outside 0..1 and a missing evaluator, saying what a good value is', () => {
@@ -75,7 +82,10 @@ describe('readGateConfig', () => {
       join(folder, 'jest.config.js'),
       'module.exports = { testEnvironmentOptions: { m3: { resultsDb: "x.sqlite", minPassRate: { "*": 0.7, "judge.v1": 0.9 } } } };',
     );
-    writeFileSync(join(folder, 'package.json'), JSON.stringify({ m3: { failOnRegression: true, minPassRate: ['0.5'] } }));
+    writeFileSync(
+      join(folder, 'package.json'),
+      JSON.stringify({ m3: { failOnRegression: true, minPassRate: ['0.5'] } }),
+    );
     const { jestConfig, packageJson } = readGateConfig(folder);
     expect(jestConfig.minPassRate).toEqual([
       { evaluator: null, rate: 0.7, source: 'jest config' },
@@ -85,10 +95,16 @@ describe('readGateConfig', () => {
   });
 
   test('reads the "jest" key of package.json when there is no config file; nothing set is nothing', () => {
-    writeFileSync(join(folder, 'package.json'), JSON.stringify({ jest: { testEnvironmentOptions: { m3: { alpha: 0.01 } } } }));
+    writeFileSync(
+      join(folder, 'package.json'),
+      JSON.stringify({ jest: { testEnvironmentOptions: { m3: { alpha: 0.01 } } } }),
+    );
     expect(readGateConfig(folder).jestConfig.alpha).toBe(0.01);
     rmSync(join(folder, 'package.json'));
-    expect(readGateConfig(folder)).toEqual({ jestConfig: noGateConfig('jest config'), packageJson: noGateConfig('package.json') });
+    expect(readGateConfig(folder)).toEqual({
+      jestConfig: noGateConfig('jest config'),
+      packageJson: noGateConfig('package.json'),
+    });
   });
 
   test('a bad value names the file and key', () => {

@@ -20,7 +20,10 @@ export function parseMinPassRate(where: string, value: string | number, source: 
   if (split === -1) return { evaluator: null, rate: rateOf(where, value), source };
   const evaluator = value.slice(0, split).trim();
   if (evaluator === '') {
-    throw new UsageError(where, `"${value}" names no evaluator: write EVALUATOR=RATE (e.g. quality.v1=0.9) or just RATE`);
+    throw new UsageError(
+      where,
+      `"${value}" names no evaluator: write EVALUATOR=RATE (e.g. quality.v1=0.9) or just RATE`,
+    );
   }
   return { evaluator, rate: rateOf(where, value.slice(split + 1)), source };
 }
@@ -29,7 +32,10 @@ export function parseMinPassRate(where: string, value: string | number, source: 
 export function parseAlpha(where: string, value: string | number): number {
   const alpha = Number(value);
   if ((typeof value === 'string' && value.trim() === '') || !Number.isFinite(alpha) || alpha <= 0 || alpha >= 1) {
-    throw new UsageError(where, `the significance level is a number between 0 and 1 (e.g. 0.05), not "${String(value)}"`);
+    throw new UsageError(
+      where,
+      `the significance level is a number between 0 and 1 (e.g. 0.05), not "${String(value)}"`,
+    );
   }
   return alpha;
 }

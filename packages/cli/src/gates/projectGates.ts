@@ -14,11 +14,20 @@ export function projectGates(options: Pick<TestOptions, 'gates' | 'baseline'>, p
   const commandLine = { ...options.gates, baseline: options.baseline };
   const settings = resolveGates(commandLine, jestConfig, packageJson);
   if (settings.baseline !== null && settings.baseline.value !== 'latest') {
-    validateRunId(settings.baseline.source === 'command line' ? '--baseline' : `${settings.baseline.source} m3.baseline`, settings.baseline.value);
+    validateRunId(
+      settings.baseline.source === 'command line' ? '--baseline' : `${settings.baseline.source} m3.baseline`,
+      settings.baseline.value,
+    );
   }
   if (settings.failOnRegression?.value === true && settings.baseline === null) {
-    const flag = settings.failOnRegression.source === 'command line' ? '--fail-on-regression' : `${settings.failOnRegression.source} m3.failOnRegression`;
-    throw new UsageError(flag, 'needs a run to compare with: add --baseline latest (or a run id), or "baseline": "latest" to the m3 config');
+    const flag =
+      settings.failOnRegression.source === 'command line'
+        ? '--fail-on-regression'
+        : `${settings.failOnRegression.source} m3.failOnRegression`;
+    throw new UsageError(
+      flag,
+      'needs a run to compare with: add --baseline latest (or a run id), or "baseline": "latest" to the m3 config',
+    );
   }
   return settings;
 }

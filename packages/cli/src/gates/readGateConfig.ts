@@ -41,7 +41,10 @@ export function parseGateConfig(section: unknown, where: string, source: GateSou
       rates.push({ ...parsed, evaluator: evaluator === '*' ? null : evaluator });
     }
   } else if (minPassRate !== undefined) {
-    throw new UsageError(at, 'must be a rate (0.8), "EVALUATOR=RATE", a list of them, or { "*": 0.8, "EVALUATOR": 0.9 }');
+    throw new UsageError(
+      at,
+      'must be a rate (0.8), "EVALUATOR=RATE", a list of them, or { "*": 0.8, "EVALUATOR": 0.9 }',
+    );
   }
   if (failOnRegression !== undefined && typeof failOnRegression !== 'boolean') {
     throw new UsageError(`${where}.failOnRegression`, 'must be true or false');
@@ -85,11 +88,14 @@ export function readGateConfig(folder: string): { jestConfig: GateConfig; packag
       throw new UsageError('package.json', `is not valid JSON: ${(error as Error).message}`);
     }
   }
-  const jest = loadJestConfig(folder) ?? (pkg && isObject(pkg.jest) ? { file: 'package.json "jest"', config: pkg.jest } : null);
+  const jest =
+    loadJestConfig(folder) ?? (pkg && isObject(pkg.jest) ? { file: 'package.json "jest"', config: pkg.jest } : null);
   const options = jest && isObject(jest.config) ? jest.config.testEnvironmentOptions : undefined;
   const jestSection = isObject(options) ? options.m3 : undefined;
   return {
-    jestConfig: jest ? parseGateConfig(jestSection, `${jest.file} testEnvironmentOptions.m3`, 'jest config') : noGateConfig('jest config'),
+    jestConfig: jest
+      ? parseGateConfig(jestSection, `${jest.file} testEnvironmentOptions.m3`, 'jest config')
+      : noGateConfig('jest config'),
     packageJson: parseGateConfig(pkg?.m3, 'package.json "m3"', 'package.json'),
   };
 }

@@ -13,7 +13,11 @@ export async function saveGateProblems(
   if (failed.length === 0) return;
   const run = await store.getRun(runId);
   if (run === null) return;
-  const problems: RunProblem[] = failed.map((gate) => ({ kind: 'gate', testPath: null, message: `gate failed: ${gate.message}` }));
+  const problems: RunProblem[] = failed.map((gate) => ({
+    kind: 'gate',
+    testPath: null,
+    message: `gate failed: ${gate.message}`,
+  }));
   await store.saveRun({
     ...run,
     status: run.status === 'interrupted' ? 'interrupted' : 'failed',

@@ -99,7 +99,9 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
     ]);
     baseline = compareBaseline(before, now, options.cwd, options.alpha ?? DEFAULT_ALPHA);
   }
-  const gates = options.gates ? evaluateGates(options.gates, facts.evaluators, baseline, options.baselineNote ?? null) : [];
+  const gates = options.gates
+    ? evaluateGates(options.gates, facts.evaluators, baseline, options.baselineNote ?? null)
+    : [];
 
   const suiteNames = new Map(facts.suites.map((s) => [s.suiteId, s.name]));
   const bySuite = new Map<number | null, AttemptRecord[]>();

@@ -36,8 +36,24 @@ describe('compareCatalogs', () => {
       compared: 1,
       notComparable: [],
       changes: [
-        { suiteName: 's', server: 'shop', tool: 'shipping_quote', change: 'removed', fields: [], differences: [], renamed: 'quote_shipping' },
-        { suiteName: 's', server: 'shop', tool: 'quote_shipping', change: 'added', fields: [], differences: [], renamed: 'shipping_quote' },
+        {
+          suiteName: 's',
+          server: 'shop',
+          tool: 'shipping_quote',
+          change: 'removed',
+          fields: [],
+          differences: [],
+          renamed: 'quote_shipping',
+        },
+        {
+          suiteName: 's',
+          server: 'shop',
+          tool: 'quote_shipping',
+          change: 'added',
+          fields: [],
+          differences: [],
+          renamed: 'shipping_quote',
+        },
       ],
     });
   });
@@ -77,7 +93,9 @@ describe('compareCatalogs', () => {
       description: 'Quote a parcel',
       name: 'shipping_quote',
     };
-    expect(compareCatalogs(catalogs([null, 'shop', [quote]]), catalogs([null, 'shop', [reordered]])).changes).toEqual([]);
+    expect(compareCatalogs(catalogs([null, 'shop', [quote]]), catalogs([null, 'shop', [reordered]])).changes).toEqual(
+      [],
+    );
   });
 
   test('a server listed in one run only is not comparable, never a list of removals', () => {

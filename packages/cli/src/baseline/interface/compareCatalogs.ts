@@ -65,7 +65,8 @@ export function compareCatalogs(baseline: ToolCatalogs, current: ToolCatalogs): 
     changes.push(...compareOne(before, after));
   }
   for (const [key, before] of baseline) {
-    if (!current.has(key)) notComparable.push({ suiteName: before.suiteName, server: before.server, seenIn: 'baseline' });
+    if (!current.has(key))
+      notComparable.push({ suiteName: before.suiteName, server: before.server, seenIn: 'baseline' });
   }
   const where = (x: { suiteName: string | null; server: string }) => `${x.suiteName ?? ''}\u0000${x.server}`;
   changes.sort(

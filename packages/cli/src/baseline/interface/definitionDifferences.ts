@@ -47,7 +47,9 @@ function setDifferences(before: unknown[], after: unknown[], path: string): Defi
   const had = new Set(before.map((v) => JSON.stringify(v)));
   const has = new Set(after.map((v) => JSON.stringify(v)));
   const out: DefinitionDifference[] = [];
-  for (const value of after) if (!had.has(JSON.stringify(value))) out.push({ path, change: 'added', before: null, after: value });
-  for (const value of before) if (!has.has(JSON.stringify(value))) out.push({ path, change: 'removed', before: value, after: null });
+  for (const value of after)
+    if (!had.has(JSON.stringify(value))) out.push({ path, change: 'added', before: null, after: value });
+  for (const value of before)
+    if (!has.has(JSON.stringify(value))) out.push({ path, change: 'removed', before: value, after: null });
   return out;
 }
