@@ -123,10 +123,17 @@ export function buildProgram(
     .argument('[run-id]', 'the run to report')
     .option('--results-db <path>', 'SQLite results database')
     .option('--baseline <run-id|latest>', 'compare with an earlier run')
+    // regressions: significance level of the baseline's pass-rate tests
+    .option('--alpha <level>', 'significance level of the baseline pass-rate tests (default 0.05)')
     .option('--json', 'print the summary as JSON')
-    .action(async (runId: string | undefined, opts: { resultsDb?: string; baseline?: string; json?: boolean }) => {
-      setStatus(await runReportCommand({ ...opts, runId }, io));
-    });
+    .action(
+      async (
+        runId: string | undefined,
+        opts: { resultsDb?: string; baseline?: string; alpha?: string; json?: boolean },
+      ) => {
+        setStatus(await runReportCommand({ ...opts, runId }, io));
+      },
+    );
 
   program
     .command('init')

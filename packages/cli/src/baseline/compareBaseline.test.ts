@@ -189,6 +189,45 @@ describe('compareBaseline', () => {
     await store.close();
   });
 
+  test('agent rows are compared per harness and per harness and model', async () => {
+    const store = new InMemoryExecutionStore();
+    const agentTrials = (model: string, passed: number, total: number): SeedTest[] =>
+      trials('agent.v1', passed, total, `agents::${model}`).map((t, i) => ({
+        ...t,
+        fullName: `${t.fullName} ${model}`,
+        agent: { harness: 'openai', model, trial: i + 1 },
+      }));
+    const comparison = compareBaseline(
+      await readComparedRun(
+        store,
+        await seedRun(store, [...agentTrials('careful', 10, 10), ...agentTrials('fast', 10, 10)]),
+        redactor,
+      ),
+      await readComparedRun(
+        store,
+        await seedRun(store, [...agentTrials('careful', 10, 10), ...agentTrials('fast', 1, 10)]),
+        redactor,
+      ),
+      '/project',
+    );
+    const rows = comparison.groups.map((g) => [g.scope, g.harness, g.model, g.caseId, g.significance]);
+    // The one harness holds every evaluation, so its row repeats the run-wide one and is left out.
+    expect(rows).toEqual([
+      ['case', null, null, 'agents::fast', 'significant'],
+      ['model', 'openai', 'fast', null, 'significant'],
+    ]);
+    expect(comparison.groups[1]).toMatchObject({
+      baseline: { passed: 10, expected: 10 },
+      current: { passed: 1, expected: 10 },
+    });
+    expect(comparison.evaluators[0]).toMatchObject({
+      baseline: { passed: 20, expected: 20 },
+      current: { passed: 11, expected: 20 },
+      significance: 'significant',
+    });
+    await store.close();
+  });
+
   test('testKey makes absolute paths relative to the project', () => {
     expect(testKey({ testPath: '/project/tests/a.test.ts', fullName: 'a b' }, '/project')).toBe(
       'tests/a.test.ts › a b',

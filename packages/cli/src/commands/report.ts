@@ -8,6 +8,7 @@ import { resolveResultsDb, validateRunId } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
 import { openResultsStore } from '../store/openResultsStore';
 import { buildRunSummary } from '../summary/buildRunSummary';
+import { parseAlpha } from '../gates/parseGateValues';
 import { reportSummary } from './test';
 
 /** Options of `m3 report`. */
@@ -15,6 +16,8 @@ export interface ReportCommandInput {
   runId?: string;
   resultsDb?: string;
   baseline?: string;
+  /** regressions: `--alpha`. */
+  alpha?: string;
   json?: boolean;
 }
 
@@ -23,6 +26,7 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
   const path = resolveResultsDb(input.resultsDb, io.cwd);
   const requested = input.runId === undefined ? null : validateRunId('RUN_ID', input.runId);
   const baselineArg = input.baseline === undefined ? null : input.baseline;
+  const alpha = input.alpha === undefined ? undefined : parseAlpha('--alpha', input.alpha);
   const store = openResultsStore(path, { mustExist: true });
   const redactor = cliRedactor(io.env);
   try {
@@ -49,6 +53,7 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
       cwd: io.cwd,
       baselineRunId: baseline.runId,
       baselineNote: baseline.note,
+      alpha,
       jestExit: null,
     });
     return reportSummary(summarized, io, redactor, input.json === true);
