@@ -6,7 +6,16 @@
 // testEnvironmentOptions.m3 and package.json's "m3" section, and m3 report agrees afterwards.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyFixture, ensureBuilt, printedRunId, readFeedback, removeFixture, runM3, type M3Run } from '../cli.testkit';
+import {
+  copyFixture,
+  ensureBuilt,
+  printedRunId,
+  readFeedback,
+  removeFixture,
+  runM3,
+  runM3Async,
+  type M3Run,
+} from '../cli.testkit';
 
 jest.setTimeout(600_000);
 
@@ -16,8 +25,9 @@ const GATED = ['--baseline', 'latest', '--fail-on-regression'];
 describe('m3 test --baseline with significance, interface changes and gates', () => {
   let folder: string;
   const runIds: string[] = [];
-  const m3 = (args: string[], env: Record<string, string>): M3Run => {
-    const run = runM3(['test', ...TRIALS, ...args], folder, env);
+  // Ten trials of Jest on a loaded machine can pass runM3's two minutes: allow five.
+  const m3 = async (args: string[], env: Record<string, string>): Promise<M3Run> => {
+    const run = await runM3Async(['test', ...TRIALS, ...args], folder, env, 300_000);
     if (run.status !== 2)
       runIds.push(args.includes('--json') ? JSON.parse(run.stdout).runId : printedRunId(run.stdout));
     return run;
@@ -39,14 +49,14 @@ describe('m3 test --baseline with significance, interface changes and gates', ()
     expect(runM3(['test', '--alpha', '1'], folder).status).toBe(2);
   });
 
-  test('run 1: 10/10 with the first catalog', () => {
-    const first = m3([], { NOISY_FAILS: '0', CATALOG: '1' });
+  test('run 1: 10/10 with the first catalog', async () => {
+    const first = await m3([], { NOISY_FAILS: '0', CATALOG: '1' });
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(/fixture\.noisy\.v1\s+100\.0%.*10\/10/);
   });
 
-  test('run 2: 10/10 → 9/10 is within noise, the gates pass (exit 0), the renamed tool and changed schema are listed', () => {
-    const second = m3([...GATED, '--min-pass-rate', '0.8', '--json'], { NOISY_FAILS: '1', CATALOG: '2' });
+  test('run 2: 10/10 → 9/10 is within noise, the gates pass (exit 0), the renamed tool and changed schema are listed', async () => {
+    const second = await m3([...GATED, '--min-pass-rate', '0.8', '--json'], { NOISY_FAILS: '1', CATALOG: '2' });
     expect(second.status).toBe(0);
     const summary = JSON.parse(second.stdout);
     expect(summary.verdict).toBe('passed');
@@ -105,8 +115,8 @@ describe('m3 test --baseline with significance, interface changes and gates', ()
     expect(feedback.gates).toEqual(summary.gates);
   });
 
-  test('run 3: 9/10 → 2/10 is a significant drop: --fail-on-regression exits 1 and says which and by how much', () => {
-    const third = m3([...GATED, '--min-pass-rate', '0.2'], { NOISY_FAILS: '8', CATALOG: '2' });
+  test('run 3: 9/10 → 2/10 is a significant drop: --fail-on-regression exits 1 and says which and by how much', async () => {
+    const third = await m3([...GATED, '--min-pass-rate', '0.2'], { NOISY_FAILS: '8', CATALOG: '2' });
     expect(third.status).toBe(1);
     const text = third.stdout;
     expect(text).toContain('pass rates (Fisher exact, alpha 0.05): 1 significant drop(s), 0 drop(s) within noise');
@@ -131,7 +141,7 @@ describe('m3 test --baseline with significance, interface changes and gates', ()
     expect(runM3(['runs'], folder).stdout).toMatch(new RegExp(`${runIds[2]}.*failed`));
   });
 
-  test("package.json's m3 section gates a run with no gate flags: 2/10 is 30 pts below 0.5 (exit 1), no regression", () => {
+  test("package.json's m3 section gates a run with no gate flags: 2/10 is 30 pts below 0.5 (exit 1), no regression", async () => {
     writeFileSync(
       join(folder, 'package.json'),
       JSON.stringify({
@@ -140,7 +150,7 @@ describe('m3 test --baseline with significance, interface changes and gates', ()
         m3: { minPassRate: 0.5, failOnRegression: true, baseline: 'latest' },
       }),
     );
-    const fourth = m3([], { NOISY_FAILS: '8', CATALOG: '2' });
+    const fourth = await m3([], { NOISY_FAILS: '8', CATALOG: '2' });
     expect(fourth.status).toBe(1);
     expect(fourth.stdout).toContain('✕ min pass rate fixture.noisy.v1 ≥ 50.0%: 20.0% (2/10) is 30.0 pts below');
     expect(fourth.stdout).toContain(`✓ no regression against ${runIds[2]}: no significant drop (p < 0.05)`);
@@ -148,11 +158,11 @@ describe('m3 test --baseline with significance, interface changes and gates', ()
     expect(gates[0]).toMatchObject({ threshold: 0.5, actual: 0.2, gap: 0.3, passed: false, source: 'package.json' });
   });
 
-  test('testEnvironmentOptions.m3 wins over package.json, and the command line wins over both', () => {
-    const configured = m3([], { NOISY_FAILS: '8', CATALOG: '2', GATE_MIN_PASS_RATE: '0.1' });
+  test('testEnvironmentOptions.m3 wins over package.json, and the command line wins over both', async () => {
+    const configured = await m3([], { NOISY_FAILS: '8', CATALOG: '2', GATE_MIN_PASS_RATE: '0.1' });
     expect(configured.status).toBe(0);
     expect(configured.stdout).toContain('✓ min pass rate fixture.noisy.v1 ≥ 10.0%: 20.0% (2/10) passes');
-    const overridden = m3(['--min-pass-rate', 'fixture.noisy.v1=0.25'], {
+    const overridden = await m3(['--min-pass-rate', 'fixture.noisy.v1=0.25'], {
       NOISY_FAILS: '8',
       CATALOG: '2',
       GATE_MIN_PASS_RATE: '0.1',
