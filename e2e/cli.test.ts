@@ -80,25 +80,30 @@ describe('m3 test on a green project', () => {
     expect(feedback.evaluationStats['m3.expect.toHaveToolCall']).toMatchObject({ passRate: 1, passed: 1, expected: 1 });
   });
 
-  test('--baseline latest lists the test that regressed and the evaluator whose pass rate fell', async () => {
+  test('--baseline latest lists the test that regressed and the evaluator whose pass rate fell (within noise)', async () => {
     const run = runM3(['test', '--baseline', 'latest'], folder, { E2E_BREAK: '1' });
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/baseline {4}run-[0-9a-f]{32}: 1 regressed, 0 fixed, 0 new, 0 removed/);
     expect(run.stdout).toContain('tests/shipping.test.js › shipping quotes a regional parcel  passed → failed');
-    expect(run.stdout).toMatch(/↓ m3\.expect\.toHaveStructuredContent {2}100\.0% → 50\.0% \(−50\.0 pts\)/);
+    expect(run.stdout).toMatch(
+      /↓ m3\.expect\.toHaveStructuredContent {2}100\.0% \(\d+\/\d+\) → 50\.0% \(\d+\/\d+\) {2}−50\.0 pts {2}p=1 {2}within noise/,
+    );
     expect(run.stdout).toMatch(/verdict {5}failed: 1 test\(s\) failed\n$/);
     const runId = printedRunId(run.stdout);
     const feedback = readFeedback(folder, runId);
     expect(feedback.comparison.regressedTests).toEqual([
       expect.objectContaining({ fullName: 'shipping quotes a regional parcel', before: 'passed', after: 'failed' }),
     ]);
-    expect(feedback.comparison.regressedEvaluators).toEqual([
+    // One or two trials cannot show a significant drop: the fall is listed, not a regression.
+    expect(feedback.comparison.regressedEvaluators).toEqual([]);
+    expect(feedback.comparison.evaluators).toContainEqual(
       expect.objectContaining({
         evaluator: 'm3.expect.toHaveStructuredContent',
         baselinePassRate: 1,
         currentPassRate: 0.5,
+        significance: 'within noise',
       }),
-    ]);
+    );
   });
 
   test('m3 runs lists both runs, newest first; m3 report re-prints a saved run with its exit status', () => {

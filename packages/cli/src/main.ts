@@ -58,6 +58,10 @@ export function buildProgram(
     .option('--ui', 'after Jest finishes, serve the viewer on the new run until Ctrl-C')
     .option('--ui-port <n>', 'port of the --ui viewer (default: any free port)')
     // end viewer
+    // regressions: significance and gates (SPEC §21)
+    .option('--alpha <level>', 'significance level of the baseline pass-rate tests (default 0.05)')
+    .option('--min-pass-rate <[evaluator=]rate>', 'fail (exit 1) when an evaluator passes less (repeatable)', collect)
+    .option('--fail-on-regression', 'fail (exit 1) when a pass rate dropped significantly since the baseline')
     .addOption(
       new Option('--server <transport>', 'start a server group: http or stdio (repeatable)').argParser((v: string) => {
         serverTokens.push({ flag: 'server', value: v });
@@ -96,6 +100,9 @@ export function buildProgram(
           judgeMaxRequests: opts.judgeMaxRequests as string | undefined,
           ui: opts.ui as boolean | undefined,
           uiPort: opts.uiPort as string | undefined,
+          minPassRate: opts.minPassRate as string[] | undefined,
+          failOnRegression: opts.failOnRegression as boolean | undefined,
+          alpha: opts.alpha as string | undefined,
           serverTokens,
         },
         paths,
@@ -126,6 +133,8 @@ export function buildProgram(
     .argument('[run-id]', 'the run to report')
     .option('--results-db <path>', 'SQLite results database')
     .option('--baseline <run-id|latest>', 'compare with an earlier run')
+    // regressions: significance level of the baseline's pass-rate tests
+    .option('--alpha <level>', 'significance level of the baseline pass-rate tests (default 0.05)')
     .option('--json', 'print the summary as JSON')
     // reports lane: CI outputs
     .option('--format <junit|markdown>', 'write JUnit XML or a Markdown summary (for CI) instead of the summary')

@@ -18,3 +18,4 @@ export * from './proxy';
 export * from './tempfiles';
 export * from './matrix';
 export * from './agents';
+export * from './stats';

@@ -89,7 +89,21 @@ describe('m3 report: rates in --json and feedback.json are rounded', () => {
       baseline: { evaluators: unknown[] };
     };
     expect(summary.baseline.evaluators).toEqual([
-      { evaluator: 'project.answer.v1', baselinePassRate: 1, currentPassRate: 0.8, delta: -0.2 },
+      {
+        evaluator: 'project.answer.v1',
+        scope: 'evaluator',
+        suiteName: null,
+        caseId: null,
+        harness: null,
+        model: null,
+        baselinePassRate: 1,
+        currentPassRate: 0.8,
+        delta: -0.2,
+        baseline: { passRate: 1, passed: 5, expected: 5 },
+        current: { passRate: 0.8, passed: 4, expected: 5 },
+        pValue: 1,
+        significance: 'within noise',
+      },
     ]);
     expect(summary.evaluations[0]!.interval).toEqual([0.3755, 0.9638]);
   });

@@ -10,6 +10,7 @@ import { validateReportOutput } from '../report/reportOutputOptions';
 import { runFlakyReport, writeFormattedReport } from '../report/runFormattedReport';
 import { openResultsStore } from '../store/openResultsStore';
 import { buildRunSummary } from '../summary/buildRunSummary';
+import { parseAlpha } from '../gates/parseGateValues';
 import { reportSummary } from './test';
 import { writeRunHtml } from '../report/html/writeRunHtml';
 
@@ -18,6 +19,8 @@ export interface ReportCommandInput {
   runId?: string;
   resultsDb?: string;
   baseline?: string;
+  /** regressions: `--alpha`. */
+  alpha?: string;
   json?: boolean;
   // reports lane: CI outputs (see report/reportOutputOptions.ts)
   format?: string;
@@ -33,6 +36,7 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
   const path = resolveResultsDb(input.resultsDb, io.cwd);
   const requested = input.runId === undefined ? null : validateRunId('RUN_ID', input.runId);
   const baselineArg = input.baseline === undefined ? null : input.baseline;
+  const alpha = input.alpha === undefined ? undefined : parseAlpha('--alpha', input.alpha);
   const redactor = cliRedactor(io.env);
   // reports lane: --format junit|markdown [--output FILE], --flaky [--runs K]
   const outputs = validateReportOutput(input, io.cwd);
@@ -65,6 +69,7 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
       cwd: io.cwd,
       baselineRunId: baseline.runId,
       baselineNote: baseline.note,
+      alpha,
       jestExit: null,
     });
     // reports lane: a CI output instead of the printed summary

@@ -11,6 +11,8 @@ import { isSecretEnvName, newId, type Redactor } from '@sf-m3/core';
 import { resolveBaseline, type ResolvedBaseline } from '../baseline/resolveBaseline';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { buildFeedback, writeFeedback } from '../feedback/writeFeedback';
+import { projectGates } from '../gates/projectGates';
+import { saveGateProblems } from '../gates/saveGateProblems';
 import { jestChildEnv } from '../jest/jestChildEnv';
 import { redactArgv } from '../jest/redactArgv';
 import { signalExitStatus, spawnJest, type JestExit } from '../jest/spawnJest';
@@ -81,6 +83,7 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
   const secretNames = options.envFile !== null ? loadEnvFile(options.envFile, io.env) : [];
   const redactor = cliRedactor(io.env, serverSecrets(options.servers), secretNames);
   const shownDb = displayPath(io.cwd, options.resultsDb);
+  const gates = projectGates(options, io.cwd);
 
   let baseline: ResolvedBaseline;
   const before = await openRunResultsStore(options.resultsDb);
@@ -88,7 +91,7 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
     if (options.runId !== null && (await before.getRun(options.runId)) !== null) {
       throw new UsageError('--run-id', `run ${options.runId} already exists in ${shownDb}; choose a new id`);
     }
-    baseline = await resolveBaseline(before, options.baseline, null);
+    baseline = await resolveBaseline(before, gates.baseline?.value ?? null, null);
   } finally {
     await before.close();
   }
@@ -142,8 +145,11 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
       cwd: io.cwd,
       baselineRunId: baseline.runId,
       baselineNote: baseline.note,
+      alpha: gates.alpha?.value,
+      gates,
       jestExit: { code: exit.code, signal: exit.signal },
     });
+    await saveGateProblems(store, runId, summarized.summary.gates);
     const trialsWarning = trialsWithoutEffect(options.trials, summarized.attempts);
     if (trialsWarning !== null) io.stderr(`m3 test: warning: ${trialsWarning}\n`);
     const status = signalled(reportSummary(summarized, io, redactor, options.json));

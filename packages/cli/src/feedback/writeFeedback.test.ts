@@ -55,6 +55,7 @@ describe('feedback.json', () => {
       'comparison',
       'evaluationStats',
       'failedTests',
+      'gates',
       'requiredFailures',
       'run',
       'runId',

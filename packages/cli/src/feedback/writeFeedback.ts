@@ -26,6 +26,8 @@ export interface Feedback {
   timeouts: RunSummary['timeouts'];
   requiredFailures: RunSummary['requiredFailures'];
   comparison: RunSummary['baseline'];
+  /** Every gate the run was held to and how it went (empty without gates). */
+  gates: RunSummary['gates'];
   summary: { verdict: RunSummary['verdict']; reasons: string[]; jestExit: RunSummary['jestExit'] };
 }
 
@@ -63,6 +65,7 @@ export function buildFeedback(run: RunSummary, attempts: readonly AttemptRecord[
     timeouts: summary.timeouts,
     requiredFailures: summary.requiredFailures,
     comparison: summary.baseline,
+    gates: summary.gates,
     summary: { verdict: summary.verdict, reasons: summary.reasons, jestExit: summary.jestExit },
   };
   return redactor.redactJson(feedback);

@@ -17,7 +17,26 @@ describe('validateTestOptions', () => {
       baseline: null,
       json: false,
       judgeMaxRequests: null,
+      gates: { source: 'command line', minPassRate: [], failOnRegression: null, alpha: null, baseline: null },
     });
+  });
+
+  test('gate flags become the command-line gate source', () => {
+    expect(
+      validateTestOptions(raw({ minPassRate: ['0.8', 'judge.v1=0.9'], failOnRegression: true, alpha: '0.01' }), cwd)
+        .gates,
+    ).toEqual({
+      source: 'command line',
+      minPassRate: [
+        { evaluator: null, rate: 0.8, source: 'command line' },
+        { evaluator: 'judge.v1', rate: 0.9, source: 'command line' },
+      ],
+      failOnRegression: true,
+      alpha: 0.01,
+      baseline: null,
+    });
+    expect(() => validateTestOptions(raw({ minPassRate: ['1.5'] }), cwd)).toThrow(/--min-pass-rate/);
+    expect(() => validateTestOptions(raw({ alpha: 'often' }), cwd)).toThrow(/--alpha/);
   });
 
   test('resolves paths against cwd and converts units', () => {

@@ -5,6 +5,8 @@ import { UsageError } from './UsageError';
 import { buildServerGroups, type ServerSelection, type ServerToken } from './serverGroups';
 import { parseHarness, type HarnessSelection } from './parseHarness';
 import { parsePort } from '../ui/parsePort';
+import type { GateConfig } from '../gates/GateSettings';
+import { parseAlpha, parseMinPassRate } from '../gates/parseGateValues';
 
 /** Default database, relative to the working directory. */
 export const DEFAULT_RESULTS_DB = '.m3/executions.sqlite';
@@ -25,6 +27,10 @@ export interface RawTestOptions {
   ui?: boolean;
   uiPort?: string;
   // end viewer
+  // regressions: significance and gates (SPEC §21)
+  minPassRate?: string[];
+  failOnRegression?: boolean;
+  alpha?: string;
   /** Server-group flags in command-line order. */
   serverTokens: ServerToken[];
 }
@@ -48,6 +54,8 @@ export interface TestOptions {
   judgeMaxRequests: number | null;
   /** viewer: serve the viewer on the new run after Jest (`--ui`), on this port (0: any free one). */
   ui: { port: number } | null;
+  /** regressions: `--min-pass-rate`, `--fail-on-regression` and `--alpha` as one command-line gate source. */
+  gates: GateConfig;
 }
 
 const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -109,6 +117,19 @@ export function validateTestOptions(raw: RawTestOptions, cwd: string): TestOptio
     // reports lane: judge budget
     judgeMaxRequests: raw.judgeMaxRequests === undefined ? null : parseJudgeMaxRequests(raw.judgeMaxRequests),
     ui: uiOption(raw),
+    // regressions
+    gates: commandLineGates(raw),
+  };
+}
+
+/** regressions: the gate flags of `m3 test` (merged with the project's config later). */
+export function commandLineGates(raw: Pick<RawTestOptions, 'minPassRate' | 'failOnRegression' | 'alpha'>): GateConfig {
+  return {
+    source: 'command line',
+    minPassRate: (raw.minPassRate ?? []).map((value) => parseMinPassRate('--min-pass-rate', value, 'command line')),
+    failOnRegression: raw.failOnRegression === true ? true : null,
+    alpha: raw.alpha === undefined ? null : parseAlpha('--alpha', raw.alpha),
+    baseline: null,
   };
 }
 

@@ -121,29 +121,126 @@ export interface TestChange {
   after: AttemptOutcome;
 }
 
-/** An evaluator's pass rate in both runs. */
+/** What a pass-rate change is, once Fisher's exact test has looked at its counts. */
+export type Significance = 'significant' | 'within noise' | 'not comparable';
+
+/** Pass-rate counts of one side of a comparison. */
+export interface RateCounts {
+  passRate: number | null;
+  passed: number;
+  expected: number;
+}
+
+/**
+ * An evaluator's pass rate in both runs, over the whole run (`scope: 'evaluator'`) or one suite,
+ * case, harness or harness and model of it (the fields not grouped by are `null`).
+ */
 export interface EvaluatorDelta {
   evaluator: string;
+  scope: 'evaluator' | 'suite' | 'case' | 'harness' | 'model';
+  suiteName: string | null;
+  caseId: string | null;
+  harness: string | null;
+  model: string | null;
   baselinePassRate: number | null;
   currentPassRate: number | null;
   /** current − baseline, when both are known. */
   delta: number | null;
+  baseline: RateCounts | null;
+  current: RateCounts | null;
+  /** Two-sided Fisher exact p-value of passed/not passed in the two runs; `null` when not comparable. */
+  pValue: number | null;
+  /** `significant` when `pValue < alpha`; `not comparable` when a side has no expected evaluations. */
+  significance: Significance;
+}
+
+/** One value that differs between two tool definitions, at a JSON path of the tool (`$.inputSchema.properties.zone.type`). */
+export interface DefinitionDifference {
+  path: string;
+  change: 'added' | 'removed' | 'changed';
+  /** The value before (`null` when added). */
+  before: unknown;
+  /** The value after (`null` when removed). */
+  after: unknown;
+}
+
+/** A change in the tool catalog one server listed in one suite (`tools/list`). */
+export interface ToolChange {
+  suiteName: string | null;
+  server: string;
+  tool: string;
+  change: 'added' | 'removed' | 'changed';
+  /** Top-level fields that differ for a changed tool: `inputSchema`, `outputSchema`, `description`, `annotations`, `title`… */
+  fields: string[];
+  differences: DefinitionDifference[];
+  /**
+   * For an added tool whose definition equals a removed tool's (name aside), and the reverse: the
+   * other name — most likely a rename.
+   */
+  renamed: string | null;
+}
+
+/** A (suite, server) whose `tools/list` was seen in one run only: nothing can be said about its tools. */
+export interface UncomparableCatalog {
+  suiteName: string | null;
+  server: string;
+  seenIn: 'baseline' | 'current';
+}
+
+/** Differences between the tool catalogs the two runs observed. */
+export interface InterfaceChanges {
+  /** (suite, server) pairs whose catalogs were compared. */
+  compared: number;
+  changes: ToolChange[];
+  notComparable: UncomparableCatalog[];
 }
 
 /** What changed since the baseline run. */
 export interface BaselineComparison {
   baselineRunId: string;
   currentRunId: string;
+  /** Significance level of the pass-rate tests (`--alpha`, default 0.05). */
+  alpha: number;
   /** Passed in the baseline, failed now. */
   regressedTests: TestChange[];
   /** Failed in the baseline, passed now. */
   fixedTests: TestChange[];
   newTests: number;
   removedTests: number;
-  /** Evaluators whose pass rate fell. */
+  /** Evaluators whose pass rate fell significantly (run-wide). */
   regressedEvaluators: EvaluatorDelta[];
-  /** Every evaluator seen in either run. */
+  /** Every evaluator seen in either run (run-wide). */
   evaluators: EvaluatorDelta[];
+  /**
+   * Rates that changed per evaluator × suite, case, harness and model (a group whose counts equal
+   * its evaluator's run-wide counts in both runs is left out as a repeat).
+   */
+  groups: EvaluatorDelta[];
+  /** Every significant drop, run-wide and per group: the regressions. */
+  regressions: EvaluatorDelta[];
+  /** Drops (run-wide and per group) that Fisher's test cannot tell from noise. */
+  dropsWithinNoise: number;
+  interfaceChanges: InterfaceChanges;
+}
+
+/** One gate and how the run went against it. */
+export interface GateResult {
+  kind: 'min_pass_rate' | 'no_regression';
+  /** `min_pass_rate`: the evaluator the gate held (each evaluator gets its own row). */
+  evaluator: string | null;
+  /** `min_pass_rate`: the required rate. */
+  threshold: number | null;
+  /** `min_pass_rate`: the evaluator's pass rate (null when it had nothing expected). */
+  actual: number | null;
+  /** `min_pass_rate`: threshold − actual when it failed (how far below), else 0. */
+  gap: number | null;
+  /** `no_regression`: the significant drops. */
+  regressions: number | null;
+  /** Where the gate came from: `command line`, `jest config` or `package.json`. */
+  source: string;
+  passed: boolean;
+  /** One sentence saying what was held and how it went. */
+  message: string;
 }
 
 /** Overall answer of a run; the exit status follows it (passed → 0, failed → 1). */
@@ -171,6 +268,8 @@ export interface RunSummary {
   baseline: BaselineComparison | null;
   /** Set when `--baseline latest` found no earlier run. */
   baselineNote: string | null;
+  /** The gates the run was held to (`--min-pass-rate`, `--fail-on-regression`, config) and how each went. */
+  gates: GateResult[];
   /** Jest's exit, when this summary follows a `m3 test` run. */
   jestExit: { code: number | null; signal: string | null } | null;
   verdict: Verdict;

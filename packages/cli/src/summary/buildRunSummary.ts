@@ -1,11 +1,23 @@
 // Builds the run summary from the store, with the verdict the exit status follows.
 import type { AttemptRecord, Redactor, RunProblem } from '@sf-m3/core';
 import { compareBaseline } from '../baseline/compareBaseline';
+import { DEFAULT_ALPHA } from '../baseline/compareRates';
+import { readComparedRun } from '../baseline/readComparedRun';
+import { evaluateGates } from '../gates/evaluateGates';
+import type { GateSettings } from '../gates/GateSettings';
 import { collectAgentPassRates } from './agentPassRates';
 import { collectTimeouts } from './collectTimeouts';
 import { collectRunFacts, finalAttempts, type SummaryStore } from './collectRunFacts';
 import { failureHeadline, fullFailureMessage } from './failureText';
-import type { AttemptTally, BaselineComparison, FailedTest, RunSummary, SuiteSummary, Verdict } from './RunSummary';
+import type {
+  AttemptTally,
+  BaselineComparison,
+  FailedTest,
+  GateResult,
+  RunSummary,
+  SuiteSummary,
+  Verdict,
+} from './RunSummary';
 
 /** Inputs besides the store. */
 export interface BuildRunSummaryOptions {
@@ -18,6 +30,10 @@ export interface BuildRunSummaryOptions {
   /** A resolved baseline run id (not `latest`), or null. */
   baselineRunId?: string | null;
   baselineNote?: string | null;
+  /** Significance level of the baseline's pass-rate tests (default 0.05). */
+  alpha?: number;
+  /** The gates to hold the run to (`m3 test`); none when omitted. */
+  gates?: GateSettings | null;
   /** Jest's exit when the summary follows `m3 test`. */
   jestExit?: { code: number | null; signal: string | null } | null;
 }
@@ -41,6 +57,7 @@ export function decideVerdict(parts: {
   failedTests: readonly FailedTest[];
   requiredFailures: RunSummary['requiredFailures'];
   problems?: readonly RunProblem[];
+  gates?: readonly GateResult[];
 }): { verdict: Verdict; reasons: string[] } {
   const reasons: string[] = [];
   if (parts.failedTests.length > 0) reasons.push(`${parts.failedTests.length} test(s) failed`);
@@ -53,6 +70,7 @@ export function decideVerdict(parts: {
     );
   }
   for (const problem of parts.problems ?? []) reasons.push(problem.message);
+  for (const gate of parts.gates ?? []) if (!gate.passed) reasons.push(`gate failed: ${gate.message}`);
   if (parts.status === 'failed' && reasons.length === 0) reasons.push('the run was recorded as failed');
   const saidInterrupted = (parts.problems ?? []).some((problem) => problem.kind === 'interrupted');
   if ((parts.status === 'interrupted' && !saidInterrupted) || parts.status === 'running') {
@@ -75,9 +93,15 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
   const timeouts = await collectTimeouts(store, facts.run.runId, facts.attempts, redactor);
   let baseline: BaselineComparison | null = null;
   if (options.baselineRunId) {
-    const baselineFacts = await collectRunFacts(store, options.baselineRunId, redactor);
-    baseline = compareBaseline(baselineFacts, facts, options.cwd);
+    const [before, now] = await Promise.all([
+      readComparedRun(store, options.baselineRunId, redactor),
+      readComparedRun(store, facts.run.runId, redactor, facts),
+    ]);
+    baseline = compareBaseline(before, now, options.cwd, options.alpha ?? DEFAULT_ALPHA);
   }
+  const gates = options.gates
+    ? evaluateGates(options.gates, facts.evaluators, baseline, options.baselineNote ?? null)
+    : [];
 
   const suiteNames = new Map(facts.suites.map((s) => [s.suiteId, s.name]));
   const bySuite = new Map<number | null, AttemptRecord[]>();
@@ -111,6 +135,7 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
     failedTests,
     requiredFailures: facts.requiredFailures,
     problems: (facts.run.problems ?? []).map((p) => ({ ...p, message: redactor.redactText(p.message) })),
+    gates,
   });
   const summary: RunSummary = {
     schemaVersion: 1,
@@ -129,6 +154,7 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
     requiredFailures: facts.requiredFailures,
     baseline,
     baselineNote: options.baselineNote ?? null,
+    gates,
     jestExit,
     verdict,
     reasons,

@@ -17,6 +17,7 @@ export type SummaryStore = Pick<
   | 'isRequiredLineage'
   | 'listExecutions'
   | 'getTraceView'
+  | 'getTrace'
 >;
 
 /** One run as read from the store. */

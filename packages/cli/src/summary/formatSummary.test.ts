@@ -46,6 +46,7 @@ function summary(overrides: Partial<RunSummary> = {}): RunSummary {
     requiredFailures: [],
     baseline: null,
     baselineNote: null,
+    gates: [],
     jestExit: { code: 0, signal: null },
     verdict: 'passed',
     reasons: [],
@@ -78,7 +79,22 @@ describe('formatSummary', () => {
     expect(formatSummary(summary(), { feedbackPath: '.m3/reports/run-3f1c/feedback.json' })).toMatchSnapshot();
   });
 
-  test('a failed run with failed tests, required failures and a baseline', () => {
+  test('a failed run with failed tests, required failures, a baseline and a failed gate', () => {
+    const structured = {
+      evaluator: 'm3.expect.toHaveStructuredContent',
+      scope: 'evaluator' as const,
+      suiteName: null,
+      caseId: null,
+      harness: null,
+      model: null,
+      baselinePassRate: 1,
+      currentPassRate: 0.75,
+      delta: -0.25,
+      baseline: { passRate: 1, passed: 40, expected: 40 },
+      current: { passRate: 0.75, passed: 30, expected: 40 },
+      pValue: 0.00094,
+      significance: 'significant' as const,
+    };
     const text = formatSummary(
       summary({
         status: 'failed',
@@ -125,16 +141,79 @@ describe('formatSummary', () => {
           fixedTests: [],
           newTests: 1,
           removedTests: 0,
-          regressedEvaluators: [
+          alpha: 0.05,
+          regressedEvaluators: [structured],
+          evaluators: [structured],
+          groups: [
             {
-              evaluator: 'm3.expect.toHaveStructuredContent',
+              ...structured,
+              scope: 'case',
+              caseId: 'shipping::quotes',
               baselinePassRate: 1,
-              currentPassRate: 0.75,
-              delta: -0.25,
+              currentPassRate: 0.9,
+              delta: -0.1,
+              baseline: { passRate: 1, passed: 10, expected: 10 },
+              current: { passRate: 0.9, passed: 9, expected: 10 },
+              pValue: 1,
+              significance: 'within noise',
             },
           ],
-          evaluators: [],
+          regressions: [structured],
+          dropsWithinNoise: 1,
+          interfaceChanges: {
+            compared: 1,
+            changes: [
+              {
+                suiteName: 'shipping',
+                server: 'shop',
+                tool: 'shipping_quote',
+                change: 'removed',
+                fields: [],
+                differences: [],
+                renamed: 'quote_shipping',
+              },
+              {
+                suiteName: 'shipping',
+                server: 'shop',
+                tool: 'quote_shipping',
+                change: 'added',
+                fields: [],
+                differences: [],
+                renamed: 'shipping_quote',
+              },
+              {
+                suiteName: 'shipping',
+                server: 'shop',
+                tool: 'batch_total',
+                change: 'changed',
+                fields: ['inputSchema'],
+                differences: [
+                  {
+                    path: '$.inputSchema.properties.values.items.type',
+                    change: 'changed',
+                    before: 'number',
+                    after: 'string',
+                  },
+                ],
+                renamed: null,
+              },
+            ],
+            notComparable: [{ suiteName: 'shipping', server: 'legacy', seenIn: 'baseline' }],
+          },
         },
+        gates: [
+          {
+            kind: 'min_pass_rate',
+            evaluator: 'm3.expect.toHaveStructuredContent',
+            threshold: 0.8,
+            actual: 0.75,
+            gap: 0.05,
+            regressions: null,
+            source: 'command line',
+            passed: false,
+            message: 'min pass rate m3.expect.toHaveStructuredContent ≥ 80.0%: 75.0% (3/4) is 5.0 pts below',
+          },
+        ],
         verdict: 'failed',
         reasons: ['1 test(s) failed', 'Jest exited with status 1'],
       }),

@@ -1,4 +1,5 @@
 // The plain-text summary printed after Jest's output (and by `m3 report`).
+import { formatComparison } from '../baseline/formatComparison';
 import type { AgentGroupStats, AgentPassRates, RunSummary, TimedOutExecution } from './RunSummary';
 
 /** Extra lines around the summary. */
@@ -14,12 +15,6 @@ export function formatRate(rate: number | null): string {
 
 function formatInterval(interval: [number, number] | null): string {
   return interval === null ? '' : `[${formatRate(interval[0])}–${formatRate(interval[1])}]`;
-}
-
-function formatDelta(delta: number | null): string {
-  if (delta === null) return 'n/a';
-  const points = delta * 100;
-  return `${points >= 0 ? '+' : '−'}${Math.abs(points).toFixed(1)} pts`;
 }
 
 function table(rows: string[][], indent = '  '): string[] {
@@ -148,19 +143,13 @@ export function formatSummary(summary: RunSummary, options: FormatOptions = {}):
   }
   const b = summary.baseline;
   if (b !== null) {
-    lines.push(
-      `baseline    ${b.baselineRunId}: ${b.regressedTests.length} regressed, ${b.fixedTests.length} fixed, ` +
-        `${b.newTests} new, ${b.removedTests} removed`,
-    );
-    for (const test of b.regressedTests) lines.push(`  ✕ ${test.key}  passed → failed`);
-    for (const test of b.fixedTests) lines.push(`  ✓ ${test.key}  failed → passed`);
-    for (const e of b.regressedEvaluators) {
-      lines.push(
-        `  ↓ ${e.evaluator}  ${formatRate(e.baselinePassRate)} → ${formatRate(e.currentPassRate)} (${formatDelta(e.delta)})`,
-      );
-    }
+    lines.push(...formatComparison(b));
   } else if (summary.baselineNote) {
     lines.push(`baseline    ${summary.baselineNote}`);
+  }
+  if (summary.gates.length > 0) {
+    lines.push('gates');
+    for (const gate of summary.gates) lines.push(`  ${gate.passed ? '✓' : '✕'} ${gate.message}`);
   }
   if (options.feedbackPath) lines.push(`feedback    ${options.feedbackPath}`);
   lines.push(`verdict     ${summary.verdict}${summary.reasons.length > 0 ? `: ${summary.reasons.join('; ')}` : ''}`);

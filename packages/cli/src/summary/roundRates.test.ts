@@ -32,7 +32,15 @@ describe('roundRate', () => {
 describe('roundSummaryRates', () => {
   test('rounds evaluator, agent and baseline figures and leaves counts and the input alone', () => {
     const evaluator = stats({});
-    const delta = { evaluator: 'x', baselinePassRate: 1, currentPassRate: 0.8, delta: 0.8 - 1 };
+    const delta = {
+      evaluator: 'x',
+      baselinePassRate: 1,
+      currentPassRate: 0.8,
+      delta: 0.8 - 1,
+      baseline: { passRate: 1, passed: 5, expected: 5 },
+      current: { passRate: 4 / 5, passed: 4, expected: 5 },
+      pValue: 1.234567891e-9,
+    };
     const group = {
       evaluator: 'x',
       harness: 'openai',
@@ -52,13 +60,24 @@ describe('roundSummaryRates', () => {
     const summary = {
       evaluations: [evaluator],
       agents: { byHarness: [group], byModel: [], byCase: [group] },
-      baseline: { baselineRunId: 'a', currentRunId: 'b', regressedEvaluators: [delta], evaluators: [delta] },
+      baseline: {
+        baselineRunId: 'a',
+        currentRunId: 'b',
+        regressedEvaluators: [delta],
+        evaluators: [delta],
+        groups: [delta],
+        regressions: [delta],
+      },
+      gates: [{ actual: 0.7000000000000001, gap: 0.09999999999999998 }],
     } as unknown as RunSummary;
     const rounded = roundSummaryRates(summary);
     expect(rounded.evaluations[0]).toEqual({ ...evaluator, interval: [0.3755, 0.9638], averageScore: 0.3 });
     expect(rounded.agents!.byHarness[0]).toMatchObject({ passRate: 0.6667, passed: 2, expected: 3 });
     expect(rounded.agents!.byCase[0]!.passRate).toBe(0.6667);
-    expect(rounded.baseline!.regressedEvaluators[0]).toEqual({ ...delta, delta: -0.2 });
+    // A p-value keeps six significant digits: rounding it to four places would make it 0.
+    expect(rounded.baseline!.regressedEvaluators[0]).toEqual({ ...delta, delta: -0.2, pValue: 1.23457e-9 });
+    expect(rounded.baseline!.groups[0]!.current!.passRate).toBe(0.8);
+    expect(rounded.gates[0]).toMatchObject({ actual: 0.7, gap: 0.1 });
     expect(rounded.baseline!.evaluators[0]!.delta).toBe(-0.2);
     expect(summary.evaluations[0]!.averageScore).toBe(0.1 + 0.2);
     expect(roundSummaryRates({ ...summary, agents: null, baseline: null })).toMatchObject({

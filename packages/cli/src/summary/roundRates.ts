@@ -30,11 +30,20 @@ const roundGroup = (stats: AgentGroupStats): AgentGroupStats => ({
   interval: roundInterval(stats.interval),
 });
 
+const roundCounts = (counts: EvaluatorDelta['baseline']): EvaluatorDelta['baseline'] =>
+  counts === null ? null : { ...counts, passRate: roundRate(counts.passRate) };
+
+/** p-values keep six significant digits: a small one must not round to 0. */
+const roundPValue = (p: number | null): number | null => (p === null ? null : Number(p.toPrecision(6)));
+
 const roundDelta = (delta: EvaluatorDelta): EvaluatorDelta => ({
   ...delta,
   baselinePassRate: roundRate(delta.baselinePassRate),
   currentPassRate: roundRate(delta.currentPassRate),
   delta: roundRate(delta.delta),
+  baseline: roundCounts(delta.baseline),
+  current: roundCounts(delta.current),
+  pValue: roundPValue(delta.pValue),
 });
 
 /** A copy of `summary` whose rates, intervals, deltas and average scores are rounded for JSON output. */
@@ -58,6 +67,9 @@ export function roundSummaryRates(summary: RunSummary): RunSummary {
             ...baseline,
             regressedEvaluators: baseline.regressedEvaluators.map(roundDelta),
             evaluators: baseline.evaluators.map(roundDelta),
+            groups: baseline.groups.map(roundDelta),
+            regressions: baseline.regressions.map(roundDelta),
           },
+    gates: summary.gates.map((gate) => ({ ...gate, actual: roundRate(gate.actual), gap: roundRate(gate.gap) })),
   };
 }

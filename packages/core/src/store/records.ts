@@ -32,7 +32,8 @@ export interface RunRecord {
 
 /** One reason a run failed or stopped that no attempt carries. */
 export interface RunProblem {
-  readonly kind: 'file_error' | 'file_unfinished' | 'persistence_error' | 'jest_exit' | 'interrupted';
+  /** `gate`: a `--min-pass-rate` / `--fail-on-regression` gate of `m3 test` failed. */
+  readonly kind: 'file_error' | 'file_unfinished' | 'persistence_error' | 'jest_exit' | 'interrupted' | 'gate';
   /** The test file, relative to the project root, when the problem belongs to one. */
   readonly testPath: string | null;
   readonly message: string;

@@ -1,0 +1,101 @@
+// Gates written into the project instead of the command line: `testEnvironmentOptions.m3` of the
+// Jest config (jest.config.{js,cjs,json}, or the "jest" key of package.json) and the "m3" section of
+// package.json. Both take the same keys:
+//   { minPassRate: 0.8 | "quality.v1=0.9" | [0.8, "quality.v1=0.9"] | { "*": 0.8, "quality.v1": 0.9 },
+//     failOnRegression: true, alpha: 0.05, baseline: "latest" }
+// Other keys (resultsDb…) belong to the environment and are ignored here.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../options/UsageError';
+import type { GateConfig, GateSource } from './GateSettings';
+import { noGateConfig } from './GateSettings';
+import { parseAlpha, parseMinPassRate } from './parseGateValues';
+
+/** Jest config files whose `testEnvironmentOptions.m3` the CLI can read (Jest's order). */
+const READABLE_CONFIGS = ['jest.config.js', 'jest.config.cjs', 'jest.config.json'];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Parses one `m3` settings object; `where` prefixes every error (e.g. `package.json "m3"`). */
+export function parseGateConfig(section: unknown, where: string, source: GateSource): GateConfig {
+  if (section === undefined || section === null) return noGateConfig(source);
+  if (!isObject(section)) throw new UsageError(where, 'must be an object such as { "minPassRate": 0.8 }');
+  const { minPassRate, failOnRegression, alpha, baseline } = section;
+  const rates: GateConfig['minPassRate'] = [];
+  const at = `${where}.minPassRate`;
+  if (typeof minPassRate === 'number' || typeof minPassRate === 'string') {
+    rates.push(parseMinPassRate(at, minPassRate, source));
+  } else if (Array.isArray(minPassRate)) {
+    for (const item of minPassRate) {
+      if (typeof item !== 'number' && typeof item !== 'string') {
+        throw new UsageError(at, 'list entries are rates (0.8) or "EVALUATOR=RATE" strings');
+      }
+      rates.push(parseMinPassRate(at, item, source));
+    }
+  } else if (isObject(minPassRate)) {
+    for (const [evaluator, rate] of Object.entries(minPassRate)) {
+      if (typeof rate !== 'number') throw new UsageError(`${at}.${evaluator}`, 'must be a number from 0 to 1');
+      const parsed = parseMinPassRate(`${at}.${evaluator}`, rate, source);
+      rates.push({ ...parsed, evaluator: evaluator === '*' ? null : evaluator });
+    }
+  } else if (minPassRate !== undefined) {
+    throw new UsageError(
+      at,
+      'must be a rate (0.8), "EVALUATOR=RATE", a list of them, or { "*": 0.8, "EVALUATOR": 0.9 }',
+    );
+  }
+  if (failOnRegression !== undefined && typeof failOnRegression !== 'boolean') {
+    throw new UsageError(`${where}.failOnRegression`, 'must be true or false');
+  }
+  if (baseline !== undefined && (typeof baseline !== 'string' || baseline.trim() === '')) {
+    throw new UsageError(`${where}.baseline`, 'must be "latest" or a run id');
+  }
+  return {
+    source,
+    minPassRate: rates,
+    failOnRegression: failOnRegression ?? null,
+    alpha: alpha === undefined ? null : parseAlpha(`${where}.alpha`, alpha as string | number),
+    baseline: typeof baseline === 'string' ? baseline.trim() : null,
+  };
+}
+
+function loadJestConfig(folder: string): { file: string; config: unknown } | null {
+  for (const name of READABLE_CONFIGS) {
+    const path = join(folder, name);
+    if (!existsSync(path)) continue;
+    try {
+      const loaded: unknown = name.endsWith('.json') ? JSON.parse(readFileSync(path, 'utf8')) : require(path);
+      const config = isObject(loaded) && 'default' in loaded && isObject(loaded.default) ? loaded.default : loaded;
+      return { file: name, config };
+    } catch (error) {
+      throw new UsageError(name, `could not be read for its m3 gates: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+  return null;
+}
+
+/** The gate settings of the Jest config and of package.json in `folder` (the project root). */
+export function readGateConfig(folder: string): { jestConfig: GateConfig; packageJson: GateConfig } {
+  let pkg: Record<string, unknown> | null = null;
+  const pkgPath = join(folder, 'package.json');
+  if (existsSync(pkgPath)) {
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(pkgPath, 'utf8'));
+      pkg = isObject(parsed) ? parsed : null;
+    } catch (error) {
+      throw new UsageError('package.json', `is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  const jest =
+    loadJestConfig(folder) ?? (pkg && isObject(pkg.jest) ? { file: 'package.json "jest"', config: pkg.jest } : null);
+  const options = jest && isObject(jest.config) ? jest.config.testEnvironmentOptions : undefined;
+  const jestSection = isObject(options) ? options.m3 : undefined;
+  return {
+    jestConfig: jest
+      ? parseGateConfig(jestSection, `${jest.file} testEnvironmentOptions.m3`, 'jest config')
+      : noGateConfig('jest config'),
+    packageJson: parseGateConfig(pkg?.m3, 'package.json "m3"', 'package.json'),
+  };
+}

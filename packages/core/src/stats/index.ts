@@ -1,0 +1,2 @@
+export * from './fisherExactTest';
+export * from './logFactorial';
