@@ -209,10 +209,12 @@ PRAGMA application_id = ${SF_M3_APPLICATION_ID};
 `;
 
 // Version 3: a faster write path (issue 15). Rows are written in batches (evaluationRows.ts) that
-// keep their lineages themselves, so the per-row triggers and the evaluation_lineages table go: a
-// lineage's rows are found by lineage_id (same key as before) in one integer index, the latest row
-// is still marked by is_latest, and "required" stays sticky because any required row of the
-// lineage counts (rows are never deleted one by one). The evaluator, suite and case indexes served
+// keep their lineages themselves, so the per-row triggers go and nothing reads evaluation_lineages
+// any more: a lineage's rows are found by lineage_id (same key as before) in one integer index, the
+// latest row is still marked by is_latest, and "required" stays sticky because any required row of
+// the lineage counts (rows are never deleted one by one). evaluation_lineages stays, no longer kept
+// current by inserts: tools that rebuild lineages after deleting or copying rows (prune, merge)
+// may still write it; a later schema can drop it. The evaluator, suite and case indexes served
 // only aggregations, which read most of an evaluator's rows and are as fast scanning the table
 // (see README, Benchmark). Kept: the run index (one run among many) and the execution index (an
 // execution's rows; the missing-required check). Creating the lineage index reads every row once,
@@ -220,7 +222,6 @@ PRAGMA application_id = ${SF_M3_APPLICATION_ID};
 const V3 = `
 DROP TRIGGER IF EXISTS evaluations_demote_previous;
 DROP TRIGGER IF EXISTS evaluations_keep_lineage;
-DROP TABLE IF EXISTS evaluation_lineages;
 DROP INDEX IF EXISTS evaluations_by_evaluator;
 DROP INDEX IF EXISTS evaluations_by_suite;
 DROP INDEX IF EXISTS evaluations_by_case;
