@@ -44,30 +44,34 @@ const index = (field: Field): number => EVALUATION_FIELDS.indexOf(field);
 const at = (field: Field): string =>
   field === 'lineage_id' ? `CAST(r.value->>${index(field)} AS INTEGER)` : `r.value->>${index(field)}`;
 
-/** `p` (an `evaluations` alias) is a row of the same lineage as the batch row `r`. */
-const sameLineage = (p: string): string => `${p}.lineage_id = ${at('lineage_id')}`;
-
 /**
- * Before a batch goes in, every stored latest row that a batch row supersedes steps down (one
- * lookup per flagged row in `evaluations_by_lineage`; a new lineage finds nothing).
+ * The head of a lineage in a batch (its latest row there): lineage key, creation time, id, and the
+ * row's position in the batch. The lineage statements read only these, not the rows.
  */
+type LineageHead = [lineageKey: SqlValue, createdAt: SqlValue, evaluationId: SqlValue, position: number];
+
+const storedRowsOf = (order: '<' | '>'): string =>
+  `evaluations p WHERE p.lineage_id = CAST(h.value->>0 AS INTEGER) AND p.is_latest = 1
+     AND (p.created_at, p.evaluation_id) ${order} (h.value->>1, h.value->>2)`;
+
+/** Positions of the heads that a stored row of their lineage supersedes: they are not latest. */
+export const SUPERSEDED_SQL = `SELECT h.value->>3 AS position FROM json_each(?) h
+  WHERE EXISTS (SELECT 1 FROM ${storedRowsOf('>')})`;
+
+/** The stored latest rows that a head supersedes step down (a new lineage finds nothing). */
 export const DEMOTE_SQL = `UPDATE evaluations SET is_latest = 0 WHERE row_id IN (
-  SELECT p.row_id FROM json_each(?) r JOIN evaluations p ON ${sameLineage('p')}
-   WHERE r.value->>${FLAG} = 1 AND p.is_latest = 1 AND (p.created_at, p.evaluation_id) < (${at('created_at')}, ${at('evaluation_id')}))`;
+  SELECT p.row_id FROM json_each(?) h JOIN ${storedRowsOf('<')})`;
 
 /**
- * Inserts every row of a JSON array of rows, each followed by its lineage key and batch flag, in
- * one statement (one round trip through the driver however many rows). The statement reads
- * `evaluations`, so SQLite evaluates its SELECT before the first insert: a row is the latest of
- * its lineage when its batch flag says so (see \`batchOf\`) and no stored row of the lineage is
- * later. \`execution_created_at\` is the execution's creation time when it is stored (time buckets
- * are of the execution), else the row's own.
+ * Inserts every row of a JSON array of rows, each followed by its \`is_latest\`, in one statement
+ * (one round trip through the driver however many rows; the SELECT reads no table it writes, so
+ * rows stream straight in). \`execution_created_at\` is the execution's creation time when it is
+ * stored (time buckets are of the execution), else the row's own.
  */
 export const INSERT_EVALUATIONS_SQL = `INSERT INTO evaluations (${EVALUATION_FIELDS.join(', ')}, execution_created_at, is_latest)
 SELECT ${EVALUATION_FIELDS.map(at).join(', ')},
   COALESCE((SELECT x.created_at FROM executions x WHERE x.execution_id = ${at('execution_id')}), ${at('created_at')}),
-  r.value->>${FLAG} AND NOT EXISTS (SELECT 1 FROM evaluations p WHERE ${sameLineage('p')} AND p.is_latest = 1
-                AND (p.created_at, p.evaluation_id) > (${at('created_at')}, ${at('evaluation_id')}))
+  r.value->>${FLAG}
 FROM json_each(?) r`;
 
 /** True when some stored row of the lineage was saved as required (required is sticky). */
@@ -119,25 +123,33 @@ function isLater(a: EvaluationRow, b: EvaluationRow): boolean {
   return ta !== tb ? ta > tb : (a[EVALUATION_ID] as string) > (b[EVALUATION_ID] as string);
 }
 
-/**
- * The rows with their batch flag: 1 for the latest row of its lineage within the batch (a stored
- * row may still supersede it), 0 for a row that a later row of the same batch supersedes.
- */
-function batchOf(rows: readonly EvaluationRow[]): SqlValue[][] {
-  if (rows.length === 1) return [[...rows[0]!, 1]];
-  const latest = new Map<SqlValue, EvaluationRow>();
-  for (const row of rows) {
-    const seen = latest.get(row[KEY]!);
-    if (seen === undefined || isLater(row, seen)) latest.set(row[KEY]!, row);
-  }
-  return rows.map((row) => [...row, latest.get(row[KEY]!) === row ? 1 : 0]);
+/** The head of each lineage in `rows`: its latest row there (later \`createdAt\`, then larger id). */
+function headsOf(rows: readonly EvaluationRow[]): Map<SqlValue, number> {
+  const heads = new Map<SqlValue, number>();
+  rows.forEach((row, position) => {
+    const seen = heads.get(row[KEY]!);
+    if (seen === undefined || isLater(row, rows[seen]!)) heads.set(row[KEY]!, position);
+  });
+  return heads;
 }
 
-/** Inserts `rows` (any number, in order) with two statements: demote, then insert. */
+/**
+ * Inserts \`rows\` (any number, in order) in the open transaction, keeping the latest row of each
+ * lineage marked: a row is latest when it is its lineage's head in the batch and no stored row of
+ * the lineage is later; the stored latest rows the heads supersede step down first.
+ */
 export async function insertEvaluationRows(db: SqliteConnection, rows: readonly EvaluationRow[]): Promise<void> {
-  const batch = JSON.stringify(batchOf(rows));
-  await db.run(DEMOTE_SQL, [batch]);
-  await db.run(INSERT_EVALUATIONS_SQL, [batch]);
+  const heads: LineageHead[] = [...headsOf(rows).values()].map((position) => {
+    const row = rows[position]!;
+    return [row[KEY]!, row[CREATED_AT]!, row[EVALUATION_ID]!, position];
+  });
+  const headsJson = JSON.stringify(heads);
+  const superseded = await db.all<{ position: number }>(SUPERSEDED_SQL, [headsJson]);
+  const latest = new Set(heads.map((head) => head[3]));
+  for (const { position } of superseded) latest.delete(Number(position));
+  await db.run(DEMOTE_SQL, [headsJson]);
+  const batch = rows.map((row, position) => [...row, latest.has(position) ? 1 : 0]);
+  await db.run(INSERT_EVALUATIONS_SQL, [JSON.stringify(batch)]);
 }
 
 /** Inserts one row alone, naming it when it is a duplicate (rows are append-only) or invalid. */
