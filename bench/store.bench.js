@@ -1,9 +1,15 @@
 // The cost of the SQLite store, on the built dist (`npm run bench` builds first):
-//  1. 100 000 evaluations saved through SQLiteExecutionStore (concurrent saves, batched into
-//     BEGIN IMMEDIATE transactions; label columns, lineage trigger and indexes maintained) versus
-//     raw `sqlite3` inserts of the same rows in one transaction into a plain table. Target <= 2x.
-//  2. aggregateEvaluations grouped by suite over 1 000 000 evaluations versus the hand-written
-//     `GROUP BY suite_name` over the same latest rows. Target <= 3x.
+//  1. 100 000 evaluations saved through SQLiteExecutionStore (1 000 concurrent saveEvaluation
+//     calls at a time: the write queue writes each batch with one json_each insert in one
+//     BEGIN IMMEDIATE transaction; label columns, lineage triggers and indexes maintained) versus
+//     the best raw `sqlite3` use: the same rows, JSON-encoded by the caller, inserted with batched
+//     `INSERT … SELECT … FROM json_each(?)` in ONE transaction into a plain table (the faster of
+//     1 000-row and 10 000-row batches). Target <= 1.5x (issue 15). Raw per-row prepared inserts
+//     are printed beside it for reference.
+//  2. aggregateEvaluations grouped by suite over 1 000 000 evaluations versus a raw `GROUP BY
+//     suite_name` over the same latest rows computing the same counts: statuses, scores, and the
+//     distinct executions and cases. Target <= 2x (issue 15). The counts-only GROUP BY is printed
+//     for reference.
 //  3. bytes on disk per direct execution: 1 000 real kit executions (trace, events, evidence) after
 //     1 000 warm-up ones, so the empty schema's pages do not count. Target <= 8 KB.
 'use strict';
@@ -126,6 +132,12 @@ function executionRecord(executionId, n) {
   };
 }
 
+/** The plain table raw inserts write: the same values, a primary key and the unique id only. */
+const RAW_TABLE = `CREATE TABLE evaluations (row_id INTEGER PRIMARY KEY, evaluation_id TEXT NOT NULL UNIQUE, evaluator TEXT,
+    execution_id TEXT, turn_id TEXT, subject_digest TEXT, status TEXT, score REAL, required INTEGER, created_at TEXT,
+    run_id TEXT, suite_name TEXT, case_id TEXT, server TEXT, tool TEXT, transport TEXT, trial TEXT, metadata_json TEXT,
+    result_json TEXT)`;
+
 async function saveThroughStore(dir, round) {
   const store = new SQLiteExecutionStore(path.join(dir, `store-${round}.sqlite`));
   const executionId = `exec-${hex(1)}`;
@@ -143,10 +155,7 @@ async function saveThroughStore(dir, round) {
 async function saveRaw(dir, rows, round) {
   const db = raw(path.join(dir, `raw-${round}.sqlite`));
   await db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
-  await db.exec(`CREATE TABLE evaluations (row_id INTEGER PRIMARY KEY, evaluation_id TEXT NOT NULL UNIQUE, evaluator TEXT,
-    execution_id TEXT, turn_id TEXT, subject_digest TEXT, status TEXT, score REAL, required INTEGER, created_at TEXT,
-    run_id TEXT, suite_name TEXT, case_id TEXT, server TEXT, tool TEXT, transport TEXT, trial TEXT, metadata_json TEXT,
-    result_json TEXT)`);
+  await db.exec(RAW_TABLE);
   const timing = await measure(async () => {
     await db.exec('BEGIN');
     const statement = db.prepare(
@@ -183,6 +192,45 @@ async function saveRaw(dir, rows, round) {
       ),
     );
     await new Promise((resolve) => statement.finalize(resolve));
+    await db.exec('COMMIT');
+  });
+  await db.close();
+  return timing;
+}
+
+/** The best raw use: caller-encoded JSON batches of `batch` rows, json_each, one transaction. */
+async function saveRawJsonEach(dir, rows, round, batch) {
+  const db = raw(path.join(dir, `raw-json-${batch}-${round}.sqlite`));
+  await db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  await db.exec(RAW_TABLE);
+  const columns = Array.from({ length: 18 }, (_, k) => `value->>${k}`).join(', ');
+  const timing = await measure(async () => {
+    await db.exec('BEGIN');
+    for (let start = 0; start < rows.length; start += batch) {
+      const values = rows
+        .slice(start, start + batch)
+        .map(({ result: r, labels: l }) => [
+          r.evaluationId,
+          r.evaluator,
+          r.executionId,
+          r.turnId,
+          r.subjectDigest,
+          r.status,
+          r.score,
+          r.required ? 1 : 0,
+          r.createdAt,
+          l.runId,
+          l.suiteName,
+          l.caseId,
+          l.server,
+          l.tool,
+          l.transport,
+          l.trial,
+          JSON.stringify(l.metadata),
+          JSON.stringify(r),
+        ]);
+      await db.run(`INSERT INTO evaluations SELECT NULL, ${columns} FROM json_each(?)`, [JSON.stringify(values)]);
+    }
     await db.exec('COMMIT');
   });
   await db.close();
@@ -272,13 +320,17 @@ async function run() {
   try {
     const savedRounds = [];
     const rawRounds = [];
+    const jsonRounds = [];
     for (let round = 0; round < 2; round += 1) {
       const { timing, rows } = await saveThroughStore(dir, round);
       savedRounds.push(timing);
+      jsonRounds.push(await saveRawJsonEach(dir, rows, round, 1_000));
+      jsonRounds.push(await saveRawJsonEach(dir, rows, round, 10_000));
       rawRounds.push(await saveRaw(dir, rows, round));
     }
     const saved = best(savedRounds);
     const rawPlain = best(rawRounds);
+    const rawJson = best(jsonRounds);
     const { ours, rawSimple, rawDistinct } = await aggregateComparison(dir);
     const perExecution = (await bytesPerDirectExecution(dir)) / EXECUTIONS;
     const line = (label, a, b, target) => {
@@ -290,9 +342,15 @@ async function run() {
     process.stdout.write(
       [
         `${'measure (best of 2-3 rounds, ms; ratio = sf-m3 / raw, wall and CPU)'.padEnd(62)}    sf-m3      raw   wall    cpu  target`,
-        line(`save ${SAVES} evaluations vs raw inserts, one transaction`, saved, rawPlain, 2),
-        line(`aggregate by suite, ${AGGREGATE_ROWS} evaluations vs raw GROUP BY`, ours, rawSimple, 3),
-        line('  same vs raw GROUP BY with distinct execution/case counts', ours, rawDistinct, null),
+        line(`save ${SAVES} evaluations vs raw batched json_each, one transaction`, saved, rawJson, 1.5),
+        line('  same vs raw per-row prepared inserts, one transaction', saved, rawPlain, null),
+        line(
+          `aggregate by suite, ${AGGREGATE_ROWS} evals vs raw GROUP BY incl. distinct exec/case`,
+          ours,
+          rawDistinct,
+          2,
+        ),
+        line('  same vs raw GROUP BY of counts only (no distinct counts)', ours, rawSimple, null),
         `bytes on disk per direct execution (${EXECUTIONS} kit executions of shipping_quote, in-process example server; ` +
           `events, trace, evidence): ${Math.round(perExecution)}  <= ${TARGET_BYTES} ${perExecution <= TARGET_BYTES ? 'ok' : 'MISSED'}`,
         '',

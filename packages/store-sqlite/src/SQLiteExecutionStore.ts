@@ -1,7 +1,6 @@
 import {
   buildAggregateValues,
   canonicalInstant,
-  caseIdOfEvaluation,
   compareGroupKeys,
   checkedEvidenceDigest,
   evidenceDigestOf,
@@ -39,11 +38,19 @@ import { aggregateCountsSql } from './aggregateSql';
 import { encodeEventChunks } from './eventChunks';
 import { frameTexts, insertEventChunks, readEvents } from './eventRows';
 import { reserveJudgeRequestRow } from './judgeBudget/reserveJudgeRequestRow';
-import { lineageId } from './lineageId';
 import { immediateTransaction, type RetryPolicy, DEFAULT_RETRY } from './immediateTransaction';
+import { lineageId } from './lineageId';
 import { openDatabase, type OpenedDatabase } from './openDatabase';
 import { sqliteErrorCode, type SqliteConnection, type SqlValue } from './SqliteConnection';
-import { runWorks, WriteQueue } from './WriteQueue';
+import { runWorks, WriteQueue, type RowBatchKind } from './WriteQueue';
+import {
+  evaluationRow,
+  insertEvaluationRow,
+  insertEvaluationRows,
+  REQUIRED_LINEAGE_SQL,
+  REQUIRED_LINEAGE_V2_SQL,
+  type EvaluationRow,
+} from './evaluationRows';
 
 /** Options of a SQLite store. */
 export interface SQLiteExecutionStoreOptions {
@@ -80,6 +87,10 @@ export class SQLiteExecutionStore implements ExecutionStore {
   /** Set once open, so hot paths skip awaiting `opening`. */
   private opened: OpenedDatabase | null = null;
   private readonly queue: WriteQueue;
+  /** Evaluation rows queued together are inserted by one statement (see `WriteQueue`). */
+  private readonly evaluationRows: RowBatchKind<EvaluationRow> = {
+    insert: (rows) => insertEvaluationRows(writerOf(this.opened!), rows),
+  };
   private closed = false;
 
   constructor(path: string, options: SQLiteExecutionStoreOptions = {}) {
@@ -111,15 +122,12 @@ export class SQLiteExecutionStore implements ExecutionStore {
     return (await this.database()).reader;
   }
 
-  /**
-   * Runs `work` with the writer connection inside the next write batch. `single` marks a work of
-   * exactly one independent statement (see `WriteWork`).
-   */
-  private write<T>(work: (db: SqliteConnection) => Promise<T>, single = false): Promise<T> {
+  /** Runs `work` with the writer connection inside the next write batch. */
+  private write<T>(work: (db: SqliteConnection) => Promise<T>): Promise<T> {
     if (this.readOnly) return Promise.reject(readOnlyWrite(this.path));
     const writer = this.closed ? null : (this.opened?.writer ?? null);
-    if (writer !== null) return this.queue.enqueue(() => work(writer), single);
-    return this.database().then((opened) => this.queue.enqueue(() => work(writerOf(opened)), single));
+    if (writer !== null) return this.queue.enqueue(() => work(writer));
+    return this.database().then((opened) => this.queue.enqueue(() => work(writerOf(opened))));
   }
 
   /** Opens the database now (it otherwise opens on first use); surfaces path and schema errors early. */
@@ -440,67 +448,12 @@ export class SQLiteExecutionStore implements ExecutionStore {
   // evaluations --------------------------------------------------------------------------------
 
   async saveEvaluation(evaluation: StoredEvaluation): Promise<void> {
-    const { result, labels } = evaluation;
-    requireId(result.evaluationId, 'evaluationId');
-    requireId(result.evaluator, 'evaluator');
-    const row = { ...result, createdAt: canonicalInstant(result.createdAt, 'createdAt') };
-    const lineage = lineageId(row);
-    const params: SqlValue[] = [
-      row.evaluationId,
-      row.evaluator,
-      lineage,
-      row.subjectDigest,
-      row.executionId,
-      row.turnId,
-      row.status,
-      row.score,
-      row.required ? 1 : 0,
-      row.createdAt,
-      row.executionId,
-      row.createdAt,
-      labels.runId,
-      labels.suiteName,
-      caseIdOfEvaluation(evaluation),
-      labels.server,
-      labels.tool,
-      labels.transport,
-      labels.harness,
-      labels.model,
-      labels.trial,
-      labels.judgeModel,
-      labels.rubricId,
-      labels.matrixId,
-      json(labels.metadata ?? {}),
-      json(row),
-      lineage,
-      row.createdAt,
-      row.evaluationId,
-    ];
-    await this.write(async (db) => {
-      try {
-        await db.run(
-          `INSERT INTO evaluations (evaluation_id, evaluator, lineage_id, subject_digest, execution_id, turn_id,
-             status, score, required, created_at, execution_created_at, run_id, suite_name, case_id, server, tool,
-             transport, harness, model, trial, judge_model, rubric_id, matrix_id, metadata_json, result_json, is_latest)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-             COALESCE((SELECT created_at FROM executions WHERE execution_id = ?), ?),
-             ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-             NOT EXISTS (SELECT 1 FROM evaluation_lineages l WHERE l.lineage_id = ?
-                           AND (l.latest_created_at, l.latest_evaluation_id) > (?, ?)))`,
-          params,
-        );
-      } catch (error) {
-        if (sqliteErrorCode(error) === 'SQLITE_CONSTRAINT') {
-          throw new StoreError(
-            `evaluation could not be saved: ${row.evaluationId} already exists or is invalid (rows are append-only)`,
-            {
-              evaluationId: row.evaluationId,
-            },
-          );
-        }
-        throw error;
-      }
-    }, true);
+    const row = evaluationRow(evaluation);
+    if (this.readOnly) throw readOnlyWrite(this.path);
+    // Rows saved while a transaction runs are written by one json_each insert in the next one.
+    const opened = this.opened !== null && !this.closed ? this.opened : await this.database();
+    const writer = writerOf(opened);
+    await this.queue.enqueueRow(this.evaluationRows, row, () => insertEvaluationRow(writer, row));
   }
 
   async listEvaluations(filter: {
@@ -520,9 +473,9 @@ export class SQLiteExecutionStore implements ExecutionStore {
   }
 
   async isRequiredLineage(lineage: EvaluationLineage): Promise<boolean> {
-    const row = await (
-      await this.reader()
-    ).get<{ required: number }>('SELECT required FROM evaluation_lineages WHERE lineage_id = ?', [lineageId(lineage)]);
+    const { reader, schemaVersion } = await this.database();
+    const sql = schemaVersion < 3 ? REQUIRED_LINEAGE_V2_SQL : REQUIRED_LINEAGE_SQL;
+    const row = await reader.get<{ required: number }>(sql, [lineageId(lineage)]);
     return row?.required === 1;
   }
 

@@ -1,12 +1,20 @@
+/**
+ * Rows that one statement can write together (evaluation rows): `insert` writes any number of
+ * them, in order, with a single statement, e.g. `INSERT … SELECT … FROM json_each(?)`.
+ */
+export interface RowBatchKind<Row> {
+  readonly insert: (rows: readonly Row[]) => Promise<void>;
+}
+
 /** A unit of work inside a write transaction. */
 export interface WriteWork {
+  /** Runs this work alone (for a row: a one-row insert whose errors name that row). */
   readonly run: () => Promise<void>;
   /**
-   * True for a write of exactly one statement text that does not depend on other writes (an
-   * evaluation row): consecutive ones are issued together and run back to back on the
-   * connection, in order, instead of one event-loop round trip each.
+   * Set for one row of a `RowBatchKind`: consecutive works of the same kind are written by one
+   * `insert` of all their rows instead of one statement (and one driver round trip) each.
    */
-  readonly single: boolean;
+  readonly row?: { readonly kind: RowBatchKind<unknown>; readonly value: unknown };
 }
 
 /** One queued write and the promise waiting for it. */
@@ -17,23 +25,18 @@ interface QueuedWrite {
 }
 
 /**
- * Runs a batch of works in order: runs of `single` works are issued at once (the driver keeps
- * one statement's executions in order), any other work is awaited alone. Waits for everything
- * issued before reporting the first failure, so the caller can roll back cleanly.
+ * Runs a batch of works in order: each run of consecutive rows of one kind is written by a single
+ * `insert`, any other work (and a lone row) runs alone. The first failure rejects; the caller
+ * rolls back, and `WriteQueue` retries each work alone, so a bad row fails only its own caller.
  */
 export async function runWorks(works: readonly WriteWork[]): Promise<void> {
   let i = 0;
   while (i < works.length) {
-    if (!works[i]!.single) {
-      await works[i]!.run();
-      i += 1;
-      continue;
-    }
-    let j = i;
-    while (j < works.length && works[j]!.single) j += 1;
-    const settled = await Promise.allSettled(works.slice(i, j).map((w) => w.run()));
-    const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-    if (failure !== undefined) throw failure.reason;
+    const kind = works[i]!.row?.kind;
+    let j = i + 1;
+    if (kind !== undefined) while (j < works.length && works[j]!.row?.kind === kind) j += 1;
+    if (j - i === 1) await works[i]!.run();
+    else await kind!.insert(works.slice(i, j).map((w) => w.row!.value));
     i = j;
   }
 }
@@ -54,15 +57,30 @@ export class WriteQueue {
   ) {}
 
   /** Queues `work` to run inside a write transaction; resolves once that transaction commits. */
-  enqueue<T>(work: () => Promise<T>, single = false): Promise<T> {
+  enqueue<T>(work: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       let value: T;
       const run = async (): Promise<void> => {
         value = await work();
       };
-      this.pending.push({ work: { run, single }, resolve: () => resolve(value), reject });
-      if (this.running === null) this.running = this.drain();
+      this.push({ work: { run }, resolve: () => resolve(value), reject });
     });
+  }
+
+  /**
+   * Queues one row of `kind`; resolves once the transaction that wrote it commits. Alone (or when
+   * its batch fails and each write is retried alone) it is written by `alone`.
+   */
+  enqueueRow<Row>(kind: RowBatchKind<Row>, value: Row, alone: () => Promise<void>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const row = { kind: kind as RowBatchKind<unknown>, value };
+      this.push({ work: { run: alone, row }, resolve, reject });
+    });
+  }
+
+  private push(write: QueuedWrite): void {
+    this.pending.push(write);
+    if (this.running === null) this.running = this.drain();
   }
 
   /** Resolves when every write queued so far has settled. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { lineageKey, type EvaluationLineage } from '@sf-m3/core';
 
 /**
@@ -8,5 +8,6 @@ import { lineageKey, type EvaluationLineage } from '@sf-m3/core';
  * probability about n²/2⁶⁵.
  */
 export function lineageId(lineage: EvaluationLineage): string {
-  return createHash('sha256').update(lineageKey(lineage)).digest().readBigInt64BE(0).toString();
+  // One-shot `hash` (Node >= 20.12): a third of `createHash`'s cost, paid on every saved row.
+  return hash('sha256', lineageKey(lineage), 'buffer').readBigInt64BE(0).toString();
 }

@@ -208,9 +208,29 @@ CREATE TABLE event_chunks (
 PRAGMA application_id = ${SF_M3_APPLICATION_ID};
 `;
 
-// Version 3 (judge budget, `m3 test --judge-max-requests`): judge requests counted per run, one
-// row per run, incremented by one UPSERT so workers in several processes never overshoot the cap.
+// Version 3: a faster write path (issue 15). Rows are written in batches (evaluationRows.ts) that
+// keep their lineages themselves, so the per-row triggers go and nothing reads evaluation_lineages
+// any more: a lineage's rows are found by lineage_id (same key as before) in one integer index, the
+// latest row is still marked by is_latest, and "required" stays sticky because any required row of
+// the lineage counts (rows are never deleted one by one). evaluation_lineages stays, no longer kept
+// current by inserts: tools that rebuild lineages after deleting or copying rows (prune, merge)
+// may still write it; a later schema can drop it. The evaluator, suite and case indexes served
+// only aggregations, which read most of an evaluator's rows and are as fast scanning the table
+// (see README, Benchmark). Kept: the run index (one run among many) and the execution index (an
+// execution's rows; the missing-required check). Creating the lineage index reads every row once,
+// inside the migration's transaction.
 const V3 = `
+DROP TRIGGER IF EXISTS evaluations_demote_previous;
+DROP TRIGGER IF EXISTS evaluations_keep_lineage;
+DROP INDEX IF EXISTS evaluations_by_evaluator;
+DROP INDEX IF EXISTS evaluations_by_suite;
+DROP INDEX IF EXISTS evaluations_by_case;
+CREATE INDEX evaluations_by_lineage ON evaluations(lineage_id);
+`;
+
+// Version 4 (judge budget, `m3 test --judge-max-requests`): judge requests counted per run, one
+// row per run, incremented by one UPSERT so workers in several processes never overshoot the cap.
+const V4 = `
 CREATE TABLE judge_requests (
   run_id TEXT PRIMARY KEY,
   used INTEGER NOT NULL CHECK (used >= 0)
@@ -218,7 +238,7 @@ CREATE TABLE judge_requests (
 `;
 
 /** Forward migrations; index + 1 is the schema version each produces. */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -76,3 +76,76 @@ describe('a database written by schema version 1', () => {
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 });
+
+// __fixtures__/schema-v2.sqlite.gz was written by the schema-version-2 store (commit b345072,
+// __fixtures__/writeSchemaV2.js); what that store reported on it is in schema-v2.expected.json.
+describe('a database written by schema version 2', () => {
+  const v2 = JSON.parse(readFileSync(join(FIXTURES, 'schema-v2.expected.json'), 'utf8')) as Record<string, unknown>;
+  const v2Copy = (): string => {
+    const path = join(mkdtempSync(join(tmpdir(), 'm3-sqlite-v2-')), 'executions.sqlite');
+    writeFileSync(path, gunzipSync(readFileSync(join(FIXTURES, 'schema-v2.sqlite.gz'))));
+    return path;
+  };
+  const answer = (store: SQLiteExecutionStore) =>
+    store.aggregateEvaluations({ filters: { evaluator: ['v2.answer.v1'] }, groupBy: ['runId', 'caseId'] });
+  const required = { executionId: 'exec-1', turnId: null, evaluator: 'v2.answer.v1', subjectDigest: 'a'.repeat(64) };
+
+  it('is migrated to version 3 and reports what version 2 reported; new rows keep its lineages', async () => {
+    const path = v2Copy();
+    const store = new SQLiteExecutionStore(path);
+    expect(await answer(store)).toEqual(v2.answerByRun);
+    expect(await store.aggregateEvaluations({ filters: {}, groupBy: ['evaluator'] })).toEqual(v2.byEvaluator);
+    expect((await store.listEvaluations({})).map((e) => e.evaluationId)).toEqual(v2.latest);
+    // exec-1's lineage was required by a v2 row: still required, and a v3 re-evaluation supersedes it.
+    expect(await store.isRequiredLineage(required)).toBe(true);
+    const [old] = await store.listEvaluations({ executionId: 'exec-1' });
+    await store.saveEvaluation({
+      result: {
+        ...old!,
+        evaluationId: 'eval-v3',
+        status: 'failed',
+        required: false,
+        createdAt: '2026-03-03T00:00:00.000Z',
+      },
+      labels: {
+        runId: 'run-1',
+        suiteName: 'suite-a',
+        caseId: 'case-a',
+        server: null,
+        tool: null,
+        transport: null,
+        harness: null,
+        model: null,
+        trial: null,
+        judgeModel: null,
+        rubricId: null,
+        matrixId: null,
+        metadata: {},
+      },
+    });
+    expect((await store.listEvaluations({ executionId: 'exec-1' })).map((e) => e.evaluationId)).toEqual(['eval-v3']);
+    expect(await store.isRequiredLineage(required)).toBe(true);
+    await store.close();
+    expect(await rawAll(path, 'PRAGMA user_version')).toEqual([{ user_version: SCHEMA_VERSION }]);
+    expect(await rawAll(path, 'PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+    // The per-row triggers are gone; the label indexes but the run's are gone.
+    const schemaOf =
+      "SELECT name FROM sqlite_master WHERE type IN ('trigger', 'index') AND tbl_name = 'evaluations' ORDER BY name";
+    expect(await rawAll(path, schemaOf)).toEqual([
+      { name: 'evaluations_by_execution' },
+      { name: 'evaluations_by_lineage' },
+      { name: 'evaluations_by_run' },
+      { name: 'sqlite_autoindex_evaluations_1' },
+    ]);
+  });
+
+  it('is read as it is when opened read-only', async () => {
+    const path = v2Copy();
+    const before = readFileSync(path);
+    const reader = new SQLiteExecutionStore(path, { readOnly: true });
+    expect(await answer(reader)).toEqual(v2.answerByRun);
+    expect(await reader.isRequiredLineage(required)).toBe(true);
+    await reader.close();
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+});
