@@ -24,6 +24,9 @@ import {
   type ExecutionRecord,
   type ExecutionStore,
   type FinishedExecution,
+  type PruneOptions,
+  type PruneReport,
+  type PruneSelection,
   type RawEvidence,
   type RunRecord,
   type SessionRecord,
@@ -38,7 +41,8 @@ import { encodeEventChunks } from './eventChunks';
 import { frameTexts, insertEventChunks, readEvents } from './eventRows';
 import { lineageId } from './lineageId';
 import { immediateTransaction, type RetryPolicy, DEFAULT_RETRY } from './immediateTransaction';
-import { openDatabase, type OpenedDatabase } from './openDatabase';
+import { BUSY_TIMEOUT_MS, openDatabase, type OpenedDatabase } from './openDatabase';
+import { pruneRunsOf } from './prune/pruneRunsOf';
 import { sqliteErrorCode, type SqliteConnection, type SqlValue } from './SqliteConnection';
 import { runWorks, WriteQueue } from './WriteQueue';
 
@@ -539,6 +543,15 @@ export class SQLiteExecutionStore implements ExecutionStore {
         values,
       }));
     return { totals: buildAggregateValues(countsOf(totals!)), groups };
+  }
+
+  // retention: the work lives in prune/ ------------------------------------------------------------
+
+  async pruneRuns(selection: PruneSelection, options: PruneOptions = {}): Promise<PruneReport> {
+    const opened = await this.database();
+    return pruneRunsOf(opened.path, this.busyTimeoutMs ?? BUSY_TIMEOUT_MS, selection, options, (work) =>
+      this.write(work),
+    );
   }
 
   /** Waits for queued writes, then closes both connections; idempotent. */

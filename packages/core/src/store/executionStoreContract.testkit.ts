@@ -5,6 +5,7 @@ import type { ExecutionStore } from './ExecutionStore';
 import type { ExecutionRecord } from './records';
 import { attemptRecord, executionRecord, finishedTrace, storedEvaluation } from './storeFixtures.testkit';
 import { wilsonInterval } from './aggregation/wilsonInterval';
+import { describeRetentionContract } from './contract/retention.contract.testkit';
 
 /**
  * The behaviour every `ExecutionStore` must share (SPEC §10). Each test gets a fresh store from
@@ -414,6 +415,8 @@ export function describeExecutionStoreContract(name: string, makeStore: () => Pr
         }
       });
     });
+
+    describeRetentionContract(() => store);
 
     it('closes idempotently and refuses work afterwards', async () => {
       await store.close();
