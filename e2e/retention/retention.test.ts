@@ -132,7 +132,7 @@ describe('m3 prune', () => {
     const run = runM3(['prune', '--results-db', file, '--keep-runs', '1', '--json'], folder);
     expectOk(run);
     const pruned = JSON.parse(run.stdout);
-    expect(pruned).toMatchObject({ dryRun: false, runIds: [old], executionCount: 3, evaluationCount: 5 });
+    expect(pruned).toMatchObject({ dryRun: false, runIds: [old], executionCount: 3, evaluationCount: 4 });
     expect(pruned.bytesAfter).toBeLessThan(pruned.bytesBefore);
     const after = statSync(file).size;
     expect(after).toBeLessThan(before);
@@ -161,7 +161,7 @@ describe('m3 prune', () => {
     expect(nothing.stdout).toContain('nothing to prune');
     const run = runM3(['prune', '--results-db', file, '--older-than', '30d'], folder);
     expectOk(run);
-    expect(run.stdout).toMatch(/pruned 1 run, 3 executions, 5 evaluations:\n {2}run-whole\n/);
+    expect(run.stdout).toMatch(/pruned 1 run, 3 executions, 4 evaluations:\n {2}run-whole\n/);
     expect(run.stdout).toMatch(/database {2}[\d.]+ [KM]B -> [\d.]+ [KM]B \([\d.]+ [KM]B reclaimed\)\n/);
     const left = JSON.parse(runM3(['runs', '--results-db', file, '--json'], folder).stdout).runs;
     expect(left.map((r: any) => r.runId)).toEqual(['run-sharded']);
