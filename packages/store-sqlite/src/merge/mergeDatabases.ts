@@ -1,8 +1,12 @@
 import { existsSync, realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { StoreError, StoreSchemaError, type AttemptCounts, type RunRecord } from '@sf-m3/core';
 import { identifyDatabase } from '../databaseIdentity';
+import { isBusyError } from '../immediateTransaction';
 import { BUSY_TIMEOUT_MS, openDatabase } from '../openDatabase';
 import { recomputeLineages } from '../prune/recomputeLineages';
+import { isWritable } from '../readOnlyConnection';
 import { SCHEMA_VERSION } from '../schema';
 import { SqliteConnection } from '../SqliteConnection';
 import { resolveStorePath } from '../storePath';
@@ -22,6 +26,17 @@ export interface MergeReport {
   readonly added: MergedCounts;
   /** The runs the inputs hold, newest first. */
   readonly runIds: string[];
+}
+
+/**
+ * The `file:` URI an input is attached by: read-only, and immutable where nobody can write (a
+ * read-only file or folder with no `-wal`), as `m3 runs` reads (see readOnlyConnection.ts), so a
+ * shard file in a read-only location merges and nothing is created beside it.
+ */
+function readOnlyUri(path: string): string {
+  const locked = !isWritable(path) || !isWritable(dirname(path));
+  const immutable = locked && !existsSync(`${path}-wal`);
+  return `${pathToFileURL(path).href}?mode=ro${immutable ? '&immutable=1' : ''}`;
 }
 
 /** Refuses an input that is not an sf-m3 results database of this schema version, before OUT is touched. */
@@ -121,7 +136,7 @@ export async function mergeResultsDatabases(
   await opened.writer?.close();
   await opened.reader.close();
 
-  const db = await SqliteConnection.open(out);
+  const db = await SqliteConnection.open(out, { uri: true });
   const added = Object.fromEntries(MERGED_TABLES.map((t) => [t, 0])) as MergedCounts;
   const runs = new Map<string, RunRecord>();
   let began = false;
@@ -133,7 +148,7 @@ export async function mergeResultsDatabases(
     await db.exec('CREATE TEMP TABLE merge_lineages (lineage_id INTEGER PRIMARY KEY)');
     for (const [i, input] of inputs.entries()) {
       const schema = `shard${i}`;
-      await db.run(`ATTACH DATABASE ? AS ${schema}`, [input]);
+      await db.run(`ATTACH DATABASE ? AS ${schema}`, [readOnlyUri(input)]);
       await checkTables(db, schema, input);
       const copied = await copyShard(db, schema);
       for (const table of MERGED_TABLES) added[table] += copied[table];
@@ -150,6 +165,13 @@ export async function mergeResultsDatabases(
     return { out, inputs, added, runIds: all.filter((r) => runs.has(r.runId)).map((r) => r.runId) };
   } catch (error) {
     if (began) await db.exec('ROLLBACK').catch(() => undefined);
+    if (isBusyError(error)) {
+      throw new StoreError(
+        `${out} stayed locked by another writer (an m3 test still running?): merge when it has finished`,
+        { path: out },
+        { cause: error },
+      );
+    }
     throw error;
   } finally {
     await db.close().catch(() => undefined);
