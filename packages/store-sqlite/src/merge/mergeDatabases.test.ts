@@ -229,4 +229,21 @@ describe('mergeResultsDatabases', () => {
     );
     expect(await contents(out)).toEqual(before);
   });
+
+  test('waits for another writer of OUT, then says OUT stayed locked', async () => {
+    const out = freshPath('out');
+    const input = freshPath('in');
+    await writeShard(out, 'run-out', 1);
+    await writeShard(input, 'run-in', 1);
+    const holder = new sqlite3.Database(out);
+    await new Promise<void>((resolve, reject) => holder.exec('BEGIN IMMEDIATE', (e) => (e ? reject(e) : resolve())));
+    try {
+      await expect(mergeResultsDatabases(out, [input], { busyTimeoutMs: 50 })).rejects.toThrow(
+        /out\.sqlite stayed locked by another writer .*: merge when it has finished/,
+      );
+    } finally {
+      await new Promise<void>((resolve) => holder.exec('ROLLBACK', () => holder.close(() => resolve())));
+    }
+    expect((await contents(out)).perRun.map((r) => r.run.runId)).toEqual(['run-out']);
+  });
 });
