@@ -23,7 +23,7 @@ export interface PruneCommandInput {
 export function pruneSelection(input: PruneCommandInput, now: Date): { selection: PruneSelection; described: string } {
   if ((input.keepRuns === undefined) === (input.olderThan === undefined)) {
     throw new UsageError(
-      input.keepRuns === undefined ? 'm3 prune' : '--keep-runs',
+      input.keepRuns === undefined ? '--keep-runs or --older-than' : '--keep-runs',
       'choose what to delete with exactly one of --keep-runs N (keep the N newest runs) and --older-than DURATION (e.g. 30d)',
     );
   }
