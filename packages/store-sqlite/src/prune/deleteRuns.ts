@@ -60,9 +60,13 @@ const DELETE = `
   DELETE FROM main.turns WHERE execution_id IN (SELECT execution_id FROM temp.prune_executions);
   DELETE FROM main.executions WHERE execution_id IN (SELECT execution_id FROM temp.prune_executions);
   DELETE FROM main.runs WHERE run_id IN (SELECT run_id FROM temp.prune_runs);
+  -- execution_blobs.sha256 references blobs without an index of its own (no hot path needs one),
+  -- so SQLite's foreign-key check of each deleted blob would scan it: index it for this delete only.
+  CREATE INDEX main.prune_execution_blobs_sha256 ON execution_blobs(sha256);
   DELETE FROM main.blobs
    WHERE sha256 IN (SELECT sha256 FROM temp.prune_blobs)
      AND sha256 NOT IN (SELECT sha256 FROM main.execution_blobs);
+  DROP INDEX main.prune_execution_blobs_sha256;
   DELETE FROM main.suites
    WHERE suite_id IN (SELECT suite_id FROM temp.prune_suites)
      AND suite_id NOT IN (SELECT json_extract(record_json, '$.suiteId') FROM main.attempts
