@@ -25,21 +25,26 @@ async function shard(path: string, runId: string): Promise<void> {
 }
 
 describe('mergeResultsDatabases on read-only inputs', () => {
-  itWithPermissions('reads a read-only shard file in a read-only folder and creates nothing beside it', async () => {
-    const folder = join(root, 'shards');
-    mkdirSync(folder);
-    const input = join(folder, 'shard-1.sqlite');
-    await shard(input, 'run-ro');
-    chmodSync(input, 0o444);
-    chmodSync(folder, 0o555);
-    try {
-      const { command, args } = unprivileged(process.execPath, [MERGE, join(root, 'out.sqlite'), input]);
-      const child = spawnSync(command, args, { encoding: 'utf8', timeout: 60_000 });
-      expect(child.stderr).toBe('');
-      expect(JSON.parse(child.stdout.trim())).toEqual({ ok: true, runIds: ['run-ro'] });
-      expect(readdirSync(folder)).toEqual(['shard-1.sqlite']);
-    } finally {
-      chmodSync(folder, 0o755);
-    }
-  });
+  itWithPermissions(
+    'reads a read-only shard file in a read-only folder and creates nothing beside it',
+    async () => {
+      const folder = join(root, 'shards');
+      mkdirSync(folder);
+      const input = join(folder, 'shard-1.sqlite');
+      await shard(input, 'run-ro');
+      chmodSync(input, 0o444);
+      chmodSync(folder, 0o555);
+      try {
+        const { command, args } = unprivileged(process.execPath, [MERGE, join(root, 'out.sqlite'), input]);
+        // The child compiles the TypeScript sources it loads: slow on a loaded machine.
+        const child = spawnSync(command, args, { encoding: 'utf8', timeout: 240_000 });
+        expect({ signal: child.signal, stderr: child.stderr }).toEqual({ signal: null, stderr: '' });
+        expect(JSON.parse(child.stdout.trim())).toEqual({ ok: true, runIds: ['run-ro'] });
+        expect(readdirSync(folder)).toEqual(['shard-1.sqlite']);
+      } finally {
+        chmodSync(folder, 0o755);
+      }
+    },
+    300_000,
+  );
 });
