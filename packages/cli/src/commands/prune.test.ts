@@ -28,7 +28,9 @@ describe('pruneSelection', () => {
 
   test('neither, both, or a bad number is a usage error naming the flag', () => {
     expect(() => pruneSelection({}, now)).toThrow(UsageError);
-    expect(() => pruneSelection({}, now)).toThrow(/^--keep-runs or --older-than: choose what to delete with exactly one of/);
+    expect(() => pruneSelection({}, now)).toThrow(
+      /^--keep-runs or --older-than: choose what to delete with exactly one of/,
+    );
     expect(() => pruneSelection({ keepRuns: '1', olderThan: '1d' }, now)).toThrow(/^--keep-runs: choose/);
     expect(() => pruneSelection({ keepRuns: '2.5' }, now)).toThrow('--keep-runs: must be a whole number');
     expect(() => pruneSelection({ keepRuns: '' }, now)).toThrow('--keep-runs: must be a whole number');
