@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
 import { copyFixture, ensureBuilt, removeFixture, runM3, runM3Async, type M3Run } from '../cli.testkit';
 
-jest.setTimeout(400_000);
+// Three real `m3 test` runs at once, on a machine other jobs may be loading: minutes, not seconds.
+jest.setTimeout(900_000);
+const RUN_TIMEOUT_MS = 600_000;
 
 let folder: string;
 const db = (name: string): string => join(folder, `${name}.sqlite`);
@@ -36,9 +38,19 @@ beforeAll(async () => {
   ensureBuilt();
   folder = copyFixture('retention-shards');
   const runs = await Promise.all([
-    runM3Async(['test', '--run-id', 'run-sharded', '--results-db', db('shard-1'), '--', '--shard=1/2'], folder),
-    runM3Async(['test', '--run-id', 'run-sharded', '--results-db', db('shard-2'), '--', '--shard=2/2'], folder),
-    runM3Async(['test', '--run-id', 'run-whole', '--results-db', db('whole')], folder),
+    runM3Async(
+      ['test', '--run-id', 'run-sharded', '--results-db', db('shard-1'), '--', '--shard=1/2'],
+      folder,
+      {},
+      RUN_TIMEOUT_MS,
+    ),
+    runM3Async(
+      ['test', '--run-id', 'run-sharded', '--results-db', db('shard-2'), '--', '--shard=2/2'],
+      folder,
+      {},
+      RUN_TIMEOUT_MS,
+    ),
+    runM3Async(['test', '--run-id', 'run-whole', '--results-db', db('whole')], folder, {}, RUN_TIMEOUT_MS),
   ]);
   for (const run of runs)
     expect({ status: run.status, out: run.status === 0 ? '' : run.stdout + run.stderr }).toEqual({
@@ -104,7 +116,7 @@ describe('m3 prune', () => {
   let history: string;
   beforeAll(() => {
     history = db('history');
-    expectOk(runM3(['merge', history, db('shard-1'), db('shard-2'), db('whole')], folder));
+    expectOk(runM3(['merge', history, db('shard-1'), db('shard-2'), db('whole')], folder, {}, RUN_TIMEOUT_MS));
   });
 
   test('--dry-run prints what would go and changes nothing', () => {
