@@ -116,7 +116,7 @@ describe('m3 prune', () => {
   let history: string;
   beforeAll(() => {
     history = db('history');
-    expectOk(runM3(['merge', history, db('shard-1'), db('shard-2'), db('whole')], folder, {}, RUN_TIMEOUT_MS));
+    expectOk(runM3(['merge', history, db('shard-1'), db('shard-2'), db('whole')], folder));
   });
 
   test('--dry-run prints what would go and changes nothing', () => {
