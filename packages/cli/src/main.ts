@@ -1,9 +1,11 @@
-// The `m3` program: `m3 test`, `m3 runs`, `m3 report`, `m3 init`, `m3 doctor`. Exit status: 0 all green, 1 a test or a
+// The `m3` program: `m3 test`, `m3 runs`, `m3 report`, `m3 prune`, `m3 merge`, `m3 init`, `m3 doctor`. Exit status: 0 all green, 1 a test or a
 // required evaluation failed, 2 usage or configuration error (the message names the flag).
 import { Command, CommanderError, Option } from 'commander';
 import { processIO, type CliIO } from './CliIO';
 import { runDoctorCommand } from './commands/doctor';
 import { runInitCommand } from './commands/init';
+import { runMergeCommand } from './commands/merge';
+import { runPruneCommand, type PruneCommandInput } from './commands/prune';
 import { runReportCommand, type ReportCommandInput } from './commands/report';
 import { runRunsCommand } from './commands/runs';
 import { runTestCommand } from './commands/test';
@@ -158,6 +160,31 @@ export function buildProgram(
       setStatus(await runUiCommand(opts, io));
     });
   // end viewer
+
+  // retention: m3 prune, m3 merge (SPEC §20) ---------------------------------------------------
+  program
+    .command('prune')
+    .description('Delete old runs and what only they reference, then reclaim the space.')
+    .option('--results-db <path>', 'results database (default .m3/executions.sqlite)')
+    .option('--keep-runs <n>', 'keep the N newest runs, delete the older ones')
+    .option('--older-than <duration>', 'delete runs started longer ago than this, e.g. 30d, 12h, 2w')
+    .option('--dry-run', 'print what would be deleted and change nothing')
+    .option('--include-running', 'also delete selected runs that are still running')
+    .option('--json', 'print the prune report as JSON')
+    .action(async (opts: PruneCommandInput) => {
+      setStatus(await runPruneCommand(opts, io));
+    });
+
+  program
+    .command('merge')
+    .description('Merge SQLite results databases (e.g. one per CI shard) into OUT; merging again adds nothing.')
+    .argument('<out>', 'the database to merge into (created when missing)')
+    .argument('<in...>', 'the databases to merge from (only read)')
+    .option('--json', 'print the merge report as JSON')
+    .action(async (out: string, inputs: string[], opts: { json?: boolean }) => {
+      setStatus(await runMergeCommand({ out, inputs, json: opts.json }, io));
+    });
+  // end retention
 
   program
     .command('init')

@@ -25,6 +25,9 @@ import {
   type ExecutionListFilter,
   type ExecutionStore,
   type FinishedExecution,
+  type PruneOptions,
+  type PruneReport,
+  type PruneSelection,
   type RawEvidence,
   type RunRecord,
   type SessionRecord,
@@ -40,7 +43,8 @@ import { frameTexts, insertEventChunks, readEvents } from './eventRows';
 import { reserveJudgeRequestRow } from './judgeBudget/reserveJudgeRequestRow';
 import { immediateTransaction, type RetryPolicy, DEFAULT_RETRY } from './immediateTransaction';
 import { lineageId } from './lineageId';
-import { openDatabase, type OpenedDatabase } from './openDatabase';
+import { BUSY_TIMEOUT_MS, openDatabase, type OpenedDatabase } from './openDatabase';
+import { pruneRunsOf } from './prune/pruneRunsOf';
 import { sqliteErrorCode, type SqliteConnection, type SqlValue } from './SqliteConnection';
 import { runWorks, WriteQueue, type RowBatchKind } from './WriteQueue';
 import {
@@ -518,6 +522,15 @@ export class SQLiteExecutionStore implements ExecutionStore {
     // A spent budget (limit 0) needs no write, so it also answers on a read-only store.
     if (requireJudgeRequestLimit(limit) === 0) return false;
     return this.write((db) => reserveJudgeRequestRow(db, runId, limit));
+  }
+
+  // retention: the work lives in prune/ ------------------------------------------------------------
+
+  async pruneRuns(selection: PruneSelection, options: PruneOptions = {}): Promise<PruneReport> {
+    const opened = await this.database();
+    return pruneRunsOf(opened.path, this.busyTimeoutMs ?? BUSY_TIMEOUT_MS, selection, options, (work) =>
+      this.write(work),
+    );
   }
 
   /** Waits for queued writes, then closes both connections; idempotent. */

@@ -31,12 +31,17 @@ export class SqliteConnection {
    * SQLite the file cannot change: no locks, no `-wal`/`-shm` created, so it works in a read-only
    * folder and leaves a file it must not touch exactly as it was.
    */
-  static open(path: string, options: { readOnly?: boolean; immutable?: boolean } = {}): Promise<SqliteConnection> {
+  static open(
+    path: string,
+    // `uri` (retention: m3 merge) lets ATTACH name a database by `file:` URI, e.g. `?mode=ro`.
+    options: { readOnly?: boolean; immutable?: boolean; uri?: boolean } = {},
+  ): Promise<SqliteConnection> {
     const readOnly = options.readOnly === true || options.immutable === true;
     const mode = readOnly ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
     const name = options.immutable === true ? `${pathToFileURL(path).href}?immutable=1` : path;
     return new Promise((resolve, reject) => {
-      const db = new sqlite3.Database(name, options.immutable === true ? mode | sqlite3.OPEN_URI : mode, (error) => {
+      const uri = options.immutable === true || options.uri === true;
+      const db = new sqlite3.Database(name, uri ? mode | sqlite3.OPEN_URI : mode, (error) => {
         if (error) reject(error);
         else resolve(new SqliteConnection(db));
       });

@@ -4,6 +4,7 @@ import type { EvidenceRef, RawEvidence, RawEvidenceBlob } from '../trace/Evidenc
 import type { TraceResult } from '../trace/TraceResult';
 import type { TraceView } from '../trace/TraceView';
 import type { AggregationQuery, AggregationReport } from './AggregationQuery';
+import type { PruneOptions, PruneReport, PruneSelection } from './prune';
 import type { AttemptRecord, ExecutionRecord, RunRecord, SessionRecord, SuiteRecord, TurnRecord } from './records';
 
 /** A stored evaluation row with the labels it is aggregated by. */
@@ -99,6 +100,16 @@ export interface ExecutionStore {
   // aggregation
   /** SPEC §10: throws `ModelValidationError` naming an unknown label or a missing evaluator rule. */
   aggregateEvaluations(query: AggregationQuery): Promise<AggregationReport>;
+
+  // retention (SPEC §20) ------------------------------------------------------------------------
+  /**
+   * Deletes whole runs picked by `selection` and the rows only they reference: attempts,
+   * executions with their traces, events, sessions, turns and evaluations, raw evidence no kept
+   * execution shares, suites no kept run uses. Runs still `running` are kept unless
+   * `includeRunning`; `dryRun` reports the same selection and changes nothing.
+   */
+  pruneRuns(selection: PruneSelection, options?: PruneOptions): Promise<PruneReport>;
+  // end retention
 
   /** Flushes and releases resources; idempotent. */
   close(): Promise<void>;

@@ -5,6 +5,7 @@ import { TraceResult, type TraceResultData } from '../trace/TraceResult';
 import type { TraceView } from '../trace/TraceView';
 import type { AggregationQuery, AggregationReport } from './AggregationQuery';
 import type { ExecutionListFilter, ExecutionStore, FinishedExecution, StoredEvaluation } from './ExecutionStore';
+import { selectPrunedRuns, type PruneOptions, type PruneReport, type PruneSelection } from './prune';
 import type { AttemptRecord, ExecutionRecord, RunRecord, SessionRecord, SuiteRecord, TurnRecord } from './records';
 import { aggregateItems } from './aggregation/aggregateItems';
 import type { AggregationItem } from './aggregation/AggregationItem';
@@ -31,6 +32,8 @@ export class InMemoryExecutionStore implements ExecutionStore {
   private readonly executions = new Map<string, ExecutionRecord>();
   private readonly traces = new Map<string, TraceResultData>();
   private readonly blobs = new Map<string, Buffer>();
+  /** The evidence digests each finished execution saved, so pruning knows which blobs are shared. */
+  private readonly executionBlobs = new Map<string, string[]>();
   private readonly sessions = new Map<string, SessionRecord[]>();
   private readonly turns = new Map<string, TurnRecord[]>();
   private readonly evaluationIds = new Set<string>();
@@ -126,6 +129,10 @@ export class InMemoryExecutionStore implements ExecutionStore {
     );
     // Everything is validated before anything is written, so a bad input leaves no half execution.
     for (const [sha256, bytes] of blobs) this.blobs.set(sha256, bytes);
+    this.executionBlobs.set(
+      finished.executionId,
+      blobs.map(([sha256]) => sha256),
+    );
     this.traces.set(finished.executionId, copy(data));
     this.sessions.set(finished.executionId, copy([...(finished.sessions ?? [])]));
     this.turns.set(finished.executionId, copy([...(finished.turns ?? [])]));
@@ -286,6 +293,72 @@ export class InMemoryExecutionStore implements ExecutionStore {
     if (used >= limit) return false;
     this.judgeRequests.set(runId, used + 1);
     return true;
+  }
+
+  // retention ----------------------------------------------------------------------------------
+
+  async pruneRuns(selection: PruneSelection, options: PruneOptions = {}): Promise<PruneReport> {
+    this.assertOpen();
+    const { pruned, skipped } = selectPrunedRuns(await this.listRuns(), selection, options);
+    const runIds = new Set(pruned.map((run) => run.runId));
+    const attempts = [...this.attempts.values()].filter((a) => runIds.has(a.runId));
+    const attemptIds = new Set(attempts.map((a) => a.attemptId));
+    const executions = [...this.executions.values()].filter((e) =>
+      e.runId === null ? e.attemptId !== null && attemptIds.has(e.attemptId) : runIds.has(e.runId),
+    );
+    const executionIds = new Set(executions.map((e) => e.executionId));
+    const evaluations = [...this.latest.entries()].filter(
+      ([, s]) =>
+        (s.labels.runId !== null && runIds.has(s.labels.runId)) ||
+        (s.result.executionId !== null && executionIds.has(s.result.executionId)),
+    );
+    const report: PruneReport = {
+      dryRun: options.dryRun === true,
+      runIds: pruned.map((run) => run.runId),
+      executionCount: executions.length,
+      evaluationCount: evaluations.length,
+      ...(skipped.length > 0 && { skippedRunIds: skipped.map((run) => run.runId) }),
+    };
+    if (report.dryRun) return report;
+    const suiteIds = new Set(attempts.map((a) => a.suiteId).filter((id): id is number => id !== null));
+    const suiteNames = new Set(executions.map((e) => e.suiteName).filter((n): n is string => n !== null));
+    const blobs = new Set(executions.flatMap((e) => this.executionBlobs.get(e.executionId) ?? []));
+    for (const [key, stored] of evaluations) {
+      this.latest.delete(key);
+      this.requiredLineages.delete(key);
+      this.evaluationIds.delete(stored.result.evaluationId);
+      this.executionTimes.delete(stored.result.evaluationId);
+    }
+    for (const id of executionIds) {
+      for (const map of [this.executions, this.traces, this.sessions, this.turns, this.executionBlobs]) map.delete(id);
+    }
+    for (const id of attemptIds) this.attempts.delete(id);
+    for (const id of runIds) {
+      this.runs.delete(id);
+      this.judgeRequests.delete(id);
+    }
+    this.dropUnsharedBlobs(blobs);
+    this.dropUnusedSuites(suiteIds, suiteNames);
+    return report;
+  }
+
+  /** Removes the `candidates` no remaining execution saved. */
+  private dropUnsharedBlobs(candidates: ReadonlySet<string>): void {
+    const kept = new Set([...this.executionBlobs.values()].flat());
+    for (const sha256 of candidates) if (!kept.has(sha256)) this.blobs.delete(sha256);
+  }
+
+  /** Removes suites the pruned rows used when no remaining attempt, execution or evaluation does. */
+  private dropUnusedSuites(ids: ReadonlySet<number>, names: ReadonlySet<string>): void {
+    const usedIds = new Set([...this.attempts.values()].map((a) => a.suiteId));
+    const usedNames = new Set([
+      ...[...this.executions.values()].map((e) => e.suiteName),
+      ...[...this.latest.values()].map((s) => s.labels.suiteName),
+    ]);
+    for (const [name, suite] of this.suites) {
+      const candidate = ids.has(suite.suiteId) || names.has(name);
+      if (candidate && !usedIds.has(suite.suiteId) && !usedNames.has(name)) this.suites.delete(name);
+    }
   }
 
   async close(): Promise<void> {

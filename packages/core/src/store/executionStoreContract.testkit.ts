@@ -7,6 +7,7 @@ import { attemptRecord, executionRecord, finishedTrace, storedEvaluation } from 
 import { wilsonInterval } from './aggregation/wilsonInterval';
 import { describeJudgeBudgetContract } from './contract/judgeBudget.contract.testkit';
 import { describeExecutionPagingContract } from './contract/paging.contract.testkit';
+import { describeRetentionContract } from './contract/retention.contract.testkit';
 
 /**
  * The behaviour every `ExecutionStore` must share (SPEC §10). Each test gets a fresh store from
@@ -419,6 +420,7 @@ export function describeExecutionStoreContract(name: string, makeStore: () => Pr
     });
 
     describeJudgeBudgetContract(() => store);
+    describeRetentionContract(() => store);
 
     it('closes idempotently and refuses work afterwards', async () => {
       await store.close();
