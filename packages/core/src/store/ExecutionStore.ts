@@ -4,6 +4,7 @@ import type { EvidenceRef, RawEvidence, RawEvidenceBlob } from '../trace/Evidenc
 import type { TraceResult } from '../trace/TraceResult';
 import type { TraceView } from '../trace/TraceView';
 import type { AggregationQuery, AggregationReport } from './AggregationQuery';
+import type { RunShardRecord } from './runShards';
 import type { AttemptRecord, ExecutionRecord, RunRecord, SessionRecord, SuiteRecord, TurnRecord } from './records';
 
 /** A stored evaluation row with the labels it is aggregated by. */
@@ -77,6 +78,14 @@ export interface ExecutionStore {
   // aggregation
   /** SPEC §10: throws `ModelValidationError` naming an unknown label or a missing evaluator rule. */
   aggregateEvaluations(query: AggregationQuery): Promise<AggregationReport>;
+
+  // shards (postgres lane) ------------------------------------------------------------------
+  /**
+   * Saves one shard's state and returns every shard of its run saved so far, atomically with
+   * respect to other processes (of shards finishing at once, exactly one sees them all finished).
+   * Optional: a store without it runs shards uncoordinated (see @sf-m3/store-postgres README).
+   */
+  recordRunShard?(shard: RunShardRecord): Promise<RunShardRecord[]>;
 
   /** Flushes and releases resources; idempotent. */
   close(): Promise<void>;

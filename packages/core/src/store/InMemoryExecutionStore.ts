@@ -5,6 +5,7 @@ import { TraceResult, type TraceResultData } from '../trace/TraceResult';
 import type { TraceView } from '../trace/TraceView';
 import type { AggregationQuery, AggregationReport } from './AggregationQuery';
 import type { ExecutionStore, FinishedExecution, StoredEvaluation } from './ExecutionStore';
+import type { RunShardRecord } from './runShards';
 import type { AttemptRecord, ExecutionRecord, RunRecord, SessionRecord, SuiteRecord, TurnRecord } from './records';
 import { aggregateItems } from './aggregation/aggregateItems';
 import type { AggregationItem } from './aggregation/AggregationItem';
@@ -39,6 +40,7 @@ export class InMemoryExecutionStore implements ExecutionStore {
   private readonly executionTimes = new Map<string, string>();
   private readonly requiredLineages = new Set<string>();
   private nextSuiteId = 1;
+  private readonly shards = new Map<string, Map<number, RunShardRecord>>();
   private closed = false;
 
   private assertOpen(): void {
@@ -267,6 +269,16 @@ export class InMemoryExecutionStore implements ExecutionStore {
       if (attempt !== undefined && attempt.outcome === null) running.add(execution.executionId);
     }
     return running;
+  }
+
+  // shards (postgres lane) ------------------------------------------------------------------
+
+  async recordRunShard(shard: RunShardRecord): Promise<RunShardRecord[]> {
+    this.assertOpen();
+    requireId(shard.runId, 'runId');
+    const shards = this.shards.get(shard.runId) ?? new Map<number, RunShardRecord>();
+    this.shards.set(shard.runId, shards.set(shard.index, structuredClone(shard)));
+    return [...shards.values()].sort((a, b) => a.index - b.index).map((s) => structuredClone(s));
   }
 
   async close(): Promise<void> {

@@ -6,3 +6,4 @@ export * from './aggregation';
 export * from './storeInputs';
 export * from './verifyRawEvidence';
 export * from './interruptUnfinished';
+export * from './runShards';
