@@ -7,6 +7,6 @@ const cluster = clusterForTests();
 
 describeExecutionStoreContract(
   'PostgresExecutionStore',
-  async () => new PostgresExecutionStore(await cluster().createDatabase()),
+  async () => new PostgresExecutionStore(await cluster().createSchema()),
 );
-describeRunShardContract('PostgresExecutionStore', async () => new PostgresExecutionStore(await cluster().createDatabase()));
+describeRunShardContract('PostgresExecutionStore', async () => new PostgresExecutionStore(await cluster().createSchema()));

@@ -22,6 +22,8 @@ const NOBODY = 65534;
 export class ThrowawayCluster {
   private stopped = false;
   private databases = 0;
+  private schemas = 0;
+  private shared: Promise<string> | null = null;
 
   private constructor(
     /** The temporary folder: data, socket and log. */
@@ -108,6 +110,25 @@ export class ThrowawayCluster {
       await client.end();
     }
     return this.url(name);
+  }
+
+  /**
+   * A fresh empty schema in one shared database, as a URL whose `options` put it first on the
+   * search path: as isolated as a new database for a store, and much faster to make (no copy of
+   * the template database).
+   */
+  async createSchema(): Promise<string> {
+    this.shared ??= this.createDatabase('m3_schemas');
+    const url = await this.shared;
+    const name = `m3_${++this.schemas}_${randomBytes(3).toString('hex')}`;
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA ${name}`);
+    } finally {
+      await client.end();
+    }
+    return `${url}?options=${encodeURIComponent(`-c search_path=${name}`)}`;
   }
 
   /** Stops the server at once and removes its folder; idempotent. */
