@@ -139,7 +139,16 @@ export class PostgresExecutionStore implements ExecutionStore {
   // shards -------------------------------------------------------------------------------------
 
   async recordRunShard(shard: RunShardRecord): Promise<RunShardRecord[]> {
+    requireId(shard.runId, 'runId');
     return this.write((db) => recordShard(db, shard));
+  }
+
+  async listRunShards(runId: string): Promise<RunShardRecord[]> {
+    const rows = await this.query<{ record_json: string }>(
+      'SELECT record_json FROM run_shards WHERE run_id = $1 ORDER BY shard_index',
+      [runId],
+    );
+    return rows.map((row) => JSON.parse(row.record_json) as RunShardRecord);
   }
 
   // suites -------------------------------------------------------------------------------------

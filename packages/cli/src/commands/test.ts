@@ -76,7 +76,7 @@ export function reportSummary(
 
 /** Runs `m3 test`; returns the exit status. */
 export async function runTestCommand(input: TestCommandInput, io: CliIO): Promise<number> {
-  const options: TestOptions = validateTestOptions(input.raw, io.cwd);
+  const options: TestOptions = validateTestOptions(input.raw, io.cwd, io.env);
   const secretNames = options.envFile !== null ? loadEnvFile(options.envFile, io.env) : [];
   const redactor = cliRedactor(io.env, serverSecrets(options.servers), secretNames);
   const shownDb = displayPath(io.cwd, options.resultsDb);

@@ -86,6 +86,8 @@ export interface ExecutionStore {
    * Optional: a store without it runs shards uncoordinated (see @sf-m3/store-postgres README).
    */
   recordRunShard?(shard: RunShardRecord): Promise<RunShardRecord[]>;
+  /** The run's shards saved so far, by index (present whenever `recordRunShard` is). */
+  listRunShards?(runId: string): Promise<RunShardRecord[]>;
 
   /** Flushes and releases resources; idempotent. */
   close(): Promise<void>;

@@ -278,7 +278,13 @@ export class InMemoryExecutionStore implements ExecutionStore {
     requireId(shard.runId, 'runId');
     const shards = this.shards.get(shard.runId) ?? new Map<number, RunShardRecord>();
     this.shards.set(shard.runId, shards.set(shard.index, structuredClone(shard)));
-    return [...shards.values()].sort((a, b) => a.index - b.index).map((s) => structuredClone(s));
+    return this.listRunShards(shard.runId);
+  }
+
+  async listRunShards(runId: string): Promise<RunShardRecord[]> {
+    this.assertOpen();
+    const shards = [...(this.shards.get(runId)?.values() ?? [])];
+    return shards.sort((a, b) => a.index - b.index).map((s) => structuredClone(s));
   }
 
   async close(): Promise<void> {

@@ -7,3 +7,4 @@ export * from './storeInputs';
 export * from './verifyRawEvidence';
 export * from './interruptUnfinished';
 export * from './runShards';
+export * from './resultsLocation';

@@ -35,6 +35,12 @@ export function describeRunShardContract(name: string, makeStore: () => Promise<
       expect(allShardsFinished(after, 3)).toBe(false);
       await record(shard(1, 'finished'));
       expect(allShardsFinished(await record(shard(3, 'finished')), 3)).toBe(true);
+      expect((await store.listRunShards!('run-sharded')).map((s) => [s.index, s.status])).toEqual([
+        [1, 'finished'],
+        [2, 'finished'],
+        [3, 'finished'],
+      ]);
+      expect(await store.listRunShards!('run-none')).toEqual([]);
     });
 
     it('lets exactly one of shards finishing at once see the run finished', async () => {
