@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { displayPath } from '../displayPath';
-import { isSecretEnvName, newId, type Redactor } from '@sf-m3/core';
+import { isSecretEnvName, newId, resultsLocationSecrets, type Redactor } from '@sf-m3/core';
 import { resolveBaseline, type ResolvedBaseline } from '../baseline/resolveBaseline';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { buildFeedback, writeFeedback } from '../feedback/writeFeedback';
@@ -18,6 +18,9 @@ import { serverSecrets } from '../options/serverGroups';
 import { validateTestOptions, type RawTestOptions, type TestOptions } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
 import { closeRun } from '../run/closeRun';
+import { jestShard } from '../shards/jestShard';
+import { reportUnfinishedShard } from '../shards/reportUnfinishedShard';
+import { settleShard } from '../shards/settleShard';
 import { openResultsStore, openRunResultsStore } from '../store/openResultsStore';
 import { buildRunSummary, type SummarizedRun } from '../summary/buildRunSummary';
 import { formatSummary } from '../summary/formatSummary';
@@ -78,13 +81,22 @@ export function reportSummary(
 export async function runTestCommand(input: TestCommandInput, io: CliIO): Promise<number> {
   const options: TestOptions = validateTestOptions(input.raw, io.cwd, io.env);
   const secretNames = options.envFile !== null ? loadEnvFile(options.envFile, io.env) : [];
-  const redactor = cliRedactor(io.env, serverSecrets(options.servers), secretNames);
+  const redactor = cliRedactor(
+    io.env,
+    [...serverSecrets(options.servers), ...resultsLocationSecrets(options.resultsDb)],
+    secretNames,
+  );
   const shownDb = displayPath(io.cwd, options.resultsDb);
+  // postgres lane: one shard of a run that N `m3 test -- --shard=i/N` processes write together.
+  const shard = jestShard(input.jestArgs);
+  if (shard !== null && options.runId === null) {
+    throw new UsageError('--run-id', 'shards write one run: give every shard the same --run-id ID');
+  }
 
   let baseline: ResolvedBaseline;
   const before = await openRunResultsStore(options.resultsDb);
   try {
-    if (options.runId !== null && (await before.getRun(options.runId)) !== null) {
+    if (options.runId !== null && shard === null && (await before.getRun(options.runId)) !== null) {
       throw new UsageError('--run-id', `run ${options.runId} already exists in ${shownDb}; choose a new id`);
     }
     baseline = await resolveBaseline(before, options.baseline, null);
@@ -133,7 +145,11 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
       }
       return signalled(1);
     }
-    await closeRun(store, run, exit);
+    const settled = shard === null ? null : await settleShard(store, run, shard, exit);
+    if (settled !== null && shard !== null && !settled.runFinished) {
+      return signalled(reportUnfinishedShard(io, redactor, { runId, shard, exit, settled, json: options.json }));
+    }
+    await closeRun(store, settled?.run ?? run, exit);
     const summarized = await buildRunSummary(store, {
       runId,
       redactor,

@@ -18,6 +18,8 @@ export async function openPool(
   const config: PoolConfig = typeof location === 'string' ? { connectionString: location } : { ...location };
   config.max ??= options.maxConnections ?? 4;
   config.connectionTimeoutMillis ??= 15_000;
+  // A Jest worker keeps its store open across files; idle connections must not keep it alive.
+  config.allowExitOnIdle ??= true;
   if (options.readOnly === true) config.options = `${config.options ?? ''} -c default_transaction_read_only=on`.trim();
   const pool = new Pool(config);
   // An idle connection the server drops must not crash the process; the next query reconnects.
