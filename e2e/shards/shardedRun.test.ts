@@ -8,7 +8,9 @@ import { ThrowawayCluster } from '../../packages/store-postgres/src/cluster/Thro
 import { PostgresExecutionStore } from '../../packages/store-postgres/src/PostgresExecutionStore';
 import { copyFixture, ensureBuilt, removeFixture, repoRoot, runM3Async, type M3Run } from '../cli.testkit';
 
-jest.setTimeout(600_000);
+jest.setTimeout(900_000);
+/** Four `m3 test` processes share the machine at once: generous, this is not a timing test. */
+const RUN_LIMIT_MS = 600_000;
 
 let cluster: ThrowawayCluster;
 const folders: string[] = [];
@@ -56,8 +58,10 @@ it('three shards running at once write one run whose summary equals the unsharde
 
   // The unsharded run of the same project runs beside them, into the same history.
   const [unsharded, ...shards] = await Promise.all([
-    runM3Async(['test', '--run-id', 'run-whole', '--json'], project(), env),
-    ...[1, 2, 3].map((i) => runM3Async(['test', '--run-id', 'run-sharded', '--json', '--', `--shard=${i}/3`], project(), env)),
+    runM3Async(['test', '--run-id', 'run-whole', '--json'], project(), env, RUN_LIMIT_MS),
+    ...[1, 2, 3].map((i) =>
+      runM3Async(['test', '--run-id', 'run-sharded', '--json', '--', `--shard=${i}/3`], project(), env, RUN_LIMIT_MS),
+    ),
   ]);
   const outputs = shards.map((run) => `${run.stdout}${run.stderr}`);
   for (const output of outputs) expect(output).not.toContain(password);
@@ -69,7 +73,7 @@ it('three shards running at once write one run whose summary equals the unsharde
   }
   // Only the shard holding the failing test fails; the last shard's status is the run's verdict.
   expect(shards.map((run) => run.status).sort()).toEqual(
-    shards.map((run) => (json(run).shardVerdict ?? json(run).verdict) === 'passed' ? 0 : 1).sort(),
+    shards.map((run) => ((json(run).shardVerdict ?? json(run).verdict) === 'passed' ? 0 : 1)).sort(),
   );
 
   expect(unsharded!.status).toBe(1); // part 3 holds a failing test
@@ -114,6 +118,8 @@ it('names the package, the flag or the fix when a shard cannot write', async () 
   expect(noRunId.stderr).toMatch(/--run-id.*shards write one run: give every shard the same --run-id ID/);
   const refused = await runM3Async(['test', '--results-db', 'postgres://m3:refused-canary@127.0.0.1:1/m3'], folder);
   expect(refused.status).toBe(2);
-  expect(refused.stderr).toMatch(/postgres:\/\/\[REDACTED\]@127\.0\.0\.1:1\/m3: the connection was refused: start PostgreSQL/);
+  expect(refused.stderr).toMatch(
+    /postgres:\/\/\[REDACTED\]@127\.0\.0\.1:1\/m3: the connection was refused: start PostgreSQL/,
+  );
   expect(`${refused.stdout}${refused.stderr}`).not.toContain('refused-canary');
 });

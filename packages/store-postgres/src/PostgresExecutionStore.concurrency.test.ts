@@ -7,8 +7,14 @@ import { PostgresExecutionStore } from './PostgresExecutionStore';
 const WRITER = join(__dirname, '__fixtures__', 'concurrentWriter.js');
 const cluster = clusterForTests();
 
-function writer(url: string, worker: number, count: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [WRITER, url, String(worker), String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+function writer(
+  url: string,
+  worker: number,
+  count: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [WRITER, url, String(worker), String(count)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

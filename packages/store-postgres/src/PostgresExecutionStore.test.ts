@@ -9,4 +9,7 @@ describeExecutionStoreContract(
   'PostgresExecutionStore',
   async () => new PostgresExecutionStore(await cluster().createSchema()),
 );
-describeRunShardContract('PostgresExecutionStore', async () => new PostgresExecutionStore(await cluster().createSchema()));
+describeRunShardContract(
+  'PostgresExecutionStore',
+  async () => new PostgresExecutionStore(await cluster().createSchema()),
+);

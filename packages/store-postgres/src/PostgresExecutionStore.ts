@@ -95,7 +95,9 @@ export class PostgresExecutionStore implements ExecutionStore {
 
   private async write<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     if (this.options.readOnly === true) {
-      throw new StoreError(`the results database ${this.location} was opened read-only: open it without readOnly to write`);
+      throw new StoreError(
+        `the results database ${this.location} was opened read-only: open it without readOnly to write`,
+      );
     }
     return transaction(await this.pool(), work);
   }
@@ -256,7 +258,10 @@ export class PostgresExecutionStore implements ExecutionStore {
       });
     }
     const finishedAt = canonicalInstant(finished.finishedAt, 'finishedAt');
-    const blobs = finished.evidence.map((blob) => ({ sha256: checkedEvidenceDigest(blob.reference, blob.bytes), blob }));
+    const blobs = finished.evidence.map((blob) => ({
+      sha256: checkedEvidenceDigest(blob.reference, blob.bytes),
+      blob,
+    }));
     const events = deflateRawSync(Buffer.from(json(data.events), 'utf8'));
     const id = finished.executionId;
     // One transaction: a crash leaves either the whole finished execution or the unfinished one.
@@ -297,12 +302,10 @@ export class PostgresExecutionStore implements ExecutionStore {
         ]);
       }
       for (const session of finished.sessions ?? []) {
-        await db.query('INSERT INTO sessions (session_id, execution_id, created_at, record_json) VALUES ($1, $2, $3, $4)', [
-          session.sessionId,
-          id,
-          session.createdAt,
-          json(session),
-        ]);
+        await db.query(
+          'INSERT INTO sessions (session_id, execution_id, created_at, record_json) VALUES ($1, $2, $3, $4)',
+          [session.sessionId, id, session.createdAt, json(session)],
+        );
       }
       for (const turn of finished.turns ?? []) {
         await db.query('INSERT INTO turns (turn_id, execution_id, turn_index, record_json) VALUES ($1, $2, $3, $4)', [
@@ -316,9 +319,10 @@ export class PostgresExecutionStore implements ExecutionStore {
   }
 
   async getExecution(executionId: string): Promise<ExecutionRecord> {
-    const rows = await this.query<{ record_json: string }>('SELECT record_json FROM executions WHERE execution_id = $1', [
-      executionId,
-    ]);
+    const rows = await this.query<{ record_json: string }>(
+      'SELECT record_json FROM executions WHERE execution_id = $1',
+      [executionId],
+    );
     if (rows.length === 0) throw new ExecutionNotFound(executionId);
     return JSON.parse(rows[0]!.record_json) as ExecutionRecord;
   }
@@ -350,7 +354,9 @@ export class PostgresExecutionStore implements ExecutionStore {
     const header = rows[0];
     if (header === undefined) throw new ExecutionNotFound(executionId);
     if (header.trace_id === null || header.events === null) {
-      throw new TraceUnavailable(`execution ${executionId} has no saved trace: it has not finished yet`, { executionId });
+      throw new TraceUnavailable(`execution ${executionId} has no saved trace: it has not finished yet`, {
+        executionId,
+      });
     }
     try {
       const events = JSON.parse(inflateRawSync(header.events).toString('utf8')) as TraceEvent[];
@@ -398,12 +404,18 @@ export class PostgresExecutionStore implements ExecutionStore {
   async saveEvaluation(evaluation: StoredEvaluation): Promise<void> {
     const row = evaluationRow(evaluation);
     if (this.options.readOnly === true) {
-      throw new StoreError(`the results database ${this.location} was opened read-only: open it without readOnly to write`);
+      throw new StoreError(
+        `the results database ${this.location} was opened read-only: open it without readOnly to write`,
+      );
     }
     await this.evaluations.save(row);
   }
 
-  async listEvaluations(filter: { runId?: string; executionId?: string; evaluator?: string }): Promise<EvaluationResult[]> {
+  async listEvaluations(filter: {
+    runId?: string;
+    executionId?: string;
+    evaluator?: string;
+  }): Promise<EvaluationResult[]> {
     const rows = await this.query<{ result_json: string }>(
       `SELECT result_json FROM evaluations
         WHERE is_latest AND ($1::text IS NULL OR run_id = $1) AND ($2::text IS NULL OR execution_id = $2)

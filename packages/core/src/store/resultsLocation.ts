@@ -25,14 +25,19 @@ export function resultsLocationSecrets(location: string): string[] {
 
 /** A location safe to print: a URL's credentials become `[REDACTED]` (paths are unchanged). */
 export function showResultsLocation(location: string): string {
-  return isPostgresUrl(location) ? new Redactor(resultsLocationSecrets(location)).redactText(location.trim()) : location;
+  return isPostgresUrl(location)
+    ? new Redactor(resultsLocationSecrets(location)).redactText(location.trim())
+    : location;
 }
 
 /** The package to install for PostgreSQL results. */
 export const POSTGRES_STORE_PACKAGE = '@sf-m3/store-postgres';
 
 interface PostgresStoreModule {
-  PostgresExecutionStore: new (url: string, options?: { readOnly?: boolean }) => ExecutionStore & {
+  PostgresExecutionStore: new (
+    url: string,
+    options?: { readOnly?: boolean },
+  ) => ExecutionStore & {
     open(): Promise<void>;
   };
 }

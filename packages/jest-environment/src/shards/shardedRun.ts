@@ -3,7 +3,13 @@
 // from every shard's attempts and problems. Until then the run stays `running`, and no shard
 // interrupts work that another shard may still be doing.
 import type { Config } from '@jest/types';
-import { allShardsFinished, type ExecutionStore, type RunProblem, type RunRecord, type RunShardRecord } from '@sf-m3/core';
+import {
+  allShardsFinished,
+  type ExecutionStore,
+  type RunProblem,
+  type RunRecord,
+  type RunShardRecord,
+} from '@sf-m3/core';
 import type { GlobalRunState } from '../runLifecycle';
 
 /** The shard of this Jest run, from `--shard=i/N`, or null when Jest runs every file. */
@@ -14,7 +20,9 @@ export function shardOf(globalConfig: Config.GlobalConfig): GlobalRunState['shar
 }
 
 /** True when the store coordinates shards (PostgreSQL, in-memory); SQLite files are merged with `m3 merge`. */
-export function coordinates(store: ExecutionStore): store is ExecutionStore & Required<Pick<ExecutionStore, 'recordRunShard'>> {
+export function coordinates(
+  store: ExecutionStore,
+): store is ExecutionStore & Required<Pick<ExecutionStore, 'recordRunShard'>> {
   return typeof store.recordRunShard === 'function';
 }
 

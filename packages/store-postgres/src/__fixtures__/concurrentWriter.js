@@ -15,7 +15,9 @@ const count = Number(countText);
 function evaluation(i) {
   const executionId = `exec-shared-${i % 50}`;
   // Distinct instants across workers; ties (same second) are broken by the evaluation id.
-  const createdAt = new Date(Date.UTC(2026, 2, 2, 10, 0, Math.floor(i / 50) % 60, (i * 7 + Number(worker)) % 1000)).toISOString();
+  const createdAt = new Date(
+    Date.UTC(2026, 2, 2, 10, 0, Math.floor(i / 50) % 60, (i * 7 + Number(worker)) % 1000),
+  ).toISOString();
   return {
     result: {
       evaluationId: `eval-${worker}-${i}`,
@@ -64,8 +66,18 @@ async function main() {
     kind: 'direct',
     spec: { kind: 'direct' },
     servers: [],
-    labels: { runId: 'run-concurrency', suiteName: 'concurrency', caseId: null, server: null, transport: null,
-      harness: null, model: null, trial: null, matrixId: null, metadata: {} },
+    labels: {
+      runId: 'run-concurrency',
+      suiteName: 'concurrency',
+      caseId: null,
+      server: null,
+      transport: null,
+      harness: null,
+      model: null,
+      trial: null,
+      matrixId: null,
+      metadata: {},
+    },
     requiredEvaluators: [],
     createdAt: new Date().toISOString(),
     finishedAt: null,
@@ -77,8 +89,21 @@ async function main() {
     for (let i = start; i < Math.min(count, start + 100); i += 1) chunk.push(store.saveEvaluation(evaluation(i)));
     await Promise.all(chunk);
   }
-  const trace = TraceResult.fromJSON({ traceId: `trace-${worker}`, executionId, completeness: 'complete', limitations: [], events: [] });
-  await store.finishExecution({ executionId, outcome: 'completed', finishedAt: new Date().toISOString(), snapshot: {}, trace, evidence: [] });
+  const trace = TraceResult.fromJSON({
+    traceId: `trace-${worker}`,
+    executionId,
+    completeness: 'complete',
+    limitations: [],
+    events: [],
+  });
+  await store.finishExecution({
+    executionId,
+    outcome: 'completed',
+    finishedAt: new Date().toISOString(),
+    snapshot: {},
+    trace,
+    evidence: [],
+  });
   await store.close();
   process.stdout.write(`done ${count}\n`);
 }

@@ -107,7 +107,12 @@ function labelSql(source: ItemSource, label: AggregationLabel | TimeBucket, para
   return source.labels[label as FixedLabel];
 }
 
-function sourceSelect(source: ItemSource, query: NormalizedAggregationQuery, params: unknown[], grouped: boolean): string {
+function sourceSelect(
+  source: ItemSource,
+  query: NormalizedAggregationQuery,
+  params: unknown[],
+  grouped: boolean,
+): string {
   const conditions = [source.where];
   if (query.from !== null) {
     params.push(query.from);

@@ -24,7 +24,12 @@ const QUERIES: AggregationQuery[] = [
   { filters: { evaluator: ['a.v1'], status: ['passed', 'error'] }, groupBy: ['turnId'] },
   { filters: { evaluator: ['a.v1'], 'metadata.harness_config': ['B', null] }, groupBy: ['executionId'] },
   { groupBy: ['evaluator', 'status'] },
-  { filters: { evaluator: ['a.v1'] }, groupBy: ['time.hour'], from: '2026-03-03T00:00:00Z', to: '2026-03-07T00:00:00Z' },
+  {
+    filters: { evaluator: ['a.v1'] },
+    groupBy: ['time.hour'],
+    from: '2026-03-03T00:00:00Z',
+    to: '2026-03-07T00:00:00Z',
+  },
 ];
 
 describe('aggregation parity: PostgreSQL SQL == SQLite SQL == the in-memory engine', () => {
@@ -38,10 +43,15 @@ describe('aggregation parity: PostgreSQL SQL == SQLite SQL == the in-memory engi
       await seedGeneratedHistory([memory, sqlite, postgres], prng(seed));
       for (const query of QUERIES) {
         const fromSqlite = rounded(await sqlite.aggregateEvaluations(query));
-        expect({ query, report: rounded(await postgres.aggregateEvaluations(query)) }).toEqual({ query, report: fromSqlite });
+        expect({ query, report: rounded(await postgres.aggregateEvaluations(query)) }).toEqual({
+          query,
+          report: fromSqlite,
+        });
         expect(fromSqlite).toEqual(rounded(await memory.aggregateEvaluations(query)));
       }
-      expect(await postgres.listEvaluations({ runId: 'run-a' })).toEqual(await sqlite.listEvaluations({ runId: 'run-a' }));
+      expect(await postgres.listEvaluations({ runId: 'run-a' })).toEqual(
+        await sqlite.listEvaluations({ runId: 'run-a' }),
+      );
     } finally {
       await Promise.all([memory.close(), sqlite.close(), postgres.close()]);
     }

@@ -86,7 +86,7 @@ export class ThrowawayCluster {
           return new ThrowawayCluster(dir, port, 'm3', password, binDir);
         } catch (error) {
           // Another program may have taken the port between the probe and the start.
-          if (tries >= 3) throw new Error(`${(error as Error).message}\n${serverLog(dir)}`);
+          if (tries >= 3) throw new Error(`${(error as Error).message}\n${serverLog(dir)}`, { cause: error });
         }
       }
     } catch (error) {
@@ -153,7 +153,12 @@ async function asServerUser(command: string, args: string[]): Promise<void> {
     await run(file, argv, { cwd: tmpdir(), timeout: 120_000 });
   } catch (error) {
     const { stderr, stdout } = error as { stderr?: string; stdout?: string };
-    throw new Error(`${command} ${args.at(-1) ?? ''} failed: ${(stderr || stdout || (error as Error).message).trim()}`);
+    throw new Error(
+      `${command} ${args.at(-1) ?? ''} failed: ${(stderr || stdout || (error as Error).message).trim()}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 

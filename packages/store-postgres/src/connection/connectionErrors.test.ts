@@ -22,9 +22,13 @@ describe('PostgreSQL connection errors name the problem and the fix, never the p
   jest.setTimeout(60_000);
 
   it('a wrong password', async () => {
-    const url = cluster().url().replace(/:([^:@/]+)@/, ':wrong-password-canary@');
+    const url = cluster()
+      .url()
+      .replace(/:([^:@/]+)@/, ':wrong-password-canary@');
     const message = await failure(new PostgresExecutionStore(url), 'wrong-password-canary');
-    expect(message).toMatch(/the server refused the login: fix the user and password \(in --results-db or M3_RESULTS_DB\)/);
+    expect(message).toMatch(
+      /the server refused the login: fix the user and password \(in --results-db or M3_RESULTS_DB\)/,
+    );
     expect(message).toContain(`postgres://[REDACTED]@127.0.0.1:${cluster().port}/postgres`);
   });
 

@@ -43,7 +43,9 @@ export async function openPool(
 async function checkVersion(client: import('pg').PoolClient, where: string): Promise<void> {
   const found = await client.query<{ present: boolean }>("SELECT to_regclass('sf_m3_schema') IS NOT NULL AS present");
   if (!found.rows[0]!.present) {
-    throw new StoreError(`no sf-m3 results in the PostgreSQL database ${where}: run \`m3 test\` first or pass --results-db`);
+    throw new StoreError(
+      `no sf-m3 results in the PostgreSQL database ${where}: run \`m3 test\` first or pass --results-db`,
+    );
   }
   const { rows } = await client.query<{ version: number }>('SELECT version FROM sf_m3_schema');
   const version = rows[0]?.version ?? 0;

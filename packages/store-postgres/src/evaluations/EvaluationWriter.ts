@@ -88,10 +88,9 @@ async function writeBatch(client: PoolClient, batch: readonly Pending[]): Promis
   const lineages = [...new Set(batch.map((item) => item.row.lineage_id))].sort((a, b) =>
     BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0,
   );
-  await client.query(
-    'SELECT pg_advisory_xact_lock(id) FROM (SELECT unnest($1::bigint[]) AS id ORDER BY 1) ordered',
-    [lineages],
-  );
+  await client.query('SELECT pg_advisory_xact_lock(id) FROM (SELECT unnest($1::bigint[]) AS id ORDER BY 1) ordered', [
+    lineages,
+  ]);
   const ids = batch.map((item) => item.row.evaluation_id);
   const existing = await client.query<{ evaluation_id: string }>(
     'SELECT evaluation_id FROM evaluations WHERE evaluation_id = ANY($1::text[])',
@@ -128,7 +127,11 @@ async function writeBatch(client: PoolClient, batch: readonly Pending[]): Promis
     const state = states.get(row.lineage_id);
     const candidate = { createdAt: row.created_at, id: row.evaluation_id };
     if (state === undefined) {
-      states.set(row.lineage_id, { latestEvaluationId: row.evaluation_id, latestCreatedAt: row.created_at, required: row.required });
+      states.set(row.lineage_id, {
+        latestEvaluationId: row.evaluation_id,
+        latestCreatedAt: row.created_at,
+        required: row.required,
+      });
     } else {
       state.required ||= row.required;
       if (later(candidate, { createdAt: state.latestCreatedAt, id: state.latestEvaluationId })) {
@@ -138,7 +141,8 @@ async function writeBatch(client: PoolClient, batch: readonly Pending[]): Promis
     }
   }
   if (rowsById.size === 0) return rejected;
-  for (const row of rowsById.values()) row.is_latest = states.get(row.lineage_id)!.latestEvaluationId === row.evaluation_id;
+  for (const row of rowsById.values())
+    row.is_latest = states.get(row.lineage_id)!.latestEvaluationId === row.evaluation_id;
   await client.query(
     `INSERT INTO evaluations (${NAMES.join(', ')}, execution_created_at)
      SELECT ${NAMES.map((n) => `r.${n}`).join(', ')}, COALESCE(x.created_at, r.created_at)
@@ -154,7 +158,12 @@ async function writeBatch(client: PoolClient, batch: readonly Pending[]): Promis
   }
   const touched = [...new Set([...rowsById.values()].map((row) => row.lineage_id))].map((id) => {
     const s = states.get(id)!;
-    return { lineage_id: id, latest_evaluation_id: s.latestEvaluationId, latest_created_at: s.latestCreatedAt, required: s.required };
+    return {
+      lineage_id: id,
+      latest_evaluation_id: s.latestEvaluationId,
+      latest_created_at: s.latestCreatedAt,
+      required: s.required,
+    };
   });
   await client.query(
     `INSERT INTO evaluation_lineages (lineage_id, latest_evaluation_id, latest_created_at, required)

@@ -68,7 +68,9 @@ describe('PostgreSQL schema versions and forward migrations', () => {
   it('opens read-only without creating anything, and refuses writes', async () => {
     const url = await cluster().createSchema();
     const reader = new PostgresExecutionStore(url, { readOnly: true });
-    await expect(reader.listRuns()).rejects.toThrow(/no sf-m3 results in the PostgreSQL database .*run `m3 test` first/);
+    await expect(reader.listRuns()).rejects.toThrow(
+      /no sf-m3 results in the PostgreSQL database .*run `m3 test` first/,
+    );
     await reader.close();
     expect(await sql(url, "SELECT to_regclass('sf_m3_schema') IS NULL AS absent")).toEqual([{ absent: true }]);
     const writer = new PostgresExecutionStore(url);

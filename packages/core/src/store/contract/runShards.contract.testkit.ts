@@ -1,7 +1,11 @@
 import type { ExecutionStore } from '../ExecutionStore';
 import { allShardsFinished, type RunShardRecord } from '../runShards';
 
-const shard = (index: number, status: RunShardRecord['status'], extra: Partial<RunShardRecord> = {}): RunShardRecord => ({
+const shard = (
+  index: number,
+  status: RunShardRecord['status'],
+  extra: Partial<RunShardRecord> = {},
+): RunShardRecord => ({
   runId: 'run-sharded',
   index,
   count: 3,
