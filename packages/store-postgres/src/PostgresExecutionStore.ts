@@ -42,6 +42,8 @@ import { transaction } from './connection/transaction';
 import { evaluationRow } from './evaluations/evaluationRow';
 import { EvaluationWriter } from './evaluations/EvaluationWriter';
 import { lineageId } from './evaluations/lineageId';
+import { reserveJudgeRequest } from './judge/reserveJudgeRequest';
+import { pruneRuns, type PostgresPruneReport, type PostgresPruneSelection } from './retention/pruneRuns';
 import { recordShard } from './shards/recordShard';
 
 /** Options of a PostgreSQL store. */
@@ -56,6 +58,11 @@ export interface PostgresExecutionStoreOptions {
 }
 
 const json = (value: unknown): string => JSON.stringify(value);
+
+/** Executions of run `$1` and/or attempt `$2` (its own attempt id or the attempt's linked list). */
+const EXECUTION_FILTER = `($1::text IS NULL OR x.run_id = $1)
+  AND ($2::text IS NULL OR x.attempt_id = $2
+       OR EXISTS (SELECT 1 FROM attempt_executions ae WHERE ae.attempt_id = $2 AND ae.execution_id = x.execution_id))`;
 
 /**
  * The durable `ExecutionStore` on a PostgreSQL database (`pg` package), for histories that many
@@ -93,12 +100,16 @@ export class PostgresExecutionStore implements ExecutionStore {
     return this.opening;
   }
 
-  private async write<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+  private assertWritable(): void {
     if (this.options.readOnly === true) {
       throw new StoreError(
         `the results database ${this.location} was opened read-only: open it without readOnly to write`,
       );
     }
+  }
+
+  private async write<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    this.assertWritable();
     return transaction(await this.pool(), work);
   }
 
@@ -151,6 +162,23 @@ export class PostgresExecutionStore implements ExecutionStore {
       [runId],
     );
     return rows.map((row) => JSON.parse(row.record_json) as RunShardRecord);
+  }
+
+  // retention (method of the retention lane's contract) ------------------------------------------
+
+  /** Deletes whole runs and what only they reference, then VACUUMs (see retention/pruneRuns.ts). */
+  async pruneRuns(selection: PostgresPruneSelection, options: { dryRun?: boolean } = {}): Promise<PostgresPruneReport> {
+    if (options.dryRun !== true) this.assertWritable();
+    return pruneRuns(await this.pool(), selection, options);
+  }
+
+  // judge budget (method of the reports lane's contract) -----------------------------------------
+
+  /** Atomically counts one judge request for the run unless `limit` were counted; false when spent. */
+  async reserveJudgeRequest(runId: string, limit: number): Promise<boolean> {
+    requireId(runId, 'runId');
+    this.assertWritable();
+    return reserveJudgeRequest(await this.pool(), runId, limit);
   }
 
   // suites -------------------------------------------------------------------------------------
@@ -327,16 +355,28 @@ export class PostgresExecutionStore implements ExecutionStore {
     return JSON.parse(rows[0]!.record_json) as ExecutionRecord;
   }
 
-  async listExecutions(filter: { runId?: string; attemptId?: string }): Promise<ExecutionRecord[]> {
+  /** Ordered by creation; `limit`/`offset` page through them (viewer lane's paging). */
+  async listExecutions(filter: {
+    runId?: string;
+    attemptId?: string;
+    limit?: number;
+    offset?: number;
+  }): Promise<ExecutionRecord[]> {
     const rows = await this.query<{ record_json: string }>(
-      `SELECT record_json FROM executions x
-        WHERE ($1::text IS NULL OR x.run_id = $1)
-          AND ($2::text IS NULL OR x.attempt_id = $2
-               OR EXISTS (SELECT 1 FROM attempt_executions ae WHERE ae.attempt_id = $2 AND ae.execution_id = x.execution_id))
-        ORDER BY x.created_at, x.execution_id`,
-      [filter.runId ?? null, filter.attemptId ?? null],
+      `SELECT record_json FROM executions x WHERE ${EXECUTION_FILTER}
+        ORDER BY x.created_at, x.execution_id LIMIT $3 OFFSET $4`,
+      [filter.runId ?? null, filter.attemptId ?? null, filter.limit ?? null, filter.offset ?? 0],
     );
     return rows.map((r) => JSON.parse(r.record_json) as ExecutionRecord);
+  }
+
+  /** How many executions `listExecutions` would list without paging. */
+  async countExecutions(filter: { runId?: string; attemptId?: string }): Promise<number> {
+    const rows = await this.query<{ n: string }>(`SELECT COUNT(*) AS n FROM executions x WHERE ${EXECUTION_FILTER}`, [
+      filter.runId ?? null,
+      filter.attemptId ?? null,
+    ]);
+    return Number(rows[0]!.n);
   }
 
   async getTrace(executionId: string): Promise<TraceResult> {
@@ -403,11 +443,7 @@ export class PostgresExecutionStore implements ExecutionStore {
 
   async saveEvaluation(evaluation: StoredEvaluation): Promise<void> {
     const row = evaluationRow(evaluation);
-    if (this.options.readOnly === true) {
-      throw new StoreError(
-        `the results database ${this.location} was opened read-only: open it without readOnly to write`,
-      );
-    }
+    this.assertWritable();
     await this.evaluations.save(row);
   }
 
