@@ -1,8 +1,7 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import {
   buildAggregateValues,
   canonicalInstant,
-  checkedEvidenceDigest,
   compareGroupKeys,
   evidenceDigestOf,
   ExecutionNotFound,
@@ -40,6 +39,7 @@ import { describeDatabase, type PostgresLocation } from './connection/describeDa
 import { openPool } from './connection/openPool';
 import { transaction } from './connection/transaction';
 import { evaluationRow } from './evaluations/evaluationRow';
+import { prepareFinishedExecution, writeFinishedExecution } from './executions/writeFinishedExecution';
 import { EvaluationWriter } from './evaluations/EvaluationWriter';
 import { lineageId } from './evaluations/lineageId';
 import { reserveJudgeRequest } from './judge/reserveJudgeRequest';
@@ -279,71 +279,9 @@ export class PostgresExecutionStore implements ExecutionStore {
   }
 
   async finishExecution(finished: FinishedExecution): Promise<void> {
-    const data = finished.trace.toJSON();
-    if (data.executionId !== finished.executionId) {
-      throw new ModelValidationError('finishExecution: the trace belongs to another execution', {
-        executionId: finished.executionId,
-      });
-    }
-    const finishedAt = canonicalInstant(finished.finishedAt, 'finishedAt');
-    const blobs = finished.evidence.map((blob) => ({
-      sha256: checkedEvidenceDigest(blob.reference, blob.bytes),
-      blob,
-    }));
-    const events = deflateRawSync(Buffer.from(json(data.events), 'utf8'));
-    const id = finished.executionId;
+    const prepared = prepareFinishedExecution(finished);
     // One transaction: a crash leaves either the whole finished execution or the unfinished one.
-    await this.write(async (db) => {
-      const { rows } = await db.query<{ record_json: string }>(
-        'SELECT record_json FROM executions WHERE execution_id = $1 FOR UPDATE',
-        [id],
-      );
-      if (rows.length === 0) throw new ExecutionNotFound(id);
-      const record: ExecutionRecord = {
-        ...(JSON.parse(rows[0]!.record_json) as ExecutionRecord),
-        outcome: finished.outcome,
-        finishedAt,
-        snapshot: finished.snapshot,
-      };
-      await db.query('UPDATE executions SET finished_at = $1, outcome = $2, record_json = $3 WHERE execution_id = $4', [
-        finishedAt,
-        finished.outcome,
-        json(record),
-        id,
-      ]);
-      for (const table of ['traces', 'sessions', 'turns', 'execution_blobs']) {
-        await db.query(`DELETE FROM ${table} WHERE execution_id = $1`, [id]);
-      }
-      await db.query(
-        `INSERT INTO traces (execution_id, trace_id, completeness, limitations_json, event_count, events)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [id, data.traceId, data.completeness, json(data.limitations), data.events.length, events],
-      );
-      for (const { sha256, blob } of blobs) {
-        await db.query(
-          'INSERT INTO blobs (sha256, size_bytes, media_type, bytes) VALUES ($1, $2, $3, $4) ON CONFLICT (sha256) DO NOTHING',
-          [sha256, blob.bytes.length, blob.reference.mediaType, blob.bytes],
-        );
-        await db.query('INSERT INTO execution_blobs (execution_id, sha256) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
-          id,
-          sha256,
-        ]);
-      }
-      for (const session of finished.sessions ?? []) {
-        await db.query(
-          'INSERT INTO sessions (session_id, execution_id, created_at, record_json) VALUES ($1, $2, $3, $4)',
-          [session.sessionId, id, session.createdAt, json(session)],
-        );
-      }
-      for (const turn of finished.turns ?? []) {
-        await db.query('INSERT INTO turns (turn_id, execution_id, turn_index, record_json) VALUES ($1, $2, $3, $4)', [
-          turn.turnId,
-          id,
-          turn.index,
-          json(turn),
-        ]);
-      }
-    });
+    await this.write((db) => writeFinishedExecution(db, prepared));
   }
 
   async getExecution(executionId: string): Promise<ExecutionRecord> {
