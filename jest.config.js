@@ -10,6 +10,7 @@ module.exports = {
     '<rootDir>/examples/fixtures',
     '<rootDir>/e2e',
     '<rootDir>/bench',
+    '<rootDir>/conformance',
   ],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/__fixtures__/', '<rootDir>/e2e/fixtures/'],

@@ -37,7 +37,7 @@ describe('progress and server-to-client callbacks', () => {
     await client.close();
     const init = requests(client.finalTrace!.events, 'initialize')[0]!;
     expect((init.payload.params as { capabilities: object }).capabilities).toEqual({
-      elicitation: {},
+      elicitation: { form: { applyDefaults: true } },
       sampling: {},
       roots: { listChanged: true },
     });

@@ -1,4 +1,5 @@
 import type {
+  ClientCapabilities,
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestParams,
@@ -9,6 +10,7 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ModelValidationError } from '../errors';
 import type { SecretRef } from '../redaction/SecretRef';
+import { checkCapabilities } from './clientCapabilities';
 
 /** What an elicitation callback receives beside the request: an abort signal for the request. */
 export interface ServerRequestContext {
@@ -47,7 +49,16 @@ export interface DirectClientOptions {
   protocolVersion?: string;
   /** Bearer token for HTTP servers; redacted everywhere. */
   bearerToken?: string | SecretRef;
-  /** Declares the elicitation capability and answers `elicitation/create`. */
+  /**
+   * What the client declares at `initialize`. Defaults come from the callbacks given (see
+   * `onElicitation`, `onSampling`, `onRoots`); each top-level key given here replaces that default,
+   * e.g. `{ elicitation: { form: { applyDefaults: true }, url: {} } }` declares URL-mode elicitation.
+   */
+  capabilities?: ClientCapabilities;
+  /**
+   * Answers `elicitation/create`; declares `elicitation: { form: { applyDefaults: true } }`, so the
+   * schema defaults of fields the callback left out are filled in before the answer is sent.
+   */
   onElicitation?: ElicitationCallback;
   /** Declares the sampling capability and answers `sampling/createMessage`. */
   onSampling?: SamplingCallback;
@@ -69,7 +80,14 @@ export interface CallToolOptions {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 const CALLBACKS = ['onElicitation', 'onSampling', 'onRoots', 'onLogMessage'] as const;
-const KNOWN = new Set<string>(['timeoutMs', 'validateSchemas', 'protocolVersion', 'bearerToken', ...CALLBACKS]);
+const KNOWN = new Set<string>([
+  'timeoutMs',
+  'validateSchemas',
+  'protocolVersion',
+  'bearerToken',
+  'capabilities',
+  ...CALLBACKS,
+]);
 
 /** Checks a timeout option: a finite number of milliseconds above zero. */
 export function checkTimeoutMs(value: unknown, name = 'timeoutMs'): number | undefined {
@@ -112,5 +130,6 @@ export function validateDirectClientOptions(options: DirectClientOptions | undef
       throw new ModelValidationError(`${name} must be a function`, { option: name });
     }
   }
+  checkCapabilities(options.capabilities);
   return options;
 }

@@ -4,7 +4,8 @@ import type { M3Logger } from '../logging/logger';
 import type { DirectClientOptions } from './DirectClientOptions';
 import { RequestTap } from './RequestTap';
 import type { InitializationResult } from './results';
-import { clientCapabilities, installServerRequestHandlers } from './serverRequestHandlers';
+import { declaredCapabilities } from './clientCapabilities';
+import { installServerRequestHandlers } from './serverRequestHandlers';
 
 /** How sf-m3 introduces itself at `initialize`. */
 export const CLIENT_INFO = { name: 'sf-m3', version: '0.1.0' };
@@ -21,7 +22,7 @@ export function createSdkClient(
   const tap = new RequestTap(observed, {
     ...(options.protocolVersion !== undefined && { protocolVersion: options.protocolVersion }),
   });
-  const sdk = new Client(CLIENT_INFO, { capabilities: clientCapabilities(options) });
+  const sdk = new Client(CLIENT_INFO, { capabilities: declaredCapabilities(options) });
   sdk.onerror = (error) => logger.debug('MCP client error', { errorType: error.constructor.name });
   installServerRequestHandlers(sdk, options, logger);
   return { sdk, tap };

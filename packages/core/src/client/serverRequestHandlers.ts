@@ -4,19 +4,9 @@ import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
-  type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { M3Logger } from '../logging/logger';
 import type { DirectClientOptions } from './DirectClientOptions';
-
-/** The capabilities a client declares: only those whose callbacks were given. */
-export function clientCapabilities(options: DirectClientOptions): ClientCapabilities {
-  return {
-    ...(options.onElicitation !== undefined && { elicitation: {} }),
-    ...(options.onSampling !== undefined && { sampling: {} }),
-    ...(options.onRoots !== undefined && { roots: { listChanged: true } }),
-  };
-}
 
 /**
  * A user callback that throws must not leak its message (it may hold secrets or payloads) to the

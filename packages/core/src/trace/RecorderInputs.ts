@@ -42,10 +42,18 @@ export interface DeferredFallback {
   fields: RecordFields;
 }
 
-/** An event accepted by `recordLater`: its inputs and the time it was accepted. */
-export interface PendingRecord {
+/** The kind and fields of one event, as a deferred `recordLater` producer returns them. */
+export interface DeferredEvent {
   kind: EventKind;
   fields: RecordFields;
+}
+
+/**
+ * An event accepted by `recordLater`: its inputs (or the producer that makes them when the event is
+ * built) and the time it was accepted.
+ */
+export interface PendingRecord {
+  event: DeferredEvent | (() => DeferredEvent);
   offsetMs: number;
   fallback: DeferredFallback | undefined;
 }

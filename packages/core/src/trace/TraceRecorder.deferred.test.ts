@@ -114,6 +114,48 @@ describe('TraceRecorder.recordLater', () => {
     ]);
   });
 
+  it('calls a producer when the event is built, in order, with the time it was accepted', () => {
+    const { recorder, tick } = recorderAt();
+    const made: number[] = [];
+    const producer = (id: number) => () => {
+      made.push(id);
+      return { kind: 'tool.result_received' as const, fields: messageFields(recorder, id, `text ${id}`) };
+    };
+    tick(5);
+    recorder.recordLater(producer(1));
+    tick(5);
+    recorder.recordLater(producer(2));
+    expect(made).toEqual([]);
+    const events = recorder.events;
+    expect(made).toEqual([1, 2]);
+    expect(events.map((e) => [e.jsonrpcId, e.offsetMs])).toEqual([
+      [undefined, 0],
+      [1, 5],
+      [2, 10],
+    ]);
+    expect(events[1]!.rawEvidence).toBeDefined();
+  });
+
+  it('records the fallback in place of a producer that throws, and refuses producers after finish', () => {
+    const { recorder } = recorderAt();
+    recorder.recordLater(
+      () => {
+        throw new Error('s3cr3t-canary-value');
+      },
+      { kind: 'diagnostic', fields: { phase: 'unknown', payload: { code: 'capture_failed', message: 'x' } } },
+    );
+    const trace = recorder.finish('completed');
+    expect(trace.events.map((e) => [e.kind, e.payload.code])).toEqual([
+      ['execution.created', undefined],
+      ['diagnostic', 'capture_failed'],
+      ['execution.finished', undefined],
+    ]);
+    expect(JSON.stringify(trace)).not.toContain('s3cr3t-canary-value');
+    expect(() => recorder.recordLater(() => ({ kind: 'diagnostic', fields: { payload: {} } }))).toThrow(
+      /cannot record a deferred event: the trace of exec-.* is finished/,
+    );
+  });
+
   it('refuses events after finish', () => {
     const { recorder } = recorderAt();
     recorder.recordLater('tool.result_received', messageFields(recorder, 1, 'one'));

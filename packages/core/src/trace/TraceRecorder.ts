@@ -10,6 +10,7 @@ import { EventEvidence } from './EventEvidence';
 import type { ExecutionFinishedPayload } from './payloads';
 import { DEFAULT_RAW_LIMITS } from './rawCapture';
 import type {
+  DeferredEvent,
   DeferredFallback,
   FinishExtras,
   PendingRecord,
@@ -27,7 +28,13 @@ export { RAW_EVIDENCE_BUDGET_EXCEEDED } from './EventEvidence';
 export { EVIDENCE_BUDGET_EXHAUSTED } from './EvidenceBudget';
 export { DIAGNOSTICS_SUMMARIZED } from './RepeatedDiagnostics';
 
-export type { DeferredFallback, FinishExtras, RecordFields, TraceRecorderOptions } from './RecorderInputs';
+export type {
+  DeferredEvent,
+  DeferredFallback,
+  FinishExtras,
+  RecordFields,
+  TraceRecorderOptions,
+} from './RecorderInputs';
 
 /** Events `recordLater` holds at most before it builds them at once. */
 const MAX_PENDING = 256;
@@ -140,16 +147,26 @@ export class TraceRecorder {
    * response does not wait for its recording. With subscribers the event is built at once (they
    * see it as it happens). If building throws, `fallback` is recorded in its place.
    */
-  recordLater(kind: EventKind, fields: RecordFields, fallback?: DeferredFallback): void {
-    this.assertOpen(kind);
+  recordLater(kind: EventKind, fields: RecordFields, fallback?: DeferredFallback): void;
+  /** The same with kind and fields made by `make` at build time (in order, so it may keep state). */
+  recordLater(make: () => DeferredEvent, fallback?: DeferredFallback): void;
+  recordLater(
+    kindOrMake: EventKind | (() => DeferredEvent),
+    fieldsOrFallback?: RecordFields | DeferredFallback,
+    lastFallback?: DeferredFallback,
+  ): void {
+    const deferred = typeof kindOrMake === 'function';
+    this.assertOpen(deferred ? 'a deferred event' : kindOrMake);
+    const event = deferred ? kindOrMake : { kind: kindOrMake, fields: fieldsOrFallback as RecordFields };
+    const fallback = deferred ? (fieldsOrFallback as DeferredFallback | undefined) : lastFallback;
     if (this.listeners.size > 0) {
       this.flushPending();
-      this.buildOrFallback({ kind, fields, offsetMs: this.now(), fallback });
+      this.buildOrFallback({ event, offsetMs: this.now(), fallback });
       return;
     }
     const offsetMs = this.now();
     this.clock.use(offsetMs);
-    this.pending.push({ kind, fields, offsetMs, fallback });
+    this.pending.push({ event, offsetMs, fallback });
     if (this.pending.length >= MAX_PENDING) {
       this.flushPending();
     } else if (!this.flushScheduled) {
@@ -161,7 +178,7 @@ export class TraceRecorder {
     }
   }
 
-  private assertOpen(kind: EventKind): void {
+  private assertOpen(kind: string): void {
     if (this.final === null) return;
     throw new M3Error('trace_finalized', `cannot record ${kind}: the trace of ${this.executionId} is finished`);
   }
@@ -176,7 +193,8 @@ export class TraceRecorder {
 
   private buildOrFallback(entry: PendingRecord): void {
     try {
-      this.build(entry.kind, entry.fields, entry.offsetMs);
+      const { kind, fields } = typeof entry.event === 'function' ? entry.event() : entry.event;
+      this.build(kind, fields, entry.offsetMs);
     } catch {
       if (entry.fallback === undefined) return;
       try {

@@ -3,7 +3,7 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk
 import type { EventDirection, EventKind } from '../trace/Event';
 import type { DeferredFallback, RecordFields, TraceRecorder } from '../trace/TraceRecorder';
 import type { TransportPayload } from '../trace/payloads';
-import { jsonRpcMessageEvent, type PendingRequestMethods } from './jsonRpcMessageEvent';
+import { jsonRpcMessageEvent, type JsonRpcMessageContext, type PendingRequestMethods } from './jsonRpcMessageEvent';
 import { wasReported } from './ReportingReadBuffer';
 import { transportKindOf } from './transportKinds';
 
@@ -35,9 +35,10 @@ type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => voi
  * `mcp.notification`, `mcp.progress` and `mcp.cancellation_requested`. Transport errors become
  * `diagnostic` events (rate-limited: see `TraceRecorder.recordRepeated`; summaries are recorded
  * at the close) and the close `transport.disconnected`. Recording never breaks the transport.
- * A message is redacted and serialized as it passes, which fixes its event's content, place and
- * time; the recorder builds the event (frame evidence, sha256) when the loop is idle or anything
- * reads the trace (`TraceRecorder.recordLater`), so a caller awaiting a response does not wait.
+ * A message is redacted into an owned copy as it passes, which fixes its event's content, place
+ * and time; the recorder serializes it and builds the event (kind, frame evidence, sha256) when the
+ * loop is idle or anything reads the trace (`TraceRecorder.recordLater`), so a caller awaiting a
+ * response does not wait for that work.
  */
 export class ObservedTransport implements Transport {
   onclose?: () => void;
@@ -140,26 +141,24 @@ export class ObservedTransport implements Transport {
   private observeMessage(message: JSONRPCMessage, direction: EventDirection): void {
     const { recorder, server, connectionId } = this.options;
     if (recorder.finished) return;
-    // One walk gives the redacted plain JSON used for both the payload and the stored frame. The
-    // payload is built from `safe`, a copy owned here, and the frame is a string, so the recorder
-    // may build the event after the message went on (`recordLater`).
+    // One walk now gives the redacted plain JSON used for both the payload and the stored frame: a
+    // copy owned here, so the message may go on at once. Its serialization, the event's kind and
+    // fields (and the pairing of responses with requests, in order) are left to the recorder
+    // (`recordLater`), which builds the event when the loop is idle: off a waiting caller's path.
     const safe = recorder.sanitize(message);
     const scope = this.options.scope?.();
-    const { kind, fields } = jsonRpcMessageEvent(
-      safe,
-      JSON.stringify(safe),
-      {
-        origin: 'normalized',
-        server,
-        connectionId,
-        direction,
-        ...(scope?.sessionId !== undefined && { sessionId: scope.sessionId }),
-        ...(scope?.turnId !== undefined && { turnId: scope.turnId }),
-      },
-      this.pending,
+    const context: JsonRpcMessageContext = {
+      origin: 'normalized',
+      server,
+      connectionId,
+      direction,
+      ...(scope?.sessionId !== undefined && { sessionId: scope.sessionId }),
+      ...(scope?.turnId !== undefined && { turnId: scope.turnId }),
+    };
+    recorder.recordLater(
+      () => jsonRpcMessageEvent(safe, JSON.stringify(safe), context, this.pending),
+      this.fallbacks[direction === 'client_to_server' ? 0 : 1],
     );
-    if (kind === 'diagnostic') this.record(kind, fields);
-    else recorder.recordLater(kind, fields, this.fallbacks[direction === 'client_to_server' ? 0 : 1]);
   }
 
   private observeError(error: Error): void {
