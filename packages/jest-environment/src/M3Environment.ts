@@ -8,7 +8,7 @@ import { AttemptRecorder } from './AttemptRecorder';
 import { createDescribeM3 } from './describeM3';
 import type { DeclaredSuite, JestDescribeLike } from './describeM3';
 import { m3KitOutsideTestError } from './m3KitOutsideTest';
-import { loadSqliteStore, resolvePersistence } from './persistenceConfig';
+import { openPersistedStore, resolvePersistence } from './persistenceConfig';
 import { runCanaries } from './runCanaries';
 import { readRunContext } from './runContext';
 import { runtimeOf } from './runtimeBridge';
@@ -34,7 +34,7 @@ let shared: { readonly runId: string; readonly dbPath: string; readonly store: E
 function workerStore(runId: string, dbPath: string): ExecutionStore {
   if (shared !== null && shared.runId === runId && shared.dbPath === dbPath) return shared.store;
   void shared?.store.close().catch(() => undefined);
-  shared = { runId, dbPath, store: new (loadSqliteStore())(dbPath) };
+  shared = { runId, dbPath, store: openPersistedStore(dbPath) };
   return shared.store;
 }
 

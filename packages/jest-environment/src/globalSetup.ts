@@ -1,6 +1,7 @@
 import type { Config } from '@jest/types';
 import { newId, Redactor } from '@sf-m3/core';
-import { loadSqliteStore, resolvePersistence } from './persistenceConfig';
+import { openPersistedStore, resolvePersistence } from './persistenceConfig';
+import { coordinates, shardOf, startShard } from './shards/shardedRun';
 import { readArgv, RUN_ID_ENV, RUN_STATE_DIR_ENV, RUN_STATE_ROOT_ENV } from './runContext';
 import { GLOBAL_RUN_STATE } from './runLifecycle';
 import type { GlobalRunState } from './runLifecycle';
@@ -14,7 +15,7 @@ import { removeOnSignal } from './removeOnSignal';
  * saves the run record when persistence is on.
  */
 export default async function globalSetup(
-  _globalConfig: Config.GlobalConfig,
+  globalConfig: Config.GlobalConfig,
   projectConfig: Config.ProjectConfig,
 ): Promise<void> {
   const env = process.env;
@@ -34,22 +35,25 @@ export default async function globalSetup(
     startedAt: new Date().toISOString(),
     argv: readArgv(env, process.argv.slice(2)).map((arg) => redactor.redactText(arg)),
     resultsDb,
+    shard: shardOf(globalConfig),
     stateDir: stateDir.dir,
     previousEnv,
     releaseSignals: () => undefined,
   };
   if (resultsDb !== null) {
-    const store = new (loadSqliteStore())(resultsDb);
+    const store = openPersistedStore(resultsDb, projectConfig.rootDir);
     try {
-      await store.saveRun({
+      const run = {
         runId,
         label: null,
         startedAt: state.startedAt,
         finishedAt: null,
-        status: 'running',
+        status: 'running' as const,
         argv: state.argv,
         counts: { passed: 0, failed: 0, skipped: 0, todo: 0 },
-      });
+      };
+      if (state.shard !== null && coordinates(store)) await startShard(store, state, run);
+      else await store.saveRun(run);
     } catch (error) {
       stateDir.remove();
       throw error;

@@ -1,7 +1,8 @@
 import type { Config } from '@jest/types';
 import { interruptUnfinished, M3Error } from '@sf-m3/core';
 import type { RunProblem } from '@sf-m3/core';
-import { loadSqliteStore } from './persistenceConfig';
+import { openPersistedStore } from './persistenceConfig';
+import { coordinates, finishShard } from './shards/shardedRun';
 import { RUN_ID_ENV, RUN_STATE_DIR_ENV } from './runContext';
 import {
   finishRun,
@@ -68,12 +69,25 @@ interface PersistedVerdicts {
 async function finishPersistedRun(
   state: GlobalRunState,
   problemsReported: boolean,
-  problems: readonly RunProblem[],
+  problemsOfRun: readonly RunProblem[],
   unfinished: readonly RunningFile[],
 ): Promise<PersistedVerdicts> {
-  const store = new (loadSqliteStore())(state.resultsDb as string);
+  let problems = problemsOfRun;
+  const store = openPersistedStore(state.resultsDb as string);
   try {
     let attempts = await store.listAttempts({ runId: state.runId });
+    let failedElsewhere = false;
+    if (state.shard !== null && coordinates(store)) {
+      // postgres lane: only the shard that finishes last closes the run (and may interrupt what is open).
+      const shardFailures = await storedRequiredFailures(store, state.runId);
+      const shardMissing = await storedMissingRequired(store, state.runId);
+      const failed = problemsReported || shardFailures.length > 0 || shardMissing.length > 0;
+      const last = await finishShard(store, state, failed, problems);
+      if (last === null) return { failures: shardFailures, missing: shardMissing };
+      failedElsewhere = last.failed;
+      problems = last.problems;
+      attempts = await store.listAttempts({ runId: state.runId }); // every shard's final attempts
+    }
     if (unfinished.length > 0 || attempts.some((attempt) => attempt.outcome === null)) {
       // Every worker has ended, so what is still open died with its worker.
       const byPath = new Map(unfinished.map((file) => [file.testPath, file]));
@@ -94,7 +108,7 @@ async function finishPersistedRun(
       argv: state.argv,
       counts: { passed: 0, failed: 0, skipped: 0, todo: 0 },
     };
-    const failed = problemsReported || failures.length > 0 || missing.length > 0;
+    const failed = problemsReported || failedElsewhere || failures.length > 0 || missing.length > 0;
     await store.saveRun(finishRun(base, attempts, failed, new Date().toISOString(), problems));
     return { failures, missing };
   } finally {

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { ModelValidationError } from '@sf-m3/core';
+import { isPostgresUrl, ModelValidationError, openPostgresStore, type ExecutionStore } from '@sf-m3/core';
 
 /** Environment variable the `m3` CLI sets to the results database path; it turns persistence on. */
 export const RESULTS_DB_ENV = 'M3_RESULTS_DB';
@@ -28,9 +28,10 @@ export interface PersistenceSources {
 export function resolvePersistence(sources: PersistenceSources): PersistenceConfig {
   const fromEnv = sources.env[RESULTS_DB_ENV];
   if (fromEnv !== undefined && fromEnv.trim().length > 0) {
-    return { resultsDb: path.resolve(sources.cwd, fromEnv.trim()) };
+    return { resultsDb: isPostgresUrl(fromEnv) ? fromEnv.trim() : path.resolve(sources.cwd, fromEnv.trim()) };
   }
   const fromOptions = readResultsDbOption(sources.testEnvironmentOptions);
+  if (fromOptions !== null && isPostgresUrl(fromOptions)) return { resultsDb: fromOptions };
   return { resultsDb: fromOptions === null ? null : path.resolve(sources.rootDir, fromOptions) };
 }
 
@@ -50,6 +51,15 @@ function readResultsDbOption(options: Record<string, unknown> | undefined): stri
     );
   }
   return resultsDb.trim();
+}
+
+/**
+ * The store at a resolved results location: PostgreSQL for a `postgres://` URL (the optional
+ * @sf-m3/store-postgres package, resolved from the project too), else the SQLite file.
+ */
+export function openPersistedStore(location: string, projectRoot: string = process.cwd()): ExecutionStore {
+  if (isPostgresUrl(location)) return openPostgresStore(location, {}, [projectRoot]);
+  return new (loadSqliteStore())(location);
 }
 
 /** The SQLite store class, loaded only when results are saved (it pulls in the sqlite3 driver). */

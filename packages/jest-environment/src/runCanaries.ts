@@ -1,6 +1,12 @@
 // The redaction canaries every worker of a run knows before any kit exists, so a failure message,
 // a run report or a kit's evidence cannot hold them even when the test failed before connecting.
-import { commandLineCanaries, credentialForms, environmentCanaries, isSensitiveName } from '@sf-m3/core';
+import {
+  commandLineCanaries,
+  credentialForms,
+  environmentCanaries,
+  isSensitiveName,
+  resultsLocationSecrets,
+} from '@sf-m3/core';
 
 /**
  * Comma-separated names of variables whose values are secrets for the whole run (set by `m3 test`
@@ -43,10 +49,17 @@ export function selectionCanaries(servers: readonly unknown[] | null): string[] 
 
 /**
  * The run's canaries in this worker: secret-looking values of its environment, the variables
- * `M3_SECRET_ENV_NAMES` lists (`--env-file` secrets) and the secrets of the CLI's server selections.
+ * `M3_SECRET_ENV_NAMES` lists (`--env-file` secrets), the secrets of the CLI's server selections and
+ * the password of a PostgreSQL `M3_RESULTS_DB` URL.
  */
 export function runCanaries(env: NodeJS.ProcessEnv, servers: readonly unknown[] | null): string[] {
   // The list of names is not a secret, though its own name says SECRET.
   const { [SECRET_ENV_NAMES_ENV]: _names, ...values } = env;
-  return [...new Set([...environmentCanaries(values, secretEnvNames(env)), ...selectionCanaries(servers)])];
+  return [
+    ...new Set([
+      ...environmentCanaries(values, secretEnvNames(env)),
+      ...selectionCanaries(servers),
+      ...resultsLocationSecrets(env.M3_RESULTS_DB ?? ''),
+    ]),
+  ];
 }

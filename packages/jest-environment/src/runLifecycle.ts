@@ -7,6 +7,8 @@ export interface GlobalRunState {
   readonly startedAt: string;
   readonly argv: string[];
   readonly resultsDb: string | null;
+  /** Jest's `--shard=i/N` (1-based index), or null for an unsharded run. */
+  readonly shard: { readonly index: number; readonly count: number } | null;
   readonly stateDir: string;
   /** Environment values global setup replaced, restored by teardown (watch mode starts a new run each time). */
   readonly previousEnv: Record<string, string | undefined>;

@@ -32,6 +32,8 @@ runtime.createServer = (selection) => {
   );
 };
 runtime.createStore = (path) => {
+  const { isPostgresUrl, openPostgresStore } = require('@sf-m3/core') as Core;
+  if (isPostgresUrl(path)) return openPostgresStore(path, {}, [process.cwd()]);
   const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as StoreSqlite;
   return new SQLiteExecutionStore(path);
 };

@@ -7,6 +7,8 @@ import { displayPath } from '../displayPath';
 import type { CliIO } from '../CliIO';
 import { resolveResultsDb } from '../options/testOptions';
 import { checkResultsDbAccess } from '../project/resultsDbAccess';
+import { checkPostgresResultsDb } from '../store/checkPostgresResultsDb';
+import { isPostgresUrl } from '@sf-m3/core';
 import {
   checkJestConfig,
   checkNode,
@@ -31,7 +33,8 @@ export function doctorResultsDb(input: DoctorCommandInput, io: CliIO): { path: s
   if (input.resultsDb !== undefined) return { path: resolveResultsDb(input.resultsDb, io.cwd), source: '--results-db' };
   const fromEnv = io.env.M3_RESULTS_DB;
   if (fromEnv !== undefined && fromEnv !== '') {
-    return { path: isAbsolute(fromEnv) ? fromEnv : resolve(io.cwd, fromEnv), source: 'M3_RESULTS_DB' };
+    const path = isPostgresUrl(fromEnv) || isAbsolute(fromEnv) ? fromEnv.trim() : resolve(io.cwd, fromEnv);
+    return { path, source: 'M3_RESULTS_DB' };
   }
   return { path: resolveResultsDb(undefined, io.cwd), source: 'default' };
 }
@@ -40,6 +43,7 @@ export function doctorResultsDb(input: DoctorCommandInput, io: CliIO): { path: s
 export function checkResultsDb(input: DoctorCommandInput, io: CliIO): DoctorCheck {
   const { path, source } = doctorResultsDb(input, io);
   const shown = displayPath(io.cwd, path);
+  if (isPostgresUrl(path)) return checkPostgresResultsDb(shown, source, io.cwd);
   const access = checkResultsDbAccess(path);
   if (!access.ok)
     return { name: 'results db', status: 'fail', detail: `${shown} (${source}): ${access.problem}`, fix: access.fix };

@@ -33,7 +33,7 @@ export interface ReportCommandInput {
 
 /** Runs `m3 report`; returns the exit status. */
 export async function runReportCommand(input: ReportCommandInput, io: CliIO): Promise<number> {
-  const path = resolveResultsDb(input.resultsDb, io.cwd);
+  const path = resolveResultsDb(input.resultsDb, io.cwd, io.env);
   const requested = input.runId === undefined ? null : validateRunId('RUN_ID', input.runId);
   const baselineArg = input.baseline === undefined ? null : input.baseline;
   const alpha = input.alpha === undefined ? undefined : parseAlpha('--alpha', input.alpha);

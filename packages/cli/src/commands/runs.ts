@@ -42,7 +42,7 @@ export function formatRuns(runs: readonly RunRecord[]): string {
 /** Runs `m3 runs`; returns the exit status. */
 export async function runRunsCommand(input: RunsCommandInput, io: CliIO): Promise<number> {
   const limit = input.limit === undefined ? 20 : positiveInteger('--limit', input.limit);
-  const path = resolveResultsDb(input.resultsDb, io.cwd);
+  const path = resolveResultsDb(input.resultsDb, io.cwd, io.env);
   const store = openResultsStore(path, { mustExist: true });
   const redactor = cliRedactor(io.env);
   try {

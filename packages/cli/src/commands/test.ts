@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { displayPath } from '../displayPath';
-import { isSecretEnvName, newId, type Redactor } from '@sf-m3/core';
+import { isSecretEnvName, newId, resultsLocationSecrets, type Redactor } from '@sf-m3/core';
 import { resolveBaseline, type ResolvedBaseline } from '../baseline/resolveBaseline';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { buildFeedback, writeFeedback } from '../feedback/writeFeedback';
@@ -20,6 +20,9 @@ import { serverSecrets } from '../options/serverGroups';
 import { validateTestOptions, type RawTestOptions, type TestOptions } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
 import { closeRun } from '../run/closeRun';
+import { jestShard } from '../shards/jestShard';
+import { reportUnfinishedShard } from '../shards/reportUnfinishedShard';
+import { settleShard } from '../shards/settleShard';
 import { openResultsStore, openRunResultsStore } from '../store/openResultsStore';
 import { serveViewer } from '../ui/serveViewer';
 import { buildRunSummary, type SummarizedRun } from '../summary/buildRunSummary';
@@ -79,16 +82,25 @@ export function reportSummary(
 
 /** Runs `m3 test`; returns the exit status. */
 export async function runTestCommand(input: TestCommandInput, io: CliIO): Promise<number> {
-  const options: TestOptions = validateTestOptions(input.raw, io.cwd);
+  const options: TestOptions = validateTestOptions(input.raw, io.cwd, io.env);
   const secretNames = options.envFile !== null ? loadEnvFile(options.envFile, io.env) : [];
-  const redactor = cliRedactor(io.env, serverSecrets(options.servers), secretNames);
+  const redactor = cliRedactor(
+    io.env,
+    [...serverSecrets(options.servers), ...resultsLocationSecrets(options.resultsDb)],
+    secretNames,
+  );
   const shownDb = displayPath(io.cwd, options.resultsDb);
   const gates = projectGates(options, io.cwd);
+  // postgres lane: one shard of a run that N `m3 test -- --shard=i/N` processes write together.
+  const shard = jestShard(input.jestArgs);
+  if (shard !== null && options.runId === null) {
+    throw new UsageError('--run-id', 'shards write one run: give every shard the same --run-id ID');
+  }
 
   let baseline: ResolvedBaseline;
   const before = await openRunResultsStore(options.resultsDb);
   try {
-    if (options.runId !== null && (await before.getRun(options.runId)) !== null) {
+    if (options.runId !== null && shard === null && (await before.getRun(options.runId)) !== null) {
       throw new UsageError('--run-id', `run ${options.runId} already exists in ${shownDb}; choose a new id`);
     }
     baseline = await resolveBaseline(before, gates.baseline?.value ?? null, null);
@@ -137,7 +149,11 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
       }
       return signalled(1);
     }
-    await closeRun(store, run, exit);
+    const settled = shard === null ? null : await settleShard(store, run, shard, exit);
+    if (settled !== null && shard !== null && !settled.runFinished) {
+      return signalled(reportUnfinishedShard(io, redactor, { runId, shard, exit, settled, json: options.json }));
+    }
+    await closeRun(store, settled?.run ?? run, exit);
     const summarized = await buildRunSummary(store, {
       runId,
       redactor,

@@ -1,5 +1,6 @@
 // Validation of `m3 test` options into one typed value. Every problem is a UsageError naming the flag.
 import { isAbsolute, resolve } from 'node:path';
+import { isPostgresUrl } from '@sf-m3/core';
 import { parseJudgeMaxRequests } from '../judgeBudget/judgeMaxRequestsOption';
 import { UsageError } from './UsageError';
 import { buildServerGroups, type ServerSelection, type ServerToken } from './serverGroups';
@@ -91,15 +92,22 @@ function nonEmptyPath(flag: string, value: string | undefined, cwd: string): str
   return isAbsolute(value) ? value : resolve(cwd, value);
 }
 
-/** The absolute database path of `--results-db` (default `.m3/executions.sqlite` under `cwd`). */
-export function resolveResultsDb(value: string | undefined, cwd: string): string {
+/**
+ * The absolute database path of `--results-db` (default `.m3/executions.sqlite` under `cwd`).
+ * postgres lane: a `postgres://` URL is kept as given (it selects @sf-m3/store-postgres), and
+ * without `--results-db` a `M3_RESULTS_DB` URL is used, so CI can keep the password out of argv.
+ */
+export function resolveResultsDb(value: string | undefined, cwd: string, env: NodeJS.ProcessEnv = {}): string {
+  if (value !== undefined && isPostgresUrl(value)) return value.trim();
+  const fromEnv = env.M3_RESULTS_DB;
+  if (value === undefined && fromEnv !== undefined && isPostgresUrl(fromEnv)) return fromEnv.trim();
   return nonEmptyPath('--results-db', value, cwd) ?? resolve(cwd, DEFAULT_RESULTS_DB);
 }
 
 /** Validates everything that can be checked without touching the disk or the database. */
-export function validateTestOptions(raw: RawTestOptions, cwd: string): TestOptions {
+export function validateTestOptions(raw: RawTestOptions, cwd: string, env: NodeJS.ProcessEnv = {}): TestOptions {
   return {
-    resultsDb: resolveResultsDb(raw.resultsDb, cwd),
+    resultsDb: resolveResultsDb(raw.resultsDb, cwd, env),
     runId: raw.runId === undefined ? null : validateRunId('--run-id', raw.runId),
     trials: raw.trials === undefined ? null : positiveInteger('--trials', raw.trials),
     harness: parseHarness(raw.harness ?? []),

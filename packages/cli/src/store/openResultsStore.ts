@@ -1,10 +1,11 @@
 // Opens the results database the CLI reads (and, before a run, checks the baseline in).
 import { existsSync } from 'node:fs';
-import type { ExecutionStore } from '@sf-m3/core';
+import { isPostgresUrl, openPostgresStore, type ExecutionStore } from '@sf-m3/core';
 import { UsageError } from '../options/UsageError';
 
 /**
- * Opens the SQLite store at `path`. `mustExist` is for the reading commands (`m3 runs`,
+ * Opens the SQLite store at `path` (a `postgres://` URL opens @sf-m3/store-postgres instead, read-only for
+ * the reading commands; a missing database there is the store's `StoreError`). `mustExist` is for the reading commands (`m3 runs`,
  * `m3 report`): a missing file is a usage error naming `--results-db` (they never create an empty
  * database by accident), and the store is opened read-only, so a read-only file or folder works and
  * nothing is migrated or written. Otherwise (`m3 test`) the store opens for writing: its first use
@@ -12,6 +13,7 @@ import { UsageError } from '../options/UsageError';
  * `StoreError` naming the path and the fix.
  */
 export function openResultsStore(path: string, options: { mustExist: boolean }): ExecutionStore {
+  if (isPostgresUrl(path)) return openPostgresStore(path, { readOnly: options.mustExist }, [process.cwd()]);
   if (options.mustExist && !existsSync(path)) {
     throw new UsageError('--results-db', `no results database at ${path}; run \`m3 test\` first or pass --results-db`);
   }
@@ -26,7 +28,7 @@ export function openResultsStore(path: string, options: { mustExist: boolean }):
  */
 export async function openRunResultsStore(path: string): Promise<ExecutionStore> {
   const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as typeof import('@sf-m3/store-sqlite');
-  const store = new SQLiteExecutionStore(path);
+  const store = isPostgresUrl(path) ? openPostgresStore(path, {}, [process.cwd()]) : new SQLiteExecutionStore(path);
   try {
     await store.open();
   } catch (error) {

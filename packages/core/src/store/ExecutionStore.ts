@@ -5,6 +5,7 @@ import type { TraceResult } from '../trace/TraceResult';
 import type { TraceView } from '../trace/TraceView';
 import type { AggregationQuery, AggregationReport } from './AggregationQuery';
 import type { PruneOptions, PruneReport, PruneSelection } from './prune';
+import type { RunShardRecord } from './runShards';
 import type { AttemptRecord, ExecutionRecord, RunRecord, SessionRecord, SuiteRecord, TurnRecord } from './records';
 
 /** A stored evaluation row with the labels it is aggregated by. */
@@ -110,6 +111,16 @@ export interface ExecutionStore {
    */
   pruneRuns(selection: PruneSelection, options?: PruneOptions): Promise<PruneReport>;
   // end retention
+
+  // shards (postgres lane) ------------------------------------------------------------------
+  /**
+   * Saves one shard's state and returns every shard of its run saved so far, atomically with
+   * respect to other processes (of shards finishing at once, exactly one sees them all finished).
+   * Optional: a store without it runs shards uncoordinated (see @sf-m3/store-postgres README).
+   */
+  recordRunShard?(shard: RunShardRecord): Promise<RunShardRecord[]>;
+  /** The run's shards saved so far, by index (present whenever `recordRunShard` is). */
+  listRunShards?(runId: string): Promise<RunShardRecord[]>;
 
   /** Flushes and releases resources; idempotent. */
   close(): Promise<void>;

@@ -6,6 +6,7 @@ import type { TraceView } from '../trace/TraceView';
 import type { AggregationQuery, AggregationReport } from './AggregationQuery';
 import type { ExecutionListFilter, ExecutionStore, FinishedExecution, StoredEvaluation } from './ExecutionStore';
 import { selectPrunedRuns, type PruneOptions, type PruneReport, type PruneSelection } from './prune';
+import type { RunShardRecord } from './runShards';
 import type { AttemptRecord, ExecutionRecord, RunRecord, SessionRecord, SuiteRecord, TurnRecord } from './records';
 import { aggregateItems } from './aggregation/aggregateItems';
 import type { AggregationItem } from './aggregation/AggregationItem';
@@ -42,6 +43,7 @@ export class InMemoryExecutionStore implements ExecutionStore {
   private readonly executionTimes = new Map<string, string>();
   private readonly requiredLineages = new Set<string>();
   private nextSuiteId = 1;
+  private readonly shards = new Map<string, Map<number, RunShardRecord>>();
   private closed = false;
   /** Judge requests counted per run (`reserveJudgeRequest`). */
   private readonly judgeRequests = new Map<string, number>();
@@ -359,6 +361,22 @@ export class InMemoryExecutionStore implements ExecutionStore {
       const candidate = ids.has(suite.suiteId) || names.has(name);
       if (candidate && !usedIds.has(suite.suiteId) && !usedNames.has(name)) this.suites.delete(name);
     }
+  }
+
+  // shards (postgres lane) ------------------------------------------------------------------
+
+  async recordRunShard(shard: RunShardRecord): Promise<RunShardRecord[]> {
+    this.assertOpen();
+    requireId(shard.runId, 'runId');
+    const shards = this.shards.get(shard.runId) ?? new Map<number, RunShardRecord>();
+    this.shards.set(shard.runId, shards.set(shard.index, structuredClone(shard)));
+    return this.listRunShards(shard.runId);
+  }
+
+  async listRunShards(runId: string): Promise<RunShardRecord[]> {
+    this.assertOpen();
+    const shards = [...(this.shards.get(runId)?.values() ?? [])];
+    return shards.sort((a, b) => a.index - b.index).map((s) => structuredClone(s));
   }
 
   async close(): Promise<void> {

@@ -7,3 +7,5 @@ export * from './storeInputs';
 export * from './verifyRawEvidence';
 export * from './interruptUnfinished';
 export * from './prune';
+export * from './runShards';
+export * from './resultsLocation';

@@ -1,0 +1,56 @@
+import type { ExecutionStore } from '../ExecutionStore';
+import { allShardsFinished, type RunShardRecord } from '../runShards';
+
+const shard = (
+  index: number,
+  status: RunShardRecord['status'],
+  extra: Partial<RunShardRecord> = {},
+): RunShardRecord => ({
+  runId: 'run-sharded',
+  index,
+  count: 3,
+  status,
+  startedAt: '2026-03-02T10:00:00.000Z',
+  finishedAt: status === 'finished' ? '2026-03-02T10:05:00.000Z' : null,
+  failed: false,
+  problems: [],
+  ...extra,
+});
+
+/** `recordRunShard` (optional in `ExecutionStore`) for the stores that coordinate shards. */
+export function describeRunShardContract(name: string, makeStore: () => Promise<ExecutionStore>): void {
+  describe(`${name} (run shard contract)`, () => {
+    let store: ExecutionStore;
+    beforeEach(async () => {
+      store = await makeStore();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('upserts shards by index and returns every shard of the run in index order', async () => {
+      const record = store.recordRunShard!.bind(store);
+      expect((await record(shard(2, 'running'))).map((s) => s.index)).toEqual([2]);
+      await record({ ...shard(1, 'running'), runId: 'run-other' });
+      await record(shard(1, 'running'));
+      const problem = { kind: 'file_error' as const, testPath: 'tests/a.test.js', message: 'could not run' };
+      const after = await record(shard(2, 'finished', { failed: true, problems: [problem] }));
+      expect(after).toEqual([shard(1, 'running'), shard(2, 'finished', { failed: true, problems: [problem] })]);
+      expect(allShardsFinished(after, 3)).toBe(false);
+      await record(shard(1, 'finished'));
+      expect(allShardsFinished(await record(shard(3, 'finished')), 3)).toBe(true);
+      expect((await store.listRunShards!('run-sharded')).map((s) => [s.index, s.status])).toEqual([
+        [1, 'finished'],
+        [2, 'finished'],
+        [3, 'finished'],
+      ]);
+      expect(await store.listRunShards!('run-none')).toEqual([]);
+    });
+
+    it('lets exactly one of shards finishing at once see the run finished', async () => {
+      const record = store.recordRunShard!.bind(store);
+      const results = await Promise.all([1, 2, 3, 4, 5].map((i) => record(shard(i, 'finished', { count: 5 }))));
+      expect(results.filter((shards) => allShardsFinished(shards, 5))).toHaveLength(1);
+    });
+  });
+}

@@ -1,0 +1,99 @@
+import { deflateRawSync } from 'node:zlib';
+import {
+  canonicalInstant,
+  checkedEvidenceDigest,
+  ExecutionNotFound,
+  ModelValidationError,
+  type ExecutionRecord,
+  type FinishedExecution,
+} from '@sf-m3/core';
+import type { PoolClient } from 'pg';
+
+const json = (value: unknown): string => JSON.stringify(value);
+
+/** A finished execution checked and encoded before its transaction starts (no lock held meanwhile). */
+export interface PreparedFinish {
+  readonly finished: FinishedExecution;
+  readonly id: string;
+  readonly finishedAt: string;
+  readonly data: ReturnType<FinishedExecution['trace']['toJSON']>;
+  readonly events: Buffer;
+  readonly blobs: readonly { sha256: string; blob: FinishedExecution['evidence'][number] }[];
+}
+
+/** Validates the trace and evidence digests and deflates the events (one JSON array). */
+export function prepareFinishedExecution(finished: FinishedExecution): PreparedFinish {
+  const data = finished.trace.toJSON();
+  if (data.executionId !== finished.executionId) {
+    throw new ModelValidationError('finishExecution: the trace belongs to another execution', {
+      executionId: finished.executionId,
+    });
+  }
+  const finishedAt = canonicalInstant(finished.finishedAt, 'finishedAt');
+  const blobs = finished.evidence.map((blob) => ({
+    sha256: checkedEvidenceDigest(blob.reference, blob.bytes),
+    blob,
+  }));
+  const events = deflateRawSync(Buffer.from(json(data.events), 'utf8'));
+  const id = finished.executionId;
+  return { finished, id, finishedAt, data, events, blobs };
+}
+
+/**
+ * Writes the finished execution, its trace, evidence, sessions and turns inside the caller's
+ * transaction, replacing what an earlier finish of the same execution wrote.
+ */
+export async function writeFinishedExecution(db: PoolClient, prepared: PreparedFinish): Promise<void> {
+  const { finished, id, finishedAt, data, events, blobs } = prepared;
+  const { rows } = await db.query<{ record_json: string }>(
+    'SELECT record_json FROM executions WHERE execution_id = $1 FOR UPDATE',
+    [id],
+  );
+  if (rows.length === 0) throw new ExecutionNotFound(id);
+  const record: ExecutionRecord = {
+    ...(JSON.parse(rows[0]!.record_json) as ExecutionRecord),
+    outcome: finished.outcome,
+    finishedAt,
+    snapshot: finished.snapshot,
+  };
+  await db.query('UPDATE executions SET finished_at = $1, outcome = $2, record_json = $3 WHERE execution_id = $4', [
+    finishedAt,
+    finished.outcome,
+    json(record),
+    id,
+  ]);
+  for (const table of ['traces', 'sessions', 'turns', 'execution_blobs']) {
+    await db.query(`DELETE FROM ${table} WHERE execution_id = $1`, [id]);
+  }
+  await db.query(
+    `INSERT INTO traces (execution_id, trace_id, completeness, limitations_json, event_count, events)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [id, data.traceId, data.completeness, json(data.limitations), data.events.length, events],
+  );
+  for (const { sha256, blob } of blobs) {
+    await db.query(
+      'INSERT INTO blobs (sha256, size_bytes, media_type, bytes) VALUES ($1, $2, $3, $4) ON CONFLICT (sha256) DO NOTHING',
+      [sha256, blob.bytes.length, blob.reference.mediaType, blob.bytes],
+    );
+    await db.query('INSERT INTO execution_blobs (execution_id, sha256) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+      id,
+      sha256,
+    ]);
+  }
+  for (const session of finished.sessions ?? []) {
+    await db.query('INSERT INTO sessions (session_id, execution_id, created_at, record_json) VALUES ($1, $2, $3, $4)', [
+      session.sessionId,
+      id,
+      session.createdAt,
+      json(session),
+    ]);
+  }
+  for (const turn of finished.turns ?? []) {
+    await db.query('INSERT INTO turns (turn_id, execution_id, turn_index, record_json) VALUES ($1, $2, $3, $4)', [
+      turn.turnId,
+      id,
+      turn.index,
+      json(turn),
+    ]);
+  }
+}
