@@ -45,6 +45,8 @@ module.exports = {
     'TransportError',
     'TransportStartupError',
     'TransportConnectionError',
+    'AuthenticationError',
+    'AuthenticationStep',
     'EndpointTrustError',
     'ProtocolError',
     'OperationTimeout',

@@ -7,6 +7,7 @@ export * from './redaction';
 export * from './logging';
 export * from './trace';
 export * from './servers';
+export * from './auth';
 export * from './client';
 export * from './execution';
 export * from './evaluation';

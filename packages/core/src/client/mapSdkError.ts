@@ -52,6 +52,15 @@ function looksLikeTransportFailure(error: Error): boolean {
   return error.message === 'Not connected' || /fetch failed|socket hang up|stream (is )?closed/i.test(error.message);
 }
 
+/** The HTTP status a `StreamableHTTPError` carries in `code` (SPEC §17: HTTP failures say their status). */
+function httpStatusOf(error: Error): number | undefined {
+  const code = (error as { code?: unknown }).code;
+  const name = error.constructor?.name ?? error.name;
+  return /StreamableHTTPError|SseError/.test(name) && typeof code === 'number' && code >= 100 && code < 600
+    ? code
+    : undefined;
+}
+
 /**
  * True for an error that means the connection is gone (closed before the answer, or a send on a
  * dead transport): then the transport's evidence of how it ended is worth waiting for.
@@ -105,9 +114,15 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
     );
   }
   if (error instanceof Error && looksLikeTransportFailure(error)) {
+    const httpStatus = httpStatusOf(error);
     return new TransportError(
       `MCP transport operation failed: ${operation}: ${connectionEnd?.reason ?? bounded(error.message, redactor)}`,
-      { operation, exceptionType: error.constructor?.name ?? 'Error', ...connectionEnd?.details },
+      {
+        operation,
+        exceptionType: error.constructor?.name ?? 'Error',
+        ...(httpStatus !== undefined && { httpStatus }),
+        ...connectionEnd?.details,
+      },
       { cause: redactedCause(error, redactor) },
     );
   }

@@ -1,2 +1,3 @@
 export * from './M3Error';
 export * from './RequiredEvaluationError';
+export * from './AuthenticationError';

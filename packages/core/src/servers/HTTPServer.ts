@@ -1,3 +1,4 @@
+import { describeHttpAuth, validateHttpAuth, type HttpAuth } from '../auth/HttpAuth';
 import { TrustLevel } from '../enums';
 import { ModelValidationError } from '../errors';
 import type { JsonObject } from '../json';
@@ -21,6 +22,8 @@ export interface HTTPServerOptions {
   headers?: Record<string, ConfiguredValue>;
   /** `'trusted_private'` allows private-range and link-local hosts (default: `'default'`). */
   trust?: TrustLevel;
+  /** How to authenticate: a bearer token, the OAuth flow, or any SDK `OAuthClientProvider` (SPEC §17). */
+  auth?: HttpAuth;
 }
 
 const TRUST_LEVELS: ReadonlySet<string> = new Set(Object.values(TrustLevel));
@@ -35,10 +38,13 @@ export class HTTPServer {
   readonly url: string;
   readonly headers: Readonly<Record<string, ConfiguredValue>>;
   readonly trust: TrustLevel;
+  readonly auth: HttpAuth | undefined;
 
   constructor(options: HTTPServerOptions) {
     if (typeof options !== 'object' || options === null) {
-      throw new ModelValidationError('HTTPServer needs options: new HTTPServer({ name, url, headers?, trust? })');
+      throw new ModelValidationError(
+        'HTTPServer needs options: new HTTPServer({ name, url, headers?, trust?, auth? })',
+      );
     }
     this.name = validateServerName(options.name, 'HTTPServer');
     const url = options.url instanceof URL ? options.url.href : options.url;
@@ -54,6 +60,12 @@ export class HTTPServer {
       );
     }
     this.trust = trust;
+    this.auth = validateHttpAuth(options.auth, `HTTPServer ${this.name}`);
+    if (this.auth !== undefined && Object.keys(this.headers).some((key) => key.toLowerCase() === 'authorization')) {
+      throw new ModelValidationError(
+        `HTTPServer ${this.name} has both auth and an Authorization header: give one of them`,
+      );
+    }
     Object.freeze(this);
   }
 
@@ -70,6 +82,7 @@ export class HTTPServer {
       url: safeTarget(this.url),
       headers: describeConfiguredValues(this.headers, isSensitiveName),
       trust: this.trust,
+      ...(this.auth !== undefined && { auth: describeHttpAuth(this.auth) }),
     };
   }
 }

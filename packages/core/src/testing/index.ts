@@ -13,3 +13,4 @@ export type {
 export { lastUserText, offeredTool, trailingToolResults, toolRounds } from './fakeModelRequest';
 export type { FakeRequestMatch, FakeRuleOptions, FakeRule } from './fakeModelRules';
 export { DEFAULT_FAKE_MODEL_LIMITS, type FakeModelLimits, type FakeLimitViolation } from './fakeModelLimits';
+export * from './oauth';

@@ -52,7 +52,7 @@ export function guardedFetch(safeUrl: string, state: GuardedFetchState, base: Fe
       throw new TransportError(
         `HTTP MCP endpoint ${safeUrl} answered with a redirect (${response.status}); redirects are not followed: ` +
           'point the HTTPServer url at the final endpoint',
-        { url: safeUrl, status: response.status },
+        { url: safeUrl, status: response.status, httpStatus: response.status },
       );
     }
     return response;

@@ -1,4 +1,5 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { prepareHttpAuth } from '../auth/prepareHttpAuth';
 import { ModelValidationError } from '../errors';
 import { checkEndpointTrust, safeUrl } from '../servers/endpointTrust';
 import type { HTTPServer } from '../servers/HTTPServer';
@@ -8,7 +9,8 @@ import type { OpenedTransport, OpenTransportOptions } from './openTransport';
 
 /**
  * Opens a Streamable HTTP connection through the SDK transport: trust rules first, then headers
- * (secrets resolved, credentials registered as canaries), with a fetch that refuses redirects.
+ * (secrets resolved, credentials registered as canaries), with a fetch that refuses redirects,
+ * then the server's `auth` (SPEC §17): its 401/403 handling and OAuth flow wrap that fetch.
  */
 export async function openHttpTransport(server: HTTPServer, options: OpenTransportOptions): Promise<OpenedTransport> {
   const url = await checkEndpointTrust(server.url, server.trust);
@@ -17,6 +19,13 @@ export async function openHttpTransport(server: HTTPServer, options: OpenTranspo
     what: 'headers',
     serverName: server.name,
   });
+  const auth = prepareHttpAuth(server, url, {
+    redactor: options.redactor,
+    recorder: options.recorder,
+    connectionId: options.connectionId,
+    hasBearerOption: options.bearerToken !== undefined,
+  });
+  if (auth.authorization !== undefined) headers.Authorization = auth.authorization;
   if (options.bearerToken !== undefined) {
     if (typeof options.bearerToken !== 'string' || options.bearerToken.trim() === '') {
       throw new ModelValidationError('bearerToken must be a non-empty string');
@@ -35,7 +44,7 @@ export async function openHttpTransport(server: HTTPServer, options: OpenTranspo
   }
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers },
-    fetch: guardedFetch(safeUrl(url), { reached: false }),
+    fetch: auth.wrap(guardedFetch(safeUrl(url), { reached: false })),
     // Our fetch sees every redirect and refuses it; the SDK must not follow any itself.
     redirectPolicy: 'follow',
   });

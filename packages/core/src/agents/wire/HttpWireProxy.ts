@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { prepareHttpAuth } from '../../auth/prepareHttpAuth';
 import type { TransportKind } from '../../enums';
+import { AuthenticationError } from '../../errors';
 import { newId } from '../../ids';
 import type { JsonValue } from '../../json';
 import type { ProxyToolPolicy } from '../../proxy/toolPolicy';
@@ -33,6 +36,10 @@ export interface HttpWireProxyOptions {
   readonly scope: WireScope;
   /** What the trace names the server's transport (`http`, or `in_process` for a hosted factory). */
   readonly transportKind: TransportKind;
+  /** The upstream fetch: the server's `auth` (SPEC §17) wraps it; default the global fetch. */
+  readonly fetch?: FetchLike;
+  /** The connection id of the wire events (default a new one). */
+  readonly connectionId?: string;
 }
 
 /** Request headers of the agent passed on (everything else, credentials included, is dropped). */
@@ -78,7 +85,25 @@ export class HttpWireProxy {
     const { server, redactor } = options;
     const target = await checkEndpointTrust(server.url, server.trust);
     const headers = resolveConfiguredValues(server.headers, { redactor, what: 'headers', serverName: server.name });
-    return HttpWireProxy.listen({ ...options, name: server.name, target, headers, transportKind: 'http' });
+    // The server's auth applies upstream: the agent never sees a token, the proxy gets and refreshes them.
+    const connectionId = newId('conn');
+    const auth = prepareHttpAuth(server, target, {
+      redactor,
+      recorder: options.recorder,
+      connectionId,
+      hasBearerOption: false,
+    });
+    if (auth.authorization !== undefined) headers.Authorization = auth.authorization;
+    const fetch = auth.wrap((url, init) => globalThis.fetch(url, init));
+    return HttpWireProxy.listen({
+      ...options,
+      name: server.name,
+      target,
+      headers,
+      transportKind: 'http',
+      fetch,
+      connectionId,
+    });
   }
 
   /** Starts listening on 127.0.0.1 (a free port) and records `transport.connected`. */
@@ -87,7 +112,7 @@ export class HttpWireProxy {
     const writer = new WireEventWriter({
       recorder: options.recorder,
       server: options.name,
-      connectionId: newId('conn'),
+      connectionId: options.connectionId ?? newId('conn'),
       scope: options.scope,
     });
     // Requests can only arrive once listening, by which time the proxy exists.
@@ -222,7 +247,7 @@ export class HttpWireProxy {
     });
     let response: Response;
     try {
-      response = await fetch(this.options.target, {
+      response = await (this.options.fetch ?? fetch)(this.options.target, {
         method,
         headers: this.upstreamHeaders(req),
         ...(body !== undefined && { body }),
@@ -231,6 +256,10 @@ export class HttpWireProxy {
       });
     } catch (error) {
       if (upstream.signal.aborted) return void res.end();
+      if (error instanceof AuthenticationError) {
+        this.writer.diagnostic('authentication_failed', error.message);
+        return sendJsonRpcError(res, 502, 'the MCP server rejected the sf-m3 reverse proxy: authentication failed');
+      }
       const code = (error as { cause?: { code?: unknown } }).cause?.code;
       this.writer.diagnostic(
         'upstream_unreachable',

@@ -1,0 +1,1 @@
+export type { BearerAuth, HttpAuth, OAuthAuth, ProviderAuth, TokenEndpointAuthMethod } from './HttpAuth';

@@ -1,0 +1,9 @@
+export * from './TestAuthorizationServer';
+export * from './ProtectedMcpServer';
+export type {
+  TestAuthorizationFaults,
+  TestAuthorizationRequest,
+  TestAuthorizationServerOptions,
+  TestOAuthClient,
+  TestTokenGrant,
+} from './testOAuthTypes';
