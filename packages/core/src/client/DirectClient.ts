@@ -12,6 +12,7 @@ import type { ToolCallResult } from '../execution/ExecutionResult';
 import { linkToKit } from '../kit/kitLink';
 import type { ServerDefinition } from '../servers/ServerDefinition';
 import type { DirectClientHost, ExecutionContext } from './DirectClientHost';
+import { declaredCapabilities } from './clientCapabilities';
 import { checkTimeoutMs, type CallToolOptions, type DirectClientOptions } from './DirectClientOptions';
 import { DirectOperations } from './DirectOperations';
 import { listAll } from './listAll';
@@ -250,12 +251,12 @@ export class DirectClient extends DirectOperations {
     });
   }
 
-  /** Sends `notifications/roots/list_changed`; needs the `onRoots` callback. */
+  /** Sends `notifications/roots/list_changed`; needs the roots capability (`onRoots` declares it). */
   sendRootsListChanged(): Promise<void> {
     return this.operation('notifications/roots/list_changed', async () => {
-      if (this.options.onRoots === undefined) {
+      if (declaredCapabilities(this.options).roots?.listChanged !== true) {
         throw new ModelValidationError(
-          'sendRootsListChanged needs the roots capability: pass kit.direct(server, { onRoots })',
+          'sendRootsListChanged needs the roots capability: pass kit.direct(server, { onRoots }) (or declare capabilities.roots.listChanged)',
           { operation: 'notifications/roots/list_changed' },
         );
       }

@@ -127,9 +127,19 @@ describe('declared client capabilities (SPEC §17)', () => {
 
   test('a capability declared without a callback is declared as given', async () => {
     const client = await kit()
+      .direct(eliciting, { capabilities: { roots: { listChanged: true } } })
+      .connect();
+    await client.sendRootsListChanged();
+    await client.close();
+    expect(declared(client)).toEqual({ roots: { listChanged: true } });
+    expect(
+      client.finalTrace!.events.filter((e) => e.payload.method === 'notifications/roots/list_changed'),
+    ).toHaveLength(1);
+
+    const undeclared = await kit()
       .direct(eliciting, { capabilities: { roots: { listChanged: false } } })
       .connect();
-    await client.close();
-    expect(declared(client)).toEqual({ roots: { listChanged: false } });
+    await expect(undeclared.sendRootsListChanged()).rejects.toThrow(/needs the roots capability/);
+    await undeclared.close();
   });
 });
