@@ -21,7 +21,7 @@ const { formatTable, readChecks, readClientStderr, verdict } = require('./verdic
 
 const repo = join(__dirname, '..');
 const adapterMain = join(__dirname, 'adapter', 'dist', 'main.js');
-const CLIENT_TIMEOUT_MS = 30_000;
+const CLIENT_TIMEOUT_MS = 60_000;
 
 function parseArgs(argv) {
   const options = { build: true, scenarios: [] };

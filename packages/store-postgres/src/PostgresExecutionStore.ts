@@ -8,6 +8,7 @@ import {
   ModelValidationError,
   normalizeSuiteName,
   requireId,
+  requireJudgeRequestLimit,
   StoreError,
   TraceResult,
   TraceUnavailable,
@@ -22,6 +23,9 @@ import {
   type ExecutionRecord,
   type ExecutionStore,
   type FinishedExecution,
+  type PruneOptions,
+  type PruneReport,
+  type PruneSelection,
   type RawEvidence,
   type RunRecord,
   type RunShardRecord,
@@ -43,7 +47,7 @@ import { prepareFinishedExecution, writeFinishedExecution } from './executions/w
 import { EvaluationWriter } from './evaluations/EvaluationWriter';
 import { lineageId } from './evaluations/lineageId';
 import { reserveJudgeRequest } from './judge/reserveJudgeRequest';
-import { pruneRuns, type PostgresPruneReport, type PostgresPruneSelection } from './retention/pruneRuns';
+import { pruneRuns } from './retention/pruneRuns';
 import { recordShard } from './shards/recordShard';
 
 /** Options of a PostgreSQL store. */
@@ -167,7 +171,7 @@ export class PostgresExecutionStore implements ExecutionStore {
   // retention (method of the retention lane's contract) ------------------------------------------
 
   /** Deletes whole runs and what only they reference, then VACUUMs (see retention/pruneRuns.ts). */
-  async pruneRuns(selection: PostgresPruneSelection, options: { dryRun?: boolean } = {}): Promise<PostgresPruneReport> {
+  async pruneRuns(selection: PruneSelection, options: PruneOptions = {}): Promise<PruneReport> {
     if (options.dryRun !== true) this.assertWritable();
     return pruneRuns(await this.pool(), selection, options);
   }
@@ -177,6 +181,8 @@ export class PostgresExecutionStore implements ExecutionStore {
   /** Atomically counts one judge request for the run unless `limit` were counted; false when spent. */
   async reserveJudgeRequest(runId: string, limit: number): Promise<boolean> {
     requireId(runId, 'runId');
+    // A spent budget (limit 0) needs no write, so it also answers on a read-only store.
+    if (requireJudgeRequestLimit(limit) === 0) return false;
     this.assertWritable();
     return reserveJudgeRequest(await this.pool(), runId, limit);
   }

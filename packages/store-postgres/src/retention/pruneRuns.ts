@@ -1,37 +1,25 @@
-import { canonicalInstant, ModelValidationError } from '@sf-m3/core';
+import {
+  selectPrunedRuns,
+  type PruneOptions,
+  type PruneReport,
+  type PruneSelection,
+  type RunRecord,
+} from '@sf-m3/core';
 import type { Pool, PoolClient } from 'pg';
 import { transaction } from '../connection/transaction';
 
-/** Which runs to delete: all but the newest `keepRuns`, or those started before `olderThan`. */
-export type PostgresPruneSelection = { readonly keepRuns: number } | { readonly olderThan: string };
-
-/** What a prune deleted (or, dry, would delete). */
-export interface PostgresPruneReport {
-  readonly dryRun: boolean;
-  readonly runIds: string[];
-  readonly executionCount: number;
-  readonly evaluationCount: number;
-  readonly bytesBefore?: number;
-  readonly bytesAfter?: number;
-}
-
-async function selectedRuns(db: PoolClient, selection: PostgresPruneSelection): Promise<string[]> {
-  if ('keepRuns' in selection) {
-    if (!Number.isInteger(selection.keepRuns) || selection.keepRuns < 0) {
-      throw new ModelValidationError('keepRuns must be a whole number of runs to keep, 0 or more');
-    }
-    const { rows } = await db.query<{ run_id: string }>(
-      'SELECT run_id FROM runs ORDER BY started_at DESC, run_id DESC OFFSET $1',
-      [selection.keepRuns],
-    );
-    return rows.map((r) => r.run_id);
-  }
-  const before = canonicalInstant(selection.olderThan, 'olderThan');
-  const { rows } = await db.query<{ run_id: string }>(
-    'SELECT run_id FROM runs WHERE started_at < $1 ORDER BY started_at',
-    [before],
+/** The runs `selection` removes (core's `selectPrunedRuns`, so every store picks the same runs). */
+async function selectedRuns(
+  db: PoolClient,
+  selection: PruneSelection,
+  options: PruneOptions,
+): Promise<{ runIds: string[]; skippedRunIds: string[] }> {
+  const { rows } = await db.query<{ record_json: string }>(
+    'SELECT record_json FROM runs ORDER BY started_at DESC, run_id DESC',
   );
-  return rows.map((r) => r.run_id);
+  const runs = rows.map((r) => JSON.parse(r.record_json) as RunRecord);
+  const { pruned, skipped } = selectPrunedRuns(runs, selection, options);
+  return { runIds: pruned.map((run) => run.runId), skippedRunIds: skipped.map((run) => run.runId) };
 }
 
 async function databaseBytes(pool: Pool): Promise<number> {
@@ -43,28 +31,44 @@ async function databaseBytes(pool: Pool): Promise<number> {
  * Deletes whole runs and the rows only they reference — their attempts, executions (with traces,
  * sessions, turns, requirements and evidence links), evaluations, shard and judge-budget rows,
  * lineages left without rows and evidence blobs no execution links any more — in one transaction,
- * then VACUUMs the tables to make the space reusable. Suites stay (they are shared by name).
+ * then VACUUMs the tables to make the space reusable. A suite goes only when nothing kept uses it.
  */
 export async function pruneRuns(
   pool: Pool,
-  selection: PostgresPruneSelection,
-  options: { dryRun?: boolean } = {},
-): Promise<PostgresPruneReport> {
+  selection: PruneSelection,
+  options: PruneOptions = {},
+): Promise<PruneReport> {
   const dryRun = options.dryRun === true;
   const bytesBefore = await databaseBytes(pool);
   const counted = await transaction(pool, async (db) => {
-    const runIds = await selectedRuns(db, selection);
-    const executions = await db.query<{ execution_id: string }>(
-      'SELECT execution_id FROM executions WHERE run_id = ANY($1::text[])',
+    const { runIds, skippedRunIds } = await selectedRuns(db, selection, options);
+    const attempts = await db.query<{ attempt_id: string; suite_id: number | null }>(
+      `SELECT attempt_id, (record_json::jsonb ->> 'suiteId')::integer AS suite_id
+         FROM attempts WHERE run_id = ANY($1::text[])`,
       [runIds],
     );
+    const attemptIds = attempts.rows.map((r) => r.attempt_id);
+    const executions = await db.query<{ execution_id: string; suite_name: string | null }>(
+      `SELECT execution_id, suite_name FROM executions
+        WHERE run_id = ANY($1::text[]) OR (run_id IS NULL AND attempt_id = ANY($2::text[]))`,
+      [runIds, attemptIds],
+    );
     const executionIds = executions.rows.map((r) => r.execution_id);
+    // The latest row of each lineage, as listEvaluations counts them (the same on every store).
     const evaluations = await db.query<{ n: string }>(
-      'SELECT COUNT(*) AS n FROM evaluations WHERE run_id = ANY($1::text[]) OR execution_id = ANY($2::text[])',
+      `SELECT COUNT(*) AS n FROM evaluations
+        WHERE is_latest AND (run_id = ANY($1::text[]) OR execution_id = ANY($2::text[]))`,
       [runIds, executionIds],
     );
-    const report = { runIds, executionCount: executionIds.length, evaluationCount: Number(evaluations.rows[0]!.n) };
+    const report = {
+      runIds,
+      executionCount: executionIds.length,
+      evaluationCount: Number(evaluations.rows[0]!.n),
+      ...(skippedRunIds.length > 0 && { skippedRunIds }),
+    };
     if (dryRun || runIds.length === 0) return report;
+    const suiteIds = attempts.rows.map((r) => r.suite_id).filter((id): id is number => id !== null);
+    const suiteNames = executions.rows.map((r) => r.suite_name).filter((n): n is string => n !== null);
     const lineages = await db.query<{ lineage_id: string }>(
       `DELETE FROM evaluations WHERE run_id = ANY($1::text[]) OR execution_id = ANY($2::text[])
        RETURNING lineage_id::text`,
@@ -83,6 +87,14 @@ export async function pruneRuns(
     }
     await db.query(
       'DELETE FROM blobs b WHERE NOT EXISTS (SELECT 1 FROM execution_blobs eb WHERE eb.sha256 = b.sha256)',
+    );
+    // Suites the pruned rows used, when no remaining attempt, execution or evaluation uses them.
+    await db.query(
+      `DELETE FROM suites s WHERE (s.suite_id = ANY($1::integer[]) OR s.name = ANY($2::text[]))
+         AND NOT EXISTS (SELECT 1 FROM attempts a WHERE (a.record_json::jsonb ->> 'suiteId')::integer = s.suite_id)
+         AND NOT EXISTS (SELECT 1 FROM executions e WHERE e.suite_name = s.name)
+         AND NOT EXISTS (SELECT 1 FROM evaluations v WHERE v.suite_name = s.name)`,
+      [suiteIds, suiteNames],
     );
     return report;
   });
