@@ -4,6 +4,14 @@ import { InProcessServer } from '../servers/InProcessServer';
 import { checkCapabilities, declaredCapabilities } from './clientCapabilities';
 import { requests, useKitPerTest } from './directClient.testkit';
 
+/** The text of a text content block (the profile tool answers with one). */
+function textOf(block: unknown): string {
+  const { type, text } = block as { type?: unknown; text?: unknown };
+  if (type !== 'text' || typeof text !== 'string')
+    throw new Error(`expected a text block, got ${JSON.stringify(block)}`);
+  return text;
+}
+
 /** Asks for a form whose optional fields all have defaults, then (tool `link`) a URL-mode elicitation. */
 function createElicitingServer(): McpServer {
   const mcp = new McpServer({ name: 'eliciting', version: '1.0.0' });
@@ -83,7 +91,7 @@ describe('declared client capabilities (SPEC §17)', () => {
       .direct(eliciting, { onElicitation: () => ({ action: 'accept', content: { name: 'Ada' } }) })
       .connect();
     const result = await client.callTool('profile');
-    expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual({
+    expect(JSON.parse(textOf(result.content[0]))).toEqual({
       name: 'Ada',
       age: 30,
       status: 'active',
@@ -101,7 +109,7 @@ describe('declared client capabilities (SPEC §17)', () => {
       })
       .connect();
     const result = await client.callTool('profile');
-    expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual({ name: 'Ada' });
+    expect(JSON.parse(textOf(result.content[0]))).toEqual({ name: 'Ada' });
     await client.close();
   });
 

@@ -82,7 +82,9 @@ export async function relayEventStream(
   };
   try {
     if (response.body !== null) {
-      for await (const chunk of response.body) {
+      // Node's web stream is async-iterable; typed as such because the DOM lib (pulled in by
+      // browser-test types in the repo's test type check) declares ReadableStream without it.
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         parser.push(chunk as Uint8Array).forEach(record);
         // Backpressure: an agent that stops reading holds the server's stream back.
         if (!res.write(chunk) && !res.writableEnded) {
