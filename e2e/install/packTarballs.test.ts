@@ -3,7 +3,9 @@ import { unshippableFiles } from './packTarballs';
 
 test('built JavaScript, declarations, README, LICENSE and package.json are shippable', () => {
   const files = ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'vendor/acp-sdk.cjs'];
-  expect(unshippableFiles([...files, 'dist/project/tsconfigTypes.js', 'dist/commands/test.js'])).toEqual([]);
+  expect(
+    unshippableFiles([...files, 'dist/project/tsconfigTypes.js', 'dist/commands/test.js', 'dist/ui/client/viewer.css']),
+  ).toEqual([]);
 });
 
 test('sources, maps, tests, fixtures, env files and configs are not', () => {
@@ -18,6 +20,7 @@ test('sources, maps, tests, fixtures, env files and configs are not', () => {
     'tsconfig.base.json',
     'eslint.config.mjs',
     'dist/.tsbuildinfo',
+    'dist/theme.css',
   ];
   expect(unshippableFiles(wrong).map((entry) => entry.split(' ')[0])).toEqual(wrong);
 });

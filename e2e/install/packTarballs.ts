@@ -52,6 +52,7 @@ const SHIPPABLE = [
   /^LICENSE$/,
   /\.d\.ts$/,
   /\.c?js$/, // built JavaScript, the capture proxy (plain JS) and the bundled ACP SDK
+  /^dist\/ui\/client\/viewer\.css$/, // the viewer's bundled stylesheet (m3 ui, m3 report --html)
 ];
 const NEVER = [
   /\.map$/,
