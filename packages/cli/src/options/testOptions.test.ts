@@ -17,6 +17,7 @@ describe('validateTestOptions', () => {
       baseline: null,
       json: false,
       judgeMaxRequests: null,
+      ui: null,
       gates: { source: 'command line', minPassRate: [], failOnRegression: null, alpha: null, baseline: null },
     });
   });

@@ -46,8 +46,22 @@ describe('formatMarkdownSummary', () => {
     expect(text).toContain('| shipping quotes local | Expected: 9; Received: 99 |');
     expect(text).toContain(`### Regressions since \`${baselineRunId}\``);
     expect(text).toContain('| tests/shipping.test.ts › shipping quotes local | passed | failed |');
-    expect(text).toContain('| quote.v1 | 100.0% | 0.0% | −100.0 pts |');
+    // 1/1 then 0/1 is no evidence (Fisher p = 1): a drop within noise, not a fallen evaluator.
+    expect(text).toContain('0 evaluator(s) fell significantly, 1 drop(s) within noise');
+    expect(text).not.toContain('| quote.v1 | 100.0% | 0.0% |');
     expect(html).toContain('<h3>Regressions since');
+  });
+
+  test('an evaluator that fell significantly is listed with both rates and the change', async () => {
+    const trial = (i: number, status: 'passed' | 'failed'): SeedTest => ({
+      ...quote('passed', status),
+      fullName: `shipping quotes local ${i}`,
+    });
+    const many = (status: 'passed' | 'failed') => Array.from({ length: 12 }, (_, i) => trial(i, status));
+    const { text } = await summaryOf(many('passed'), many('failed'));
+    // 12/12 then 0/12: Fisher p ≈ 1.9e-7, a regression.
+    expect(text).toContain('1 evaluator(s) fell significantly');
+    expect(text).toContain('| quote.v1 | 100.0% | 0.0% | −100.0 pts |');
   });
 
   test('hostile names and messages render as text: no tag, link, heading or extra cell', async () => {

@@ -30,7 +30,8 @@ function regressionLines(baseline: BaselineComparison, redact: (s: string) => st
   const counts =
     `${baseline.regressedTests.length} regressed, ${baseline.fixedTests.length} fixed, ` +
     `${baseline.newTests} new, ${baseline.removedTests} removed test(s); ` +
-    `${baseline.regressedEvaluators.length} evaluator(s) fell`;
+    `${baseline.regressedEvaluators.length} evaluator(s) fell significantly, ` +
+    `${baseline.dropsWithinNoise} drop(s) within noise`;
   lines.push(markdownText(counts), '');
   if (baseline.regressedTests.length > 0 || baseline.fixedTests.length > 0) {
     const changes = [...baseline.regressedTests, ...baseline.fixedTests].slice(0, MAX_MARKDOWN_ROWS);
