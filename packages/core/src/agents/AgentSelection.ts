@@ -12,6 +12,8 @@ import {
 } from './agentOptions';
 import { AgentSession } from './AgentSession';
 import type { HarnessDriver } from './HarnessDriver';
+import { NATIVE_HARNESSES } from './native/nativeHarnesses';
+import { NATIVE_HARNESS_KINDS, resolveNativeSelection, type NativeHarnessKind } from './native/nativeSelection';
 import { OpenAIDriver } from './OpenAIDriver';
 
 /** Options of `kit.agents(selections, options)`. */
@@ -24,7 +26,7 @@ export interface AgentSelectionOptions {
 export type AgentSessionOptions = AgentRunOptions;
 
 /** Harness kinds `kit.agents` accepts. */
-export type AgentHarnessKind = 'openai' | 'acp';
+export type AgentHarnessKind = 'openai' | 'acp' | NativeHarnessKind;
 
 /** What a selection runs: its harness, model, name, endpoint host and a driver per execution. */
 interface SelectionConfig {
@@ -134,9 +136,12 @@ function selectionConfigs(spec: AgentSelectionSpec): SelectionConfig[] {
       newDriver: () => new AcpDriver(acp),
     }));
   }
+  if ((NATIVE_HARNESS_KINDS as readonly string[]).includes(String(spec.harness))) {
+    return nativeSelectionConfigs(spec as Record<string, unknown>, spec.harness as NativeHarnessKind);
+  }
   if (spec.harness !== 'openai') {
     throw new UnsupportedFeature(
-      `agent harness '${String(spec.harness)}' is not available in this release: use harness 'openai' or 'acp'`,
+      `agent harness '${String(spec.harness)}' is not available in this release: use ${availableKinds()}`,
       { harness: String(spec.harness) },
     );
   }
@@ -147,6 +152,32 @@ function selectionConfigs(spec: AgentSelectionSpec): SelectionConfig[] {
     name: undefined,
     endpointHost: endpoint.host,
     newDriver: () => new OpenAIDriver(endpoint, model),
+  }));
+}
+
+/** The kinds this build runs, for error messages. */
+function availableKinds(): string {
+  const kinds = ['openai', 'acp', ...NATIVE_HARNESS_KINDS.filter((k) => NATIVE_HARNESSES[k] !== undefined)];
+  return kinds.map((k) => `'${k}'`).join(', ');
+}
+
+/** The configurations of a native entry (`claude_code`, `codex`, `opencode`, `pi`), one per model. */
+function nativeSelectionConfigs(spec: Record<string, unknown>, kind: NativeHarnessKind): SelectionConfig[] {
+  const harness = NATIVE_HARNESSES[kind];
+  if (harness === undefined) {
+    throw new UnsupportedFeature(`agent harness '${kind}' is not available in this build: use ${availableKinds()}`, {
+      harness: kind,
+    });
+  }
+  const selection = resolveNativeSelection(spec, harness.defaults);
+  harness.check?.(selection);
+  const endpointHost = selection.baseUrl !== undefined ? new URL(selection.baseUrl).host : null;
+  return selection.models.map((model) => ({
+    harness: kind,
+    model,
+    name: selection.name,
+    endpointHost,
+    newDriver: () => harness.newDriver(selection, model),
   }));
 }
 

@@ -3,6 +3,7 @@ import type { M3Logger } from '../logging/logger';
 import type { Redactor } from '../redaction/Redactor';
 import type { TraceRecorder } from '../trace/TraceRecorder';
 import type { ResolvedRunOptions } from './agentOptions';
+import type { NativeHarnessKind } from './native/nativeSelection';
 
 /** Where an execution is, for the deadline diagnostic (`stage`, `operation`). */
 export interface TurnStage {
@@ -62,7 +63,7 @@ export interface HarnessTurnEnd {
  */
 export interface HarnessDriver {
   /** `runtime` of the trace (`execution.created`). */
-  readonly runtime: 'openai' | 'acp';
+  readonly runtime: 'openai' | 'acp' | NativeHarnessKind;
   /** Starts the agent side and records `session.created`. */
   open(ctx: HarnessContext): Promise<void>;
   runTurn(ctx: HarnessContext, turn: HarnessTurn): Promise<HarnessTurnEnd>;

@@ -4,8 +4,10 @@ import { normalizeToolPolicy, type ProxyToolPolicy } from '../proxy/toolPolicy';
 import type { SpecEvaluation } from '../kit/DirectSpec';
 import { isServerDefinition, type ServerDefinition } from '../servers/ServerDefinition';
 import type { AcpAgentSelectionSpec } from './acp/acpOptions';
+import type { NativeAgentSelectionSpec } from './native/nativeSelection';
 
 export type { AcpAgentSelectionSpec, AcpFileSystemHandlers, AcpManifest } from './acp/acpOptions';
+export type { NativeAgentSelectionSpec, NativeHarnessKind } from './native/nativeSelection';
 
 /** One entry of `kit.agents([...])` for the `openai` harness. */
 export interface OpenAIAgentSelectionSpec {
@@ -25,7 +27,10 @@ export interface OpenAIAgentSelectionSpec {
 
 /** What `kit.agents` accepts; other harness kinds are named so the error can say which. */
 export type AgentSelectionSpec =
-  OpenAIAgentSelectionSpec | AcpAgentSelectionSpec | { readonly harness: string; readonly [key: string]: unknown };
+  | OpenAIAgentSelectionSpec
+  | AcpAgentSelectionSpec
+  | NativeAgentSelectionSpec
+  | { readonly harness: string; readonly [key: string]: unknown };
 
 /** Options of `agent.run` and `agent.session`. */
 export interface AgentRunOptions {

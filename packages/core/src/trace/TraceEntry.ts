@@ -259,7 +259,7 @@ export interface DiagnosticEntry extends EntryBase {
 /** A raw frame kept as redacted, bounded evidence. */
 export interface RawMessageEntry extends EntryBase {
   readonly kind: 'raw_message';
-  readonly source: 'mcp' | 'acp' | 'provider_http' | 'process_stderr';
+  readonly source: 'mcp' | 'acp' | 'harness' | 'provider_http' | 'process_stderr';
   readonly direction: EventDirection;
   readonly mediaType: string;
   readonly preview: Observation<string>;

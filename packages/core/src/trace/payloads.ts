@@ -163,7 +163,7 @@ export interface EvaluationRecordedPayload {
  * in the evidence store (`event.rawEvidence`); the payload holds a preview of at most 64 KiB.
  */
 export interface RawFramePayload {
-  source: 'mcp' | 'acp' | 'provider_http' | 'process_stderr';
+  source: 'mcp' | 'acp' | 'harness' | 'provider_http' | 'process_stderr';
   mediaType: string;
   /** Redacted text preview (UTF-8), cut at 64 KiB. */
   preview: string;

@@ -21,7 +21,8 @@ export const DEFAULT_RAW_LIMITS: RawEvidenceLimits = Object.freeze({
 });
 
 /** What a piece of raw evidence is. */
-export type RawEvidenceSource = 'mcp' | 'acp' | 'provider_http' | 'process_stderr';
+/** Where raw evidence came from; `harness` is a native CLI's own protocol (stream-json, app-server, rpc, HTTP API). */
+export type RawEvidenceSource = 'mcp' | 'acp' | 'harness' | 'provider_http' | 'process_stderr';
 
 /**
  * The fields the recorder merges into the payload of an event recorded with a raw frame (a

@@ -3,7 +3,7 @@ import { newId } from '../../ids';
 import type { JsonObject } from '../../json';
 import type { HarnessContext, HarnessDriver, HarnessTurn, HarnessTurnEnd } from '../HarnessDriver';
 import { AgentServerGroup } from '../wire/AgentServerGroup';
-import { AcpAgentProcess, type AgentExit } from './AcpAgentProcess';
+import { AgentProcess, type AgentExit } from '../process/AgentProcess';
 import { registerAcpClientRequests } from './acpClientRequests';
 import { prepareAcpLaunch, removeLaunchRoot, type AcpLaunchPlan } from './acpEnvironment';
 import { frameEvidence } from './acpFrameEvidence';
@@ -44,7 +44,7 @@ export class AcpDriver implements HarnessDriver {
   readonly runtime = 'acp' as const;
   private readonly connectionId = newId('conn');
   private plan: AcpLaunchPlan | undefined;
-  private process: AcpAgentProcess | undefined;
+  private process: AgentProcess | undefined;
   private connection: AcpClientConnection | undefined;
   private group: AgentServerGroup | undefined;
   private updates: AcpUpdateRecorder | undefined;
@@ -89,7 +89,7 @@ export class AcpDriver implements HarnessDriver {
       await removeLaunchRoot(this.plan);
       throw ctx.signal.reason;
     }
-    const proc = new AcpAgentProcess(this.plan, recorder, ctx.redactor, ctx.scope);
+    const proc = new AgentProcess(this.plan, recorder, ctx.redactor, ctx.scope);
     this.process = proc;
     if (proc.pid === null) throw agentExited(await proc.exited, 'its start');
     const observer = frameEvidence(recorder, ctx.scope, this.connectionId);
@@ -259,7 +259,7 @@ export class AcpDriver implements HarnessDriver {
    */
   private async call<T>(ctx: HarnessContext, method: string, params: unknown): Promise<T> {
     const connection = this.connection as AcpClientConnection;
-    const proc = this.process as AcpAgentProcess;
+    const proc = this.process as AgentProcess;
     let onAbort = (): void => undefined;
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => reject(ctx.signal.reason);

@@ -184,7 +184,7 @@ export function projectDiagnostic(context: ProjectionContext, event: TraceEvent)
   return entry;
 }
 
-const RAW_SOURCES: ReadonlySet<string> = new Set(['mcp', 'acp', 'provider_http', 'process_stderr']);
+const RAW_SOURCES: ReadonlySet<string> = new Set(['mcp', 'acp', 'harness', 'provider_http', 'process_stderr']);
 
 /**
  * The raw evidence an event carries as a raw-message entry: a `raw.frame` event, any message event

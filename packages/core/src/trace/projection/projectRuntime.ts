@@ -7,6 +7,7 @@ import { isJsonObject, stringField } from './ProjectionContext';
 import { summaryUsage } from './summarize';
 
 const TRANSPORTS: ReadonlySet<string> = new Set(Object.values(TransportKind));
+const NATIVE_KINDS: ReadonlySet<string> = new Set(['claude_code', 'codex', 'opencode', 'pi']);
 
 function initializationOf(event: TraceEvent | undefined): Observation<InitializationValue> {
   if (event === undefined) return notEmitted();
@@ -60,7 +61,8 @@ function agentRuntime(
   const usage: Observation<UsageValue> = summaryUsage(timeline, kind);
   return {
     kind,
-    sessionId: text(session?.sessionId),
+    // A native CLI's own session/thread id; ACP and openai report the kit's session.
+    sessionId: text(NATIVE_KINDS.has(kind) ? (session?.agentSessionId ?? session?.sessionId) : session?.sessionId),
     protocolVersion,
     agent,
     model: text(session?.model),

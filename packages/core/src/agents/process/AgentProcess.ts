@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import type { Redactor } from '../../redaction/Redactor';
 import type { TraceRecorder } from '../../trace/TraceRecorder';
 import { ChildProcessHandle } from '../../transport/ChildProcessHandle';
-import type { AcpLaunchPlan } from './acpEnvironment';
+import type { AgentLaunchPlan } from './launchPlan';
 
 /** How the agent process ended. */
 export interface AgentExit {
@@ -23,7 +23,7 @@ export const AGENT_KILL_GRACE_MS = 1000;
  * `terminate()` — SIGTERM to the group and the descendants that left it, SIGKILL after the grace,
  * a last SIGKILL to the group, then a check that none is alive.
  */
-export class AcpAgentProcess {
+export class AgentProcess {
   readonly child: ChildProcessWithoutNullStreams;
   readonly pid: number | null;
   readonly executable: string;
@@ -32,7 +32,7 @@ export class AcpAgentProcess {
   private readonly handle: ChildProcessHandle | undefined;
   private spawnFailure: AgentExit | undefined;
 
-  constructor(plan: AcpLaunchPlan, recorder: TraceRecorder, redactor: Redactor, scope: () => { sessionId?: string }) {
+  constructor(plan: AgentLaunchPlan, recorder: TraceRecorder, redactor: Redactor, scope: () => { sessionId?: string }) {
     this.executable = basename(plan.executable);
     this.child = spawn(plan.executable, plan.args, {
       cwd: plan.workspace,

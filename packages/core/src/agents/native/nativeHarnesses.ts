@@ -1,0 +1,17 @@
+import type { HarnessDriver } from '../HarnessDriver';
+import type { NativeHarnessDefaults, NativeHarnessKind, ResolvedNativeSelection } from './nativeSelection';
+
+/** One native harness kind: its CLI's defaults and a driver per execution. */
+export interface NativeHarness {
+  readonly defaults: NativeHarnessDefaults;
+  /**
+   * Checks what the generic validation cannot (e.g. a model name the CLI cannot take); throws
+   * `ModelValidationError` / `UnsupportedFeature` naming the fix. No I/O.
+   */
+  check?(selection: ResolvedNativeSelection): void;
+  /** A fresh driver for one execution of `model`. */
+  newDriver(selection: ResolvedNativeSelection, model: string): HarnessDriver;
+}
+
+/** The native kinds this build drives (SPEC §18), by kind. */
+export const NATIVE_HARNESSES: Partial<Record<NativeHarnessKind, NativeHarness>> = {};
