@@ -128,6 +128,10 @@ describe('opencode (real CLI) over the opencode harness', () => {
       { weight_kg: 2, zone: 'local' },
       { weight_kg: 3, zone: 'regional' },
     ]);
+    expect(quotes.map((c) => [c.correlation, c.conflicts])).toEqual([
+      ['correlated', []],
+      ['correlated', []],
+    ]);
     expect(quotes[0].reported.value).toMatchObject({ server: 'example', tool: 'shipping_quote' });
     expect(quotes[0].reported.value.providerCallId).toEqual(expect.any(String));
 

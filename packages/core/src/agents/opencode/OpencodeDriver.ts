@@ -19,6 +19,9 @@ import { OpencodeMessageRecorder, type OpencodeTurnFacts } from './OpencodeMessa
 
 /** How often wire evidence is read while a turn runs. */
 const SYNC_INTERVAL_MS = 100;
+/** How often, and how many of the latest messages of, the session history is read while a turn runs. */
+const POLL_INTERVAL_MS = 500;
+const POLL_LIMIT = 50;
 /** Bounds on `POST /session/{id}/abort`, on the turn settling after it, and on a late history read. */
 const ABORT_WAIT_MS = 2000;
 const SETTLE_WAIT_MS = 3000;
@@ -52,11 +55,14 @@ export class OpencodeDriver implements HarnessDriver {
   private group: AgentServerGroup | undefined;
   private client: OpencodeClient | undefined;
   private messages: OpencodeMessageRecorder | undefined;
+  private events: NativeEventRecorder | undefined;
   private agentSessionId = '';
   private wireTurnId: string | undefined;
   private turn: Promise<unknown> | undefined;
   private abortSent = false;
   private syncing: Promise<void> = Promise.resolve();
+  private reading: Promise<void> = Promise.resolve();
+  private readQueued = false;
   private syncQueued = false;
   private closing: Promise<void> | undefined;
 
@@ -72,6 +78,7 @@ export class OpencodeDriver implements HarnessDriver {
     const { recorder, redactor } = ctx;
     const { servers, policies } = ctx.options;
     const events = new NativeEventRecorder(recorder, ctx.scope, this.connectionId);
+    this.events = events;
     const scope = () => ({
       sessionId: ctx.sessionId,
       ...(this.wireTurnId !== undefined && { turnId: this.wireTurnId }),
@@ -155,6 +162,8 @@ export class OpencodeDriver implements HarnessDriver {
       this.process?.rememberDescendants();
       this.sync();
     }, SYNC_INTERVAL_MS);
+    const poll = setInterval(() => this.poll(ctx), POLL_INTERVAL_MS);
+    (this.messages as OpencodeMessageRecorder).beginTurn();
     const body = { model: this.model, parts: [{ type: 'text', text: turn.prompt }] };
     const running = this.turnOf(ctx, body);
     this.turn = running.catch(() => undefined);
@@ -162,6 +171,7 @@ export class OpencodeDriver implements HarnessDriver {
       return await running;
     } finally {
       clearInterval(timer);
+      clearInterval(poll);
       this.turn = undefined;
       this.sync();
       await this.syncing;
@@ -176,11 +186,12 @@ export class OpencodeDriver implements HarnessDriver {
     } catch (error) {
       failure = error;
     }
-    // The turn's messages come from the history (the answer holds only the last one); after the
-    // execution ended (deadline, cancel) it is read on a short bound of its own.
+    // The turn's messages come from the history (the answer holds only the last one): a last full
+    // read, after the execution ended (deadline, cancel) on a short bound of its own.
+    await this.reading;
     const signal = ctx.signal.aborted ? AbortSignal.timeout(HISTORY_WAIT_MS) : ctx.signal;
-    const facts = await this.readHistory(signal).catch(() => undefined);
-    const text = facts?.text ?? null;
+    const facts = await this.readHistory(signal, undefined).catch(() => undefined);
+    const text = facts?.text ?? (this.messages as OpencodeMessageRecorder).turnFacts().text;
     if (ctx.signal.aborted) return { text, stopReason: null };
     if (failure !== undefined) {
       const error = failure instanceof M3Error ? failure : new M3Error('opencode_connection_lost', String(failure));
@@ -215,17 +226,36 @@ export class OpencodeDriver implements HarnessDriver {
     return { text, stopReason: finish };
   }
 
-  private async readHistory(signal: AbortSignal): Promise<OpencodeTurnFacts> {
+  /** Reads the history (the latest `limit` messages, else all) and records what is new; final without a limit. */
+  private async readHistory(signal: AbortSignal, limit: number | undefined): Promise<OpencodeTurnFacts> {
     const client = this.client as OpencodeClient;
-    const history = await client.call('GET', `/session/${this.agentSessionId}/message`, undefined, signal);
-    return (this.messages as OpencodeMessageRecorder).record(history);
+    const query = limit === undefined ? '' : `?limit=${limit}`;
+    const history = await client.call('GET', `/session/${this.agentSessionId}/message${query}`, undefined, signal);
+    const messages = this.messages as OpencodeMessageRecorder;
+    messages.record(history, limit === undefined);
+    return messages.turnFacts();
+  }
+
+  /** A read of the latest messages while the turn runs (skipped while one is under way). */
+  private poll(ctx: HarnessContext): void {
+    if (this.readQueued || ctx.signal.aborted) return;
+    this.readQueued = true;
+    this.reading = this.readHistory(ctx.signal, POLL_LIMIT)
+      .then(() => undefined)
+      .catch(() => undefined)
+      .finally(() => {
+        this.readQueued = false;
+      });
   }
 
   async cancelTurn(): Promise<void> {
     if (this.turn === undefined || this.client === undefined || this.abortSent) return;
     this.abortSent = true;
     const path = `/session/${this.agentSessionId}/abort`;
-    await this.client.call('POST', path, undefined, AbortSignal.timeout(ABORT_WAIT_MS)).catch(() => undefined);
+    const answer = await this.client
+      .call('POST', path, undefined, AbortSignal.timeout(ABORT_WAIT_MS))
+      .catch((error: unknown) => ({ failed: error instanceof M3Error ? error.code : 'aborted' }));
+    this.events?.providerEvent('session_abort', { answer: answer as JsonObject });
     await Promise.race([this.turn, delay(SETTLE_WAIT_MS)]);
   }
 
