@@ -26,6 +26,8 @@ const POLL_LIMIT = 50;
 const ABORT_WAIT_MS = 2000;
 const SETTLE_WAIT_MS = 3000;
 const HISTORY_WAIT_MS = 1500;
+/** Bound on `POST /global/dispose` at close (OpenCode then closes its MCP clients, so the proxies finish their capture). */
+const DISPOSE_WAIT_MS = 2000;
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -264,9 +266,17 @@ export class OpencodeDriver implements HarnessDriver {
     return this.closing;
   }
 
-  /** Abort a turn in flight, SIGTERM/SIGKILL the server's process group, close the proxies, remove temp dirs. */
+  /**
+   * Abort a turn in flight, ask OpenCode to dispose its instances (its MCP clients close, so the
+   * capture proxies end cleanly), SIGTERM/SIGKILL the server's process group, close the proxies,
+   * remove temp dirs.
+   */
   private async cleanup(ctx: HarnessContext): Promise<void> {
     await this.cancelTurn().catch(() => undefined);
+    if (this.client !== undefined && this.process?.exit === undefined) {
+      const signal = AbortSignal.timeout(DISPOSE_WAIT_MS);
+      await this.client.call('POST', '/global/dispose', undefined, signal).catch(() => undefined);
+    }
     let clean = true;
     if (this.process !== undefined) {
       this.process.rememberDescendants();

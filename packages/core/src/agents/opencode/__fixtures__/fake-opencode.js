@@ -200,6 +200,10 @@ async function main() {
     if (req.method === 'GET' && url.pathname === '/mcp') {
       return send(200, Object.fromEntries(servers.map((s) => [s.name, { status: 'connected' }])));
     }
+    if (req.method === 'POST' && url.pathname === '/global/dispose') {
+      await Promise.all(servers.splice(0).map((s) => s.client.close().catch(() => undefined)));
+      return send(200, true);
+    }
     if (req.method === 'POST' && url.pathname === '/session') {
       await readJson(req);
       const directory = String(req.headers['x-opencode-directory'] ?? process.cwd());
