@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exampleServerBin } from '@sf-m3/example-servers';
+import { createExampleServer, exampleServerBin as exampleBin } from '@sf-m3/example-servers';
 import { MCPTestKit } from '../../kit/MCPTestKit';
+import { InProcessServer } from '../../servers/InProcessServer';
 import { StdioServer } from '../../servers/StdioServer';
 import { agentPidOf, alive, ensureBuilt, livePidsOf, tracedPids } from '../acp/acpHarness.testkit';
 
 const FAKE_OPENCODE = join(__dirname, '__fixtures__', 'fake-opencode.js');
-const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
+const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleBin] });
 const KEY = 'sk-opencode-test-9d41c7';
 const script = (value: Record<string, unknown>) => JSON.stringify(value);
 const quote = (weight: number, zone: string) => ({
@@ -136,6 +137,19 @@ describe('the opencode harness with the fake-opencode fixture', () => {
       );
       expect(alive(tracedPids(result.trace.events))).toEqual([]);
     }
+  });
+
+  it('reaches an in-process server as a remote entry, its dotted name sanitized as OpenCode names tools', async () => {
+    const shop = new InProcessServer({ name: 'shop.eu', factory: createExampleServer });
+    const result = await agent().run(script({ calls: [{ ...quote(2, 'local'), tool: 'shop_eu_shipping_quote' }] }), {
+      servers: [shop, example],
+      tools: ['shop.eu:shipping_quote'],
+    });
+    expect(result.snapshot.outcome).toBe('completed');
+    expect(result.traceView.toolCalls.map((c) => [c.server, c.tool.value, c.wire.state, c.status])).toEqual([
+      ['shop.eu', 'shipping_quote', 'observed', 'success'],
+    ]);
+    expect(result.traceView.toolCalls[0]!.reported.value).toMatchObject({ server: 'shop.eu', tool: 'shipping_quote' });
   });
 
   it('reports usage as not emitted when OpenCode gives no tokens or cost', async () => {

@@ -86,10 +86,8 @@ export class OpencodeDriver implements HarnessDriver {
       ...(this.wireTurnId !== undefined && { turnId: this.wireTurnId }),
     });
     this.group = new AgentServerGroup({ servers, policies, recorder, redactor, logger: ctx.logger, scope });
-    this.messages = new OpencodeMessageRecorder(
-      events,
-      servers.map((s) => s.name),
-    );
+    const tools = nativeToolSelection(servers, policies);
+    this.messages = new OpencodeMessageRecorder(events, tools);
     ctx.setStage({ stage: 'harness_startup', operation: 'start MCP capture proxies' });
     const descriptors = await this.group.start(ctx.signal);
     const password = randomBytes(24).toString('hex');
@@ -105,7 +103,7 @@ export class OpencodeDriver implements HarnessDriver {
           baseUrl: this.selection.baseUrl,
           apiKeyEnv,
           servers: descriptors,
-          tools: nativeToolSelection(servers, policies),
+          tools,
         });
         const path = join(dirs.configDir, 'opencode.json');
         await writeFile(path, JSON.stringify(config, null, 2), { mode: 0o600, flag: 'wx' });

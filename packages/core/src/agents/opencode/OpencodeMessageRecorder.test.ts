@@ -6,7 +6,10 @@ import { OpencodeMessageRecorder } from './OpencodeMessageRecorder';
 function setup() {
   const recorder = new TraceRecorder({ executionId: 'exec-1', redactor: new Redactor() });
   const events = new NativeEventRecorder(recorder, () => ({ sessionId: 's1', turnId: 't1' }), 'conn-1');
-  const messages = new OpencodeMessageRecorder(events, ['shop', 'shop_eu']);
+  const messages = new OpencodeMessageRecorder(events, [
+    { server: 'shop', tools: 'all' },
+    { server: 'shop.eu', tools: ['quote.v2'] },
+  ]);
   const kinds = () => recorder.events.map((e) => e.kind);
   return { recorder, messages, kinds };
 }
@@ -27,15 +30,15 @@ describe('OpencodeMessageRecorder', () => {
   it('records a running tool part once, its result once, and a message when it is complete', () => {
     const { recorder, messages, kinds } = setup();
     messages.beginTurn();
-    const running = tool('p1', 'shop_eu_quote', { status: 'running', input: { kg: 2 } });
+    const running = tool('p1', 'shop_eu_quote_v2', { status: 'running', input: { kg: 2 } });
     messages.record([{ info: { id: 'm1', role: 'assistant', time: { created: 1 } }, parts: [running] }], false);
     messages.record([{ info: { id: 'm1', role: 'assistant', time: { created: 1 } }, parts: [running] }], false);
     expect(kinds()).toEqual(['tool.call_requested']);
     expect(recorder.events[0]).toMatchObject({
-      server: 'shop_eu',
-      payload: { params: { name: 'quote', arguments: { kg: 2 } }, providerCallId: 'call_p1' },
+      server: 'shop.eu',
+      payload: { params: { name: 'quote.v2', arguments: { kg: 2 } }, providerCallId: 'call_p1' },
     });
-    const done = tool('p1', 'shop_eu_quote', { status: 'completed', input: { kg: 2 }, output: '{"amount":9}' });
+    const done = tool('p1', 'shop_eu_quote_v2', { status: 'completed', input: { kg: 2 }, output: '{"amount":9}' });
     const parts = [
       { type: 'reasoning', text: '' },
       { type: 'text', text: 'Checking.' },

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '../../json';
 import type { NativeEventRecorder, NativeReportedCall } from '../native/NativeEventRecorder';
-import { splitPrefixedToolName } from '../native/nativeToolSelection';
+import { splitPrefixedToolName, type NativeServerTools } from '../native/nativeToolSelection';
+import { opencodeName } from './opencodeConfig';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -28,7 +29,8 @@ interface Totals {
 /**
  * Projects OpenCode's session history (`GET /session/{id}/message`: `{ info, parts }[]`) into the
  * native events, read as often as the driver likes: a tool part as a reported call once it runs
- * (`providerCallId` = its `callID`, `<server>_<tool>` split by the longest server name) and its
+ * (`providerCallId` = its `callID`; OpenCode's `<server>_<tool>`, both sanitized, split by the
+ * longest sanitized server name and mapped back, the tool too when the policy names it) and its
  * result once completed or failed; a message's reasoning parts and its text (one whole message,
  * recorded before its tool parts and again for text after them) once the message is complete (or
  * the read is final); usage cumulative for the session (the sum of `info.tokens` and `info.cost`
@@ -41,10 +43,19 @@ export class OpencodeMessageRecorder {
   private readonly totals: Totals = { input: 0, output: 0, reasoning: 0, total: null, cost: null };
   private turn = { text: null as string | null, last: undefined as Record<string, unknown> | undefined, count: 0 };
 
+  /** Sanitized server name → the server; per server, sanitized tool name → the tool (when the policy names them). */
+  private readonly servers = new Map<string, string>();
+  private readonly tools = new Map<string, Map<string, string>>();
+
   constructor(
     private readonly events: NativeEventRecorder,
-    private readonly servers: readonly string[],
-  ) {}
+    selection: readonly NativeServerTools[],
+  ) {
+    for (const { server, tools } of selection) {
+      this.servers.set(opencodeName(server), server);
+      if (tools !== 'all') this.tools.set(server, new Map(tools.map((t) => [opencodeName(t), t])));
+    }
+  }
 
   /** Starts a turn's facts afresh. */
   beginTurn(): void {
@@ -138,11 +149,13 @@ export class OpencodeMessageRecorder {
     if (!ended && state.status !== 'running') return;
     if (this.resulted.has(key) || (!ended && this.requested.has(key))) return;
     const name = typeof part.tool === 'string' ? part.tool : '';
-    const split = splitPrefixedToolName(name, this.servers, '', '_');
+    const split = splitPrefixedToolName(name, [...this.servers.keys()], '', '_');
+    const server = split === undefined ? null : (this.servers.get(split.server) as string);
+    const tool = split === undefined ? name : (this.tools.get(server as string)?.get(split.tool) ?? split.tool);
     const call: NativeReportedCall = {
       providerCallId: typeof part.callID === 'string' ? part.callID : String(part.id ?? ''),
-      server: split?.server ?? null,
-      tool: split?.tool ?? name,
+      server,
+      tool,
       ...(isObject(state.input) && { arguments: state.input as JsonObject }),
     };
     if (!this.requested.has(key)) this.events.toolRequested(call);

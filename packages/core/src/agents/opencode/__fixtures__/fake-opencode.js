@@ -2,7 +2,7 @@
 // A stand-in for `opencode serve` (1.18): the subset of its HTTP API the opencode harness uses, in
 // the shapes recorded from the real server (opencode-1.18.33-recorded.json). It reads the config
 // file (OPENCODE_CONFIG), really connects to its `mcp` servers with the MCP SDK (so calls cross
-// the capture proxy), offers `<server>_<tool>` names filtered by the config's `tools` map (last
+// the capture proxy), offers `<server>_<tool>` names (sanitized as OpenCode does) filtered by the config's `tools` map (last
 // matching entry wins, as OpenCode's permission rules), and checks basic auth when
 // OPENCODE_SERVER_PASSWORD is set.
 //
@@ -67,6 +67,9 @@ async function connect(name, entry) {
 }
 
 const sessions = new Map();
+/** OpenCode's tool names: `<server>_<tool>`, both with anything but [A-Za-z0-9_-] as `_`. */
+const sanitize = (name) => name.replace(/[^a-zA-Z0-9_-]/g, '_');
+const toolName = (server, tool) => `${sanitize(server)}_${sanitize(tool)}`;
 
 function tokens() {
   return env.FAKE_OPENCODE_NO_USAGE === '1'
@@ -111,12 +114,14 @@ async function runTurn(session, body, servers) {
   if (script === null || typeof script !== 'object') {
     return assistant(session, user.info.id, model, [{ type: 'text', text: `ok: ${text}` }], { finish: 'stop' });
   }
-  const offered = servers.flatMap((s) => s.tools.map((t) => `${s.name}_${t}`)).filter(enabled);
+  const offered = servers.flatMap((s) => s.tools.map((t) => toolName(s.name, t))).filter(enabled);
   for (const call of script.calls ?? []) {
     const parts = [{ type: 'step-start' }];
     if (script.reasoning) parts.push({ type: 'reasoning', text: script.reasoning, time: { start: Date.now() } });
     const callID = `call_${++session.calls}`;
-    const server = servers.find((s) => call.tool.startsWith(`${s.name}_`) && offered.includes(call.tool));
+    const server = offered.includes(call.tool)
+      ? servers.find((s) => s.tools.some((t) => toolName(s.name, t) === call.tool))
+      : undefined;
     const input = call.arguments ?? {};
     let state;
     if (server === undefined) {
