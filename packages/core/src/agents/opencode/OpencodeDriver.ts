@@ -13,15 +13,15 @@ import { AgentProcess, type AgentExit } from '../process/AgentProcess';
 import { removeLaunchRoot, type AgentLaunchPlan } from '../process/launchPlan';
 import { AgentServerGroup } from '../wire/AgentServerGroup';
 import { OpencodeClient } from './OpencodeClient';
+import { OpencodeHistory } from './OpencodeHistory';
 import { OPENCODE_SWITCHES, opencodeConfig, parseOpencodeModel, type OpencodeModelRef } from './opencodeConfig';
 import { waitForListening } from './opencodeListening';
 import { OpencodeMessageRecorder, type OpencodeTurnFacts } from './OpencodeMessageRecorder';
 
 /** How often wire evidence is read while a turn runs. */
 const SYNC_INTERVAL_MS = 100;
-/** How often, and how many of the latest messages of, the session history is read while a turn runs. */
+/** How often the session history is read while a turn runs. */
 const POLL_INTERVAL_MS = 500;
-const POLL_LIMIT = 50;
 /** Bounds on `POST /session/{id}/abort`, on the turn settling after it, and on a late history read. */
 const ABORT_WAIT_MS = 2000;
 const SETTLE_WAIT_MS = 3000;
@@ -57,14 +57,13 @@ export class OpencodeDriver implements HarnessDriver {
   private group: AgentServerGroup | undefined;
   private client: OpencodeClient | undefined;
   private messages: OpencodeMessageRecorder | undefined;
+  private history: OpencodeHistory | undefined;
   private events: NativeEventRecorder | undefined;
   private agentSessionId = '';
   private wireTurnId: string | undefined;
   private turn: Promise<unknown> | undefined;
   private abortSent = false;
   private syncing: Promise<void> = Promise.resolve();
-  private reading: Promise<void> = Promise.resolve();
-  private readQueued = false;
   private syncQueued = false;
   private closing: Promise<void> | undefined;
 
@@ -134,6 +133,7 @@ export class OpencodeDriver implements HarnessDriver {
       throw new M3Error('opencode_protocol_error', 'the OpenCode server answered POST /session without an id', {});
     }
     this.agentSessionId = session.id;
+    this.history = new OpencodeHistory(this.client, session.id, this.messages);
     let version = typeof session.version === 'string' ? session.version : undefined;
     if (version === undefined) {
       const health = await this.call<Record<string, unknown>>(ctx, 'GET', '/global/health', undefined);
@@ -162,10 +162,11 @@ export class OpencodeDriver implements HarnessDriver {
       this.process?.rememberDescendants();
       this.sync();
     }, SYNC_INTERVAL_MS);
-    const poll = setInterval(() => this.poll(ctx), POLL_INTERVAL_MS);
-    (this.messages as OpencodeMessageRecorder).beginTurn();
+    const history = this.history as OpencodeHistory;
+    const poll = setInterval(() => history.poll(ctx.signal), POLL_INTERVAL_MS);
+    history.messages.beginTurn();
     const body = { model: this.model, parts: [{ type: 'text', text: turn.prompt }] };
-    const running = this.turnOf(ctx, body);
+    const running = this.turnOf(ctx, body, history);
     this.turn = running.catch(() => undefined);
     try {
       return await running;
@@ -178,7 +179,7 @@ export class OpencodeDriver implements HarnessDriver {
     }
   }
 
-  private async turnOf(ctx: HarnessContext, body: unknown): Promise<HarnessTurnEnd> {
+  private async turnOf(ctx: HarnessContext, body: unknown, history: OpencodeHistory): Promise<HarnessTurnEnd> {
     const path = `/session/${this.agentSessionId}/message`;
     let failure: unknown;
     try {
@@ -188,10 +189,9 @@ export class OpencodeDriver implements HarnessDriver {
     }
     // The turn's messages come from the history (the answer holds only the last one): a last full
     // read, after the execution ended (deadline, cancel) on a short bound of its own.
-    await this.reading;
     const signal = ctx.signal.aborted ? AbortSignal.timeout(HISTORY_WAIT_MS) : ctx.signal;
-    const facts = await this.readHistory(signal, undefined).catch(() => undefined);
-    const text = facts?.text ?? (this.messages as OpencodeMessageRecorder).turnFacts().text;
+    const facts = await history.final(signal).catch(() => undefined);
+    const text = facts?.text ?? history.messages.turnFacts().text;
     if (ctx.signal.aborted) return { text, stopReason: null };
     if (failure !== undefined) {
       const error = failure instanceof M3Error ? failure : new M3Error('opencode_connection_lost', String(failure));
@@ -224,28 +224,6 @@ export class OpencodeDriver implements HarnessDriver {
       };
     }
     return { text, stopReason: finish };
-  }
-
-  /** Reads the history (the latest `limit` messages, else all) and records what is new; final without a limit. */
-  private async readHistory(signal: AbortSignal, limit: number | undefined): Promise<OpencodeTurnFacts> {
-    const client = this.client as OpencodeClient;
-    const query = limit === undefined ? '' : `?limit=${limit}`;
-    const history = await client.call('GET', `/session/${this.agentSessionId}/message${query}`, undefined, signal);
-    const messages = this.messages as OpencodeMessageRecorder;
-    messages.record(history, limit === undefined);
-    return messages.turnFacts();
-  }
-
-  /** A read of the latest messages while the turn runs (skipped while one is under way). */
-  private poll(ctx: HarnessContext): void {
-    if (this.readQueued || ctx.signal.aborted) return;
-    this.readQueued = true;
-    this.reading = this.readHistory(ctx.signal, POLL_LIMIT)
-      .then(() => undefined)
-      .catch(() => undefined)
-      .finally(() => {
-        this.readQueued = false;
-      });
   }
 
   async cancelTurn(): Promise<void> {
