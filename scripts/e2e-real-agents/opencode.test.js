@@ -143,6 +143,10 @@ describe('opencode (real CLI) over the opencode harness', () => {
     expect(normalize.every((c) => c.wire.state !== 'observed')).toBe(true);
     expect(view.forTurn(third).toolCalls.every((c) => c.status !== 'success')).toBe(true);
 
+    // The event stream was read: tool parts arrived as message.part.updated events.
+    const frames = view.rawMessages.filter((m) => m.source === 'harness').map((m) => String(m.preview.value));
+    expect(frames.some((f) => f.includes('"type":"tool"') && f.includes('"status":"running"'))).toBe(true);
+
     // Usage as OpenCode reports it, cumulative for the session.
     expect(view.summary.usage.state).toBe('observed');
     expect(view.summary.usage.value.inputTokens).toBeGreaterThan(0);

@@ -19,7 +19,8 @@ export interface OpencodeClientOptions {
 
 /** A JSON client of `opencode serve`'s HTTP API (node:http: no client-side header or body timeouts). */
 export class OpencodeClient {
-  private readonly authorization: string;
+  /** The `authorization` header every request carries (basic auth). */
+  readonly authorization: string;
 
   constructor(private readonly options: OpencodeClientOptions) {
     this.authorization = `Basic ${Buffer.from(`opencode:${options.password}`).toString('base64')}`;

@@ -75,6 +75,8 @@ describe('the opencode harness with the fake-opencode fixture', () => {
     const frames = view.rawMessages.filter((m) => m.source === 'harness');
     expect(new Set(frames.map((m) => m.direction))).toEqual(new Set(['sdk_to_harness', 'harness_to_sdk']));
     expect(frames.some((m) => String(m.preview.value).includes('"parts"'))).toBe(true);
+    // The event stream was read: the running tool part arrived as an event.
+    expect(frames.some((m) => /"status":"running"/.test(String(m.preview.value)))).toBe(true);
     expect(pids.length).toBeGreaterThanOrEqual(3);
     expect(alive([...pids, ...tracedPids(result.trace.events)])).toEqual([]);
   });
@@ -150,6 +152,24 @@ describe('the opencode harness with the fake-opencode fixture', () => {
       ['shop.eu', 'shipping_quote', 'observed', 'success'],
     ]);
     expect(result.traceView.toolCalls[0]!.reported.value).toMatchObject({ server: 'shop.eu', tool: 'shipping_quote' });
+  });
+
+  it('reads the history on a timer when the event stream is not available', async () => {
+    const handle = agent({ env: { FAKE_OPENCODE_NO_EVENTS: '1' } }).submit(
+      script({ calls: [quote(2, 'local')], hang: true }),
+      { servers: [example], timeoutMs: 30_000 },
+    );
+    for await (const event of handle.events()) {
+      if (event.kind === 'tool.call_requested' && event.origin === 'harness_reported') break;
+    }
+    await handle.cancel();
+    const result = await handle.result({ timeoutMs: 10_000 });
+    expect(result.snapshot.outcome).toBe('cancelled');
+    expect(result.traceView.toolCalls.map((c) => [c.wire.state, c.reported.state, c.correlation])).toEqual([
+      ['observed', 'observed', 'correlated'],
+    ]);
+    const frames = result.traceView.rawMessages.filter((m) => m.source === 'harness');
+    expect(frames.some((m) => /"status":"running"/.test(String(m.preview.value)))).toBe(false);
   });
 
   it('reports usage as not emitted when OpenCode gives no tokens or cost', async () => {

@@ -13,6 +13,7 @@ import { AgentProcess, type AgentExit } from '../process/AgentProcess';
 import { removeLaunchRoot, type AgentLaunchPlan } from '../process/launchPlan';
 import { AgentServerGroup } from '../wire/AgentServerGroup';
 import { OpencodeClient } from './OpencodeClient';
+import { OpencodeEventStream } from './OpencodeEventStream';
 import { OpencodeHistory } from './OpencodeHistory';
 import { OPENCODE_SWITCHES, opencodeConfig, parseOpencodeModel, type OpencodeModelRef } from './opencodeConfig';
 import { waitForListening } from './opencodeListening';
@@ -20,8 +21,10 @@ import { OpencodeMessageRecorder, type OpencodeTurnFacts } from './OpencodeMessa
 
 /** How often wire evidence is read while a turn runs. */
 const SYNC_INTERVAL_MS = 100;
-/** How often the session history is read while a turn runs. */
+/** How often the session history is read while a turn runs and the event stream is not connected. */
 const POLL_INTERVAL_MS = 500;
+/** Bound on opening the event stream. */
+const STREAM_OPEN_MS = 2000;
 /** Bounds on `POST /session/{id}/abort`, on the turn settling after it, and on a late history read. */
 const ABORT_WAIT_MS = 2000;
 const SETTLE_WAIT_MS = 3000;
@@ -58,6 +61,7 @@ export class OpencodeDriver implements HarnessDriver {
   private client: OpencodeClient | undefined;
   private messages: OpencodeMessageRecorder | undefined;
   private history: OpencodeHistory | undefined;
+  private stream: OpencodeEventStream | undefined;
   private events: NativeEventRecorder | undefined;
   private agentSessionId = '';
   private wireTurnId: string | undefined;
@@ -134,6 +138,18 @@ export class OpencodeDriver implements HarnessDriver {
     }
     this.agentSessionId = session.id;
     this.history = new OpencodeHistory(this.client, session.id, this.messages);
+    const messages = this.messages;
+    this.stream = new OpencodeEventStream({
+      origin,
+      directory: this.plan.workspace,
+      authorization: this.client.authorization,
+      sessionId: session.id,
+      onMessages: (known) => messages.recordTools(known),
+      events,
+    });
+    ctx.setStage({ stage: 'harness_startup', operation: 'GET /event' });
+    const live = await this.stream.open(AbortSignal.any([ctx.signal, AbortSignal.timeout(STREAM_OPEN_MS)]));
+    if (!live) ctx.logger.debug('the OpenCode event stream did not open: reading the history on a timer');
     let version = typeof session.version === 'string' ? session.version : undefined;
     if (version === undefined) {
       const health = await this.call<Record<string, unknown>>(ctx, 'GET', '/global/health', undefined);
@@ -163,7 +179,10 @@ export class OpencodeDriver implements HarnessDriver {
       this.sync();
     }, SYNC_INTERVAL_MS);
     const history = this.history as OpencodeHistory;
-    const poll = setInterval(() => history.poll(ctx.signal), POLL_INTERVAL_MS);
+    const stream = this.stream as OpencodeEventStream;
+    const poll = setInterval(() => {
+      if (!stream.connected) history.poll(ctx.signal);
+    }, POLL_INTERVAL_MS);
     history.messages.beginTurn();
     const body = { model: this.model, parts: [{ type: 'text', text: turn.prompt }] };
     const running = this.turnOf(ctx, body, history);
@@ -249,6 +268,7 @@ export class OpencodeDriver implements HarnessDriver {
    */
   private async cleanup(ctx: HarnessContext): Promise<void> {
     await this.cancelTurn().catch(() => undefined);
+    this.stream?.close();
     if (this.client !== undefined && this.process?.exit === undefined) {
       const signal = AbortSignal.timeout(DISPOSE_WAIT_MS);
       await this.client.call('POST', '/global/dispose', undefined, signal).catch(() => undefined);

@@ -99,6 +99,18 @@ export class OpencodeMessageRecorder {
     }
   }
 
+  /**
+   * Records only the tool parts in `messages` (the event stream's view, which may lag a part's
+   * final text): the calls as they run and their results; the messages themselves wait for a read
+   * of the history.
+   */
+  recordTools(messages: readonly { info: Record<string, unknown>; parts: unknown[] }[]): void {
+    for (const { info, parts } of messages) {
+      if (info.role !== 'assistant' || (typeof info.id === 'string' && this.done.has(info.id))) continue;
+      for (const part of parts) if (isObject(part) && part.type === 'tool') this.recordTool(part);
+    }
+  }
+
   /** The facts of the messages recorded since `beginTurn`. */
   turnFacts(): OpencodeTurnFacts {
     const { text, last, count } = this.turn;

@@ -9,7 +9,9 @@
 // A prompt that is a JSON object is a script: { calls: [{ tool, arguments }], reply, reasoning,
 // hang: true (wait for abort), exit: <code> (exit after the calls), error: '<name>' (end the turn
 // with info.error), echo: 'config' | 'env' (reply with the config file / the env names) }.
-// Anything else is answered `ok: <prompt>`. Env: FAKE_OPENCODE_NO_USAGE=1 (no tokens or cost),
+// Anything else is answered `ok: <prompt>`. `GET /event` streams message.updated and
+// message.part.updated (a tool part `running` before its call). Env: FAKE_OPENCODE_NO_EVENTS=1
+// (no event stream: 404), FAKE_OPENCODE_NO_USAGE=1 (no tokens or cost),
 // FAKE_OPENCODE_IGNORE_SIGTERM=1, FAKE_OPENCODE_EXIT_AT_START=<code> (exit before listening).
 'use strict';
 
@@ -67,6 +69,12 @@ async function connect(name, entry) {
 }
 
 const sessions = new Map();
+/** Open `GET /event` streams; every change of a message is sent to them (as message.updated / message.part.updated). */
+const streams = new Set();
+function publish(type, properties) {
+  const data = `data: ${JSON.stringify({ id: id('evt'), type, properties })}\n\n`;
+  for (const res of streams) res.write(data);
+}
 /** OpenCode's tool names: `<server>_<tool>`, both with anything but [A-Za-z0-9_-] as `_`. */
 const sanitize = (name) => name.replace(/[^a-zA-Z0-9_-]/g, '_');
 const toolName = (server, tool) => `${sanitize(server)}_${sanitize(tool)}`;
@@ -77,8 +85,7 @@ function tokens() {
     : { cost: 0.0015, tokens: { total: 15, input: 10, output: 5, reasoning: 2, cache: { read: 0, write: 0 } } };
 }
 
-function assistant(session, parent, model, parts, extra) {
-  const mid = id('msg');
+function assistant(session, parent, model, parts, extra, mid = id('msg')) {
   const info = {
     id: mid,
     sessionID: session.id,
@@ -95,6 +102,8 @@ function assistant(session, parent, model, parts, extra) {
   };
   const message = { info, parts: parts.map((p) => ({ id: id('prt'), sessionID: session.id, messageID: mid, ...p })) };
   session.messages.push(message);
+  for (const part of message.parts) publish('message.part.updated', { sessionID: session.id, part });
+  publish('message.updated', { sessionID: session.id, info });
   return message;
 }
 
@@ -119,11 +128,24 @@ async function runTurn(session, body, servers) {
     const parts = [{ type: 'step-start' }];
     if (script.reasoning) parts.push({ type: 'reasoning', text: script.reasoning, time: { start: Date.now() } });
     const callID = `call_${++session.calls}`;
+    const mid = id('msg');
+    const partId = id('prt');
+    const live = {
+      id: mid,
+      sessionID: session.id,
+      role: 'assistant',
+      time: { created: Date.now() },
+      parentID: user.info.id,
+    };
+    publish('message.updated', { sessionID: session.id, info: live });
     const server = offered.includes(call.tool)
       ? servers.find((s) => s.tools.some((t) => toolName(s.name, t) === call.tool))
       : undefined;
     const input = call.arguments ?? {};
     let state;
+    const running = { status: 'running', input, time: { start: Date.now() } };
+    const base = { id: partId, sessionID: session.id, messageID: mid, type: 'tool', callID, tool: call.tool };
+    publish('message.part.updated', { sessionID: session.id, part: { ...base, state: running } });
     if (server === undefined) {
       const error = `Model tried to call unavailable tool 'invalid'. Available tools: ${offered.join(', ')}.`;
       state = { status: 'error', input, error, time: { start: Date.now(), end: Date.now() } };
@@ -148,9 +170,9 @@ async function runTurn(session, body, servers) {
         state = { status: 'error', input, error: String(error.message), time: { start: Date.now(), end: Date.now() } };
       }
     }
-    parts.push({ type: 'tool', callID, tool: call.tool, state });
+    parts.push({ ...base, state });
     parts.push({ type: 'step-finish', reason: 'tool-calls', ...tokens() });
-    assistant(session, user.info.id, model, parts, { finish: 'tool-calls' });
+    assistant(session, user.info.id, model, parts, { finish: 'tool-calls' }, mid);
   }
   if (typeof script.exit === 'number') process.exit(script.exit);
   if (script.hang) {
@@ -204,6 +226,13 @@ async function main() {
       return send(200, { healthy: true, version: VERSION });
     if (req.method === 'GET' && url.pathname === '/mcp') {
       return send(200, Object.fromEntries(servers.map((s) => [s.name, { status: 'connected' }])));
+    }
+    if (req.method === 'GET' && url.pathname === '/event' && env.FAKE_OPENCODE_NO_EVENTS !== '1') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.write(`data: ${JSON.stringify({ id: id('evt'), type: 'server.connected', properties: {} })}\n\n`);
+      streams.add(res);
+      req.on('close', () => streams.delete(res));
+      return undefined;
     }
     if (req.method === 'POST' && url.pathname === '/global/dispose') {
       await Promise.all(servers.splice(0).map((s) => s.client.close().catch(() => undefined)));
