@@ -9,14 +9,14 @@ import { NativeEventRecorder } from '../native/NativeEventRecorder';
 import { prepareNativeLaunch } from '../native/nativeLaunch';
 import type { NativeHarnessDefaults, ResolvedNativeSelection } from '../native/nativeSelection';
 import { nativeToolSelection } from '../native/nativeToolSelection';
-import { AgentProcess, type AgentExit } from '../process/AgentProcess';
+import { AgentProcess } from '../process/AgentProcess';
 import { removeLaunchRoot, type AgentLaunchPlan } from '../process/launchPlan';
 import { AgentServerGroup } from '../wire/AgentServerGroup';
 import { OpencodeClient } from './OpencodeClient';
 import { OpencodeEventStream } from './OpencodeEventStream';
 import { OpencodeHistory } from './OpencodeHistory';
 import { OPENCODE_SWITCHES, opencodeConfig, parseOpencodeModel, type OpencodeModelRef } from './opencodeConfig';
-import { waitForListening } from './opencodeListening';
+import { opencodeExited, waitForListening } from './opencodeListening';
 import { OpencodeMessageRecorder, type OpencodeTurnFacts } from './OpencodeMessageRecorder';
 
 /** How often wire evidence is read while a turn runs. */
@@ -34,15 +34,6 @@ const DISPOSE_WAIT_MS = 2000;
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function exitedError(exit: AgentExit, operation: string): M3Error {
-  const how = exit.spawnError ?? (exit.signal !== null ? `signal ${exit.signal}` : `exit code ${String(exit.code)}`);
-  return new M3Error('agent_exited', `opencode exited (${how}) while the kit waited for ${operation}`, {
-    exitCode: exit.code,
-    signal: exit.signal,
-    method: operation,
-  });
-}
 
 /**
  * The `opencode` harness: one `opencode serve` per session on a loopback port (basic auth with a
@@ -126,7 +117,7 @@ export class OpencodeDriver implements HarnessDriver {
     if (ctx.signal.aborted) throw ctx.signal.reason;
     const proc = new AgentProcess(this.plan, recorder, redactor, ctx.scope);
     this.process = proc;
-    if (proc.pid === null) throw exitedError(await proc.exited, 'its start');
+    if (proc.pid === null) throw opencodeExited(await proc.exited, 'start', 'at its start');
     ctx.setStage({ stage: 'harness_startup', operation: 'serve' });
     const origin = await waitForListening(proc.child.stdout, proc.exited, ctx.signal);
     this.client = new OpencodeClient({ origin, directory: this.plan.workspace, password, events });
@@ -306,7 +297,7 @@ export class OpencodeDriver implements HarnessDriver {
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       const exit = await Promise.race([proc.exited, delay(500).then(() => undefined)]);
-      if (exit !== undefined) throw exitedError(exit, operation);
+      if (exit !== undefined) throw opencodeExited(exit, operation, `while the kit waited for ${operation}`);
       throw error;
     }
   }
