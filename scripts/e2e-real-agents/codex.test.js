@@ -3,8 +3,9 @@
 // model (OpenAI Responses) that scripts, by content, one shipping_quote call in turn 1 and, in
 // turn 2, a normalize_customer call the run's `tools` denies beside a second shipping_quote call.
 // The model slug is one Codex's catalog does not know, so Codex offers MCP tools as plain namespaced
-// functions (its catalog runs gpt-5.6 models in code mode, which the fake does not script). Uses
-// the built dist.
+// functions. A second test runs gpt-5.6-sol, which Codex's catalog runs in code mode (MCP tools only
+// reachable from JavaScript in its `exec` tool): the fake answers with a raw Responses stream holding
+// that `exec` call. Uses the built dist.
 'use strict';
 
 const { existsSync } = require('node:fs');
@@ -61,6 +62,32 @@ function scriptedModel() {
     .when({ tool: 'shipping_quote', afterToolResult: true }, (request) => ({
       content: `Quoted: ${amountOf(request).join(', ') || 'nothing'} USD.`,
     }));
+}
+
+/** A raw Responses stream whose one output item is a code-mode `exec` call running `js`. */
+function execCall(n, js) {
+  const events = [
+    { type: 'response.created', response: { id: `resp_exec_${n}` } },
+    {
+      type: 'response.output_item.done',
+      item: { type: 'custom_tool_call', id: `ctc_${n}`, call_id: `call_exec_${n}`, name: 'exec', input: js },
+    },
+    {
+      type: 'response.completed',
+      response: {
+        id: `resp_exec_${n}`,
+        usage: {
+          input_tokens: 120,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 30,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: 150,
+        },
+      },
+    },
+  ];
+  const rawBody = events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+  return { rawBody, headers: { 'content-type': 'text/event-stream' } };
 }
 
 describe('codex (real CLI) over the native harness', () => {
@@ -144,5 +171,43 @@ describe('codex (real CLI) over the native harness', () => {
     expect(pids.size).toBeGreaterThanOrEqual(3);
     expect([...pids].filter(isAlive)).toEqual([]);
     console.log(`codex real-CLI two-turn session: ${Date.now() - started} ms`);
+  });
+
+  it('gpt-5.6-sol in code mode: an MCP call made from exec JavaScript is on the wire and correlated; a denied tool is not there', async () => {
+    const started = Date.now();
+    await fake.close(); // this test scripts its own model
+    fake = new FakeModelServer({ maxRequests: 10, maxRounds: 2 })
+      .when(
+        { model: 'gpt-5.6-sol', afterToolResult: false, lastUserText: 'shipping quote' },
+        execCall(
+          1,
+          'const q = await tools.mcp__example__shipping_quote({ weight_kg: 2, zone: "local" });\n' +
+            'text(JSON.stringify(q.structuredContent));\n' +
+            'text(typeof tools.mcp__example__normalize_customer);',
+        ),
+        { times: 1 },
+      )
+      .when({ afterToolResult: true }, (request) => ({
+        content: `Quoted: ${amountOf(request).join(', ') || 'nothing'} USD (${/undefined/.test(request.messages.at(-1).toolResults[0].text) ? 'normalize not offered' : 'normalize offered'}).`,
+      }));
+    await fake.start();
+    const [agent] = kit.agents([{ harness: 'codex', executable, baseUrl: fake.baseUrl, models: ['gpt-5.6-sol'] }]);
+    const result = await agent.run('Get a shipping quote for a 2 kg parcel to the local zone.', {
+      servers: [example],
+      tools: ['example:shipping_quote'],
+      timeoutMs: 150_000,
+    });
+
+    expect(result.snapshot.outcome).toBe('completed');
+    expect(result.turns[0].response?.text).toBe('Quoted: 9 USD (normalize not offered).');
+    const view = result.traceView;
+    expect(view.runtime.model.value).toBe('gpt-5.6-sol');
+    expect(view.toolCalls.map((c) => [c.tool.value, c.status, c.correlation])).toEqual([
+      ['shipping_quote', 'success', 'correlated'],
+    ]);
+    expect(view.toolCalls[0].reported.value.providerCallId).toMatch(/^exec-/);
+    expect(view.summary.usage.value.inputTokens).toBeGreaterThan(0);
+    expect(fake.limitViolations).toEqual([]);
+    console.log(`codex real-CLI code-mode turn: ${Date.now() - started} ms`);
   });
 });
