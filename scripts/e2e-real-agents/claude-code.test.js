@@ -131,7 +131,6 @@ describe('claude_code (real CLI) over the native harness', () => {
     expect(fake.limitViolations).toEqual([]);
     expect(pids.size).toBeGreaterThanOrEqual(3);
     expect([...pids].filter(isAlive)).toEqual([]);
-    // eslint-disable-next-line no-console
     console.log(`claude_code real-CLI two-turn session: ${Date.now() - started} ms`);
   });
 });

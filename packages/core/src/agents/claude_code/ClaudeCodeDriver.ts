@@ -176,7 +176,6 @@ export class ClaudeCodeDriver implements HarnessDriver {
       const partial = stream.turnText === '' ? null : stream.turnText;
       if (end === 'aborted') return { text: partial, stopReason: null };
       if ('code' in end) {
-        stream.flush();
         ctx.recorder.addLimitation('partial_trace');
         return { text: partial, stopReason: null, error: cliExited(end, 'the turn result'), terminal: true };
       }
@@ -221,7 +220,6 @@ export class ClaudeCodeDriver implements HarnessDriver {
       clean = await this.process.terminate();
     }
     this.stopReading?.();
-    this.stream?.flush();
     await this.group?.close();
     if (this.plan !== undefined) clean = (await removeLaunchRoot(this.plan)) && clean;
     if (!clean) ctx.recorder.addLimitation('cleanup_failed');

@@ -22,8 +22,8 @@ export interface ClaudeTurnResult {
 /**
  * Projects Claude Code's stream-json output (2.1.x) into the native trace shape: `system`/`init`
  * → `session.created` (once, with `claude_code_version`, `session_id`, the resolved model);
- * `assistant` content blocks → whole messages (one per message id: the CLI sends each block as its
- * own line), `thinking` → visible reasoning (signatures dropped), `redacted_thinking` → encrypted
+ * `assistant` content blocks → whole messages (the CLI sends each content block as its own complete
+ * line, under the message's id), `thinking` → visible reasoning (signatures dropped), `redacted_thinking` → encrypted
  * reasoning, `tool_use` → reported calls (`providerCallId` = the `tool_use` id, which the CLI also
  * sends in `tools/call` `_meta["claudecode/toolUseId"]`); `user` `tool_result` blocks → reported
  * results; `result` → cumulative usage (`modelUsage`, `total_cost_usd`) and a provider event.
@@ -31,7 +31,6 @@ export interface ClaudeTurnResult {
 export class ClaudeStreamRecorder {
   private sessionRecorded = false;
   private readonly calls = new Map<string, NativeReportedCall>();
-  private pending: { id: string | null; text: string } | undefined;
   private turnTexts: string[] = [];
   /** The session's usage so far. */
   private readonly total = { input: 0, output: 0, tokens: false, cost: null as number | null };
@@ -50,11 +49,10 @@ export class ClaudeStreamRecorder {
 
   /** The assistant text of the turn so far (for a turn that broke off). */
   get turnText(): string {
-    return [...this.turnTexts, ...(this.pending ? [this.pending.text] : [])].join('\n\n');
+    return this.turnTexts.join('\n\n');
   }
 
   beginTurn(): void {
-    this.flush();
     this.turnTexts = [];
   }
 
@@ -69,7 +67,6 @@ export class ClaudeStreamRecorder {
         this.assistant(message);
         return undefined;
       case 'user':
-        this.flush();
         this.toolResults(message);
         return undefined;
       case 'result':
@@ -81,15 +78,6 @@ export class ClaudeStreamRecorder {
         this.events.providerEvent('claude_code.message', { type: str(message.type) });
         return undefined;
     }
-  }
-
-  /** Records the message in progress (at a turn's end or break). */
-  flush(): void {
-    const pending = this.pending;
-    this.pending = undefined;
-    if (pending === undefined || pending.text === '') return;
-    this.turnTexts.push(pending.text);
-    this.events.assistantMessage(pending.text, pending.id);
   }
 
   private init(message: Message): void {
@@ -121,17 +109,17 @@ export class ClaudeStreamRecorder {
       this.events.providerEvent('claude_code.synthetic_message', { text });
       return;
     }
-    if (this.pending !== undefined && this.pending.id !== id) this.flush();
     for (const block of content) {
       if (block.type === 'text' && typeof block.text === 'string') {
-        this.pending ??= { id, text: '' };
-        this.pending.text += block.text;
+        // Each content block comes as its own complete line: a whole message to the trace.
+        if (block.text === '') continue;
+        this.turnTexts.push(block.text);
+        this.events.assistantMessage(block.text, id);
       } else if (block.type === 'thinking' && typeof block.thinking === 'string') {
         this.events.reasoning({ text: block.thinking });
       } else if (block.type === 'redacted_thinking') {
         this.events.reasoning({ visibility: 'encrypted' });
       } else if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
-        this.flush();
         const keys = [...this.servers.keys()];
         const split = splitPrefixedToolName(block.name, keys, CLAUDE_MCP_PREFIX, CLAUDE_MCP_SEPARATOR);
         const call: NativeReportedCall = {
@@ -171,7 +159,6 @@ export class ClaudeStreamRecorder {
   }
 
   private result(message: Message): ClaudeTurnResult {
-    this.flush();
     const usage = this.usage(message);
     if (usage !== undefined) this.events.usage(usage);
     const denials = Array.isArray(message.permission_denials) ? (message.permission_denials as JsonValue[]) : [];
