@@ -133,4 +133,33 @@ describe('claude_code (real CLI) over the native harness', () => {
     expect([...pids].filter(isAlive)).toEqual([]);
     console.log(`claude_code real-CLI two-turn session: ${Date.now() - started} ms`);
   });
+
+  it('cancels a turn in flight with the interrupt control request and leaves no process', async () => {
+    fake.when({ lastUserText: 'take your time' }, { content: 'too late', delayMs: 30_000 });
+    const [agent] = kit.agents([{ harness: 'claude_code', executable, baseUrl: fake.origin, models: ['sonnet'] }]);
+    const handle = agent.submit('Please take your time.', { servers: [example], timeoutMs: 60_000 });
+    const pids = new Set();
+    for await (const event of handle.events()) {
+      if (event.kind === 'process.started' && typeof event.payload.pid === 'number') pids.add(event.payload.pid);
+      // The model request is out once the CLI has said which session it runs.
+      if (event.kind === 'session.created') break;
+    }
+    while (fake.modelRequests.length === 0) await new Promise((r) => setTimeout(r, 50));
+    for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
+    await handle.cancel();
+    const result = await handle.result({ timeoutMs: 20_000 });
+
+    expect(result.snapshot.outcome).toBe('cancelled');
+    expect(result.turns[0].outcome).toBe('cancelled');
+    const frames = result.traceView.rawMessages.filter((m) => m.source === 'harness');
+    const interrupt = frames.find(
+      (m) => m.direction === 'sdk_to_harness' && String(m.preview.value).includes('"interrupt"'),
+    );
+    expect(interrupt).toBeDefined();
+    // The CLI answered the interrupt and ended the turn itself.
+    expect(
+      frames.some((m) => m.direction === 'harness_to_sdk' && String(m.preview.value).includes('control_response')),
+    ).toBe(true);
+    expect([...pids].filter(isAlive)).toEqual([]);
+  });
 });
