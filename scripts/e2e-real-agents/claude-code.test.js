@@ -8,9 +8,9 @@
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 const { homedir } = require('node:os');
-const { MCPTestKit, StdioServer } = require('../../index.js');
+const { InProcessServer, MCPTestKit, StdioServer } = require('../../index.js');
 const { FakeModelServer, offeredTool } = require('../../testing.js');
-const { exampleServerBin } = require('@sf-m3/example-servers');
+const { createExampleServer, exampleServerBin } = require('@sf-m3/example-servers');
 const { descendantsOf, isAlive } = require('../../packages/core/dist/transport/processTree.js');
 const realAgents = require('./realAgents');
 
@@ -161,5 +161,19 @@ describe('claude_code (real CLI) over the native harness', () => {
       frames.some((m) => m.direction === 'harness_to_sdk' && String(m.preview.value).includes('control_response')),
     ).toBe(true);
     expect([...pids].filter(isAlive)).toEqual([]);
+  });
+
+  it('reaches an HTTP server (in process, behind the loopback reverse proxy) through a type: http entry', async () => {
+    const shop = new InProcessServer({ name: 'shop', factory: createExampleServer });
+    const [agent] = kit.agents([{ harness: 'claude_code', executable, baseUrl: fake.origin, models: ['sonnet'] }]);
+    const result = await agent.run('Get a shipping quote for a 2 kg parcel to the local zone.', {
+      servers: [shop],
+      timeoutMs: 60_000,
+    });
+
+    expect(result.snapshot.outcome).toBe('completed');
+    expect(result.turns[0].response?.text).toBe('Quoted: 9 USD.');
+    const calls = result.traceView.toolCalls.map((c) => [c.tool.value, c.server, c.status, c.correlation]);
+    expect(calls).toEqual([['shipping_quote', 'shop', 'success', 'correlated']]);
   });
 });
