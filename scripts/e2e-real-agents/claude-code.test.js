@@ -16,7 +16,9 @@ const realAgents = require('./realAgents');
 
 /** The CLI: the native-matrix installer's when it exports one, else M3_CLAUDE_CODE_EXECUTABLE, else the cache path. */
 function claudeExecutable() {
-  if (typeof realAgents.nativeExecutable === 'function') return realAgents.nativeExecutable('claude_code');
+  const installed =
+    typeof realAgents.nativeExecutable === 'function' ? realAgents.nativeExecutable('claude_code') : null;
+  if (installed) return installed;
   if (process.env.M3_CLAUDE_CODE_EXECUTABLE) return process.env.M3_CLAUDE_CODE_EXECUTABLE;
   return join(
     homedir(),
