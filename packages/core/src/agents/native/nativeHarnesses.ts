@@ -1,4 +1,5 @@
 import type { HarnessDriver } from '../HarnessDriver';
+import { piHarness } from '../pi/piHarness';
 import type { NativeHarnessDefaults, NativeHarnessKind, ResolvedNativeSelection } from './nativeSelection';
 
 /** One native harness kind: its CLI's defaults and a driver per execution. */
@@ -14,4 +15,6 @@ export interface NativeHarness {
 }
 
 /** The native kinds this build drives (SPEC §18), by kind. */
-export const NATIVE_HARNESSES: Partial<Record<NativeHarnessKind, NativeHarness>> = {};
+export const NATIVE_HARNESSES: Partial<Record<NativeHarnessKind, NativeHarness>> = {
+  pi: piHarness,
+};
