@@ -148,12 +148,12 @@ describe('pi (real CLI) over the pi harness', () => {
     expect(orders.map((c) => [c.correlation, c.status, c.wire.state])).toEqual([
       ['reported_only', 'tool_error', 'not_emitted'],
     ]);
-    expect(
-      result.trace.events.filter(
-        (e) =>
-          e.kind === 'mcp.request' && e.payload.method === 'tools/call' && e.payload.params?.name === 'create_order',
-      ),
-    ).toEqual([]);
+    // What reached the server: the two quotes, each with Pi's toolCallId in _meta.
+    const wire = result.trace.events.filter((e) => e.kind === 'tool.call_requested' && e.origin === 'wire_observed');
+    expect(wire.map((e) => e.payload.params.name)).toEqual(['shipping_quote', 'shipping_quote']);
+    expect(wire.map((e) => e.payload.params._meta['pi/toolCallId'])).toEqual(
+      quotes.map((c) => c.reported.value.providerCallId),
+    );
 
     expect(view.summary.usage.state).toBe('observed');
     expect(view.summary.usage.value).toMatchObject({ inputTokens: 400, outputTokens: 50, totalTokens: 450 });
