@@ -116,6 +116,14 @@ describe('pi harness lifecycle', () => {
     ]);
   });
 
+  it('a deadline during startup names harness_startup / get_state and ends the silent CLI', async () => {
+    const result = await pi({ env: { FAKE_PI_SILENT: '1' } }).run('hello', { servers: [example], timeoutMs: 2_000 });
+    expect(result.snapshot.outcome).toBe('timed_out');
+    const [diagnostic] = result.traceView.diagnostics.filter((d) => d.code === 'execution_timeout');
+    expect(diagnostic).toMatchObject({ stage: 'harness_startup', operation: 'get_state' });
+    expect(alive(tracedPids(result.trace.events))).toEqual([]);
+  });
+
   it('a CLI that never reports the sf-m3 extension fails startup naming it', async () => {
     const result = await pi({ env: { FAKE_PI_NO_STATUS: '1' } }).run('hello', {
       servers: [example],
