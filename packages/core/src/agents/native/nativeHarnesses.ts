@@ -1,3 +1,4 @@
+import { CLAUDE_CODE_HARNESS } from '../claude_code/claudeCodeHarness';
 import type { HarnessDriver } from '../HarnessDriver';
 import { piHarness } from '../pi/piHarness';
 import type { NativeHarnessDefaults, NativeHarnessKind, ResolvedNativeSelection } from './nativeSelection';
@@ -16,5 +17,6 @@ export interface NativeHarness {
 
 /** The native kinds this build drives (SPEC §18), by kind. */
 export const NATIVE_HARNESSES: Partial<Record<NativeHarnessKind, NativeHarness>> = {
+  claude_code: CLAUDE_CODE_HARNESS,
   pi: piHarness,
 };
