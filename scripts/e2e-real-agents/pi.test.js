@@ -16,7 +16,8 @@ const { descendantsOf, isAlive } = require('../../packages/core/dist/transport/p
 const realAgents = require('./realAgents');
 
 function piExecutable() {
-  if (typeof realAgents.nativeExecutable === 'function') return realAgents.nativeExecutable('pi');
+  const installed = typeof realAgents.nativeExecutable === 'function' ? realAgents.nativeExecutable('pi') : null;
+  if (installed) return installed;
   if (process.env.M3_PI_EXECUTABLE) return process.env.M3_PI_EXECUTABLE;
   const cache = join(homedir(), '.cache', 'sf-m3', 'native-agents', '_mariozechner_pi-coding-agent_0.73.1');
   return join(cache, 'node_modules', '.bin', 'pi');
