@@ -1,4 +1,6 @@
+import { createExampleServer } from '@sf-m3/example-servers';
 import { TransportStartupError } from '../../errors';
+import { InProcessServer } from '../../servers/InProcessServer';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import {
   alive,
@@ -85,6 +87,23 @@ describe('the codex harness with the fake-codex protocol fixture', () => {
       'turn/start',
     ]);
     expect(alive([...pids, ...tracedPids(result.trace.events)])).toEqual([]);
+  });
+
+  it('gives Codex an HTTP server (url) behind the reverse proxy beside a stdio one', async () => {
+    const shop = new InProcessServer({ name: 'shop', factory: createExampleServer });
+    const result = await fakeCodexAgent(kit).run(
+      `${QUOTE}\ncall shop:shipping_quote {"weight_kg":3,"zone":"regional"}`,
+      {
+        servers: [example, shop],
+        tools: ['example:shipping_quote', 'shop:shipping_quote'],
+        timeoutMs: 30_000,
+      },
+    );
+    expect(result.snapshot.outcome).toBe('completed');
+    expect(result.traceView.toolCalls.map((c) => [c.server, c.correlation, c.status])).toEqual([
+      ['example', 'correlated', 'success'],
+      ['shop', 'correlated', 'success'],
+    ]);
   });
 
   it('says usage is not emitted when Codex sends no token usage', async () => {
