@@ -210,4 +210,29 @@ describe('codex (real CLI) over the native harness', () => {
     expect(fake.limitViolations).toEqual([]);
     console.log(`codex real-CLI code-mode turn: ${Date.now() - started} ms`);
   });
+
+  it('cancel mid-turn sends turn/interrupt to the real CLI, finishes cancelled and leaves no process', async () => {
+    await fake.close(); // a model that takes its time, so the turn is in flight when cancelled
+    fake = new FakeModelServer({ maxRequests: 5 }).when({}, { content: 'too late', delayMs: 20_000 });
+    await fake.start();
+    const [agent] = kit.agents([{ harness: 'codex', executable, baseUrl: fake.baseUrl, models: [MODEL] }]);
+    const handle = agent.submit('Take your time.', { servers: [example], timeoutMs: 60_000 });
+    const pids = new Set();
+    for await (const event of handle.events()) {
+      if (event.kind === 'process.started' && typeof event.payload.pid === 'number') pids.add(event.payload.pid);
+      if (event.kind === 'raw.frame' && event.turnId !== undefined && pids.size > 0) break;
+    }
+    while (fake.modelRequests.length === 0) await new Promise((r) => setTimeout(r, 50));
+    for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
+    const started = Date.now();
+    await handle.cancel();
+    const result = await handle.result({ timeoutMs: 15_000 });
+
+    expect(result.snapshot.outcome).toBe('cancelled');
+    expect(result.turns[0].outcome).toBe('cancelled');
+    const sent = result.traceView.rawMessages.filter((m) => m.source === 'harness' && m.direction === 'sdk_to_harness');
+    expect(sent.some((m) => String(m.preview.value).includes('"turn/interrupt"'))).toBe(true);
+    expect([...pids].filter(isAlive)).toEqual([]);
+    console.log(`codex real-CLI cancel to clean exit: ${Date.now() - started} ms`);
+  });
 });
