@@ -4,7 +4,7 @@ import type { HarnessContext, HarnessDriver, HarnessTurn, HarnessTurnEnd } from 
 import { NativeEventRecorder } from '../native/NativeEventRecorder';
 import type { ResolvedNativeSelection } from '../native/nativeSelection';
 import { nativeToolSelection } from '../native/nativeToolSelection';
-import { AgentProcess, type AgentExit } from '../process/AgentProcess';
+import { AgentProcess } from '../process/AgentProcess';
 import { removeLaunchRoot, type AgentLaunchPlan } from '../process/launchPlan';
 import { AgentServerGroup } from '../wire/AgentServerGroup';
 import { prepareCodexLaunch } from './codexLaunch';
@@ -12,6 +12,7 @@ import { CodexNotifications, type CodexServerStatus, type CodexTurnCompletion } 
 import { CodexRpc } from './CodexRpc';
 import { answerCodexRequest } from './codexServerRequests';
 import { codexAgentInfo, codexTurnEnd } from './codexTurnEnd';
+import { codexExited, waitUntil } from './codexWaiting';
 
 /** How often wire evidence is read while a turn runs. */
 const SYNC_INTERVAL_MS = 100;
@@ -22,16 +23,6 @@ const EXIT_WAIT_MS = 250;
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
 type Params = Record<string, unknown>;
 const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The error of a Codex that exited (or could not start) while the kit waited for `what`. */
-function codexExited(exit: AgentExit, what: string): M3Error {
-  const how = exit.spawnError ?? (exit.signal !== null ? `signal ${exit.signal}` : `exit code ${String(exit.code)}`);
-  return new M3Error('agent_exited', `codex app-server exited (${how}) while the kit waited for ${what}`, {
-    exitCode: exit.code,
-    signal: exit.signal,
-    method: what,
-  });
-}
 
 /**
  * The `codex` harness: one `codex app-server` per session (JSON-RPC over stdio) in its own process
@@ -243,7 +234,6 @@ export class CodexDriver implements HarnessDriver {
     await this.until(ctx, 'MCP server startup', settled, (wake) => (this.serverWaiter = wake));
   }
 
-  /** Resolves `check()` once it gives a value, re-checked on `wake`; raced against the exit and the signal. */
   private until<T>(
     ctx: HarnessContext,
     what: string,
@@ -251,34 +241,12 @@ export class CodexDriver implements HarnessDriver {
     setWake: (wake: (() => void) | undefined) => void,
   ): Promise<T> {
     const proc = this.process as AgentProcess;
-    return new Promise<T>((resolve, reject) => {
-      let finished = false;
-      const done = (): boolean => {
-        if (finished) return false;
-        finished = true;
-        setWake(undefined);
-        ctx.signal.removeEventListener('abort', onAbort);
-        return true;
-      };
-      const test = (): void => {
-        try {
-          const value = check();
-          if (value !== undefined && done()) resolve(value);
-        } catch (error) {
-          if (done()) reject(error);
-        }
-      };
-      const onAbort = (): void => {
-        if (done()) reject(ctx.signal.reason);
-      };
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
-      setWake(test);
-      void proc.exited.then((exit) => {
-        if (done()) reject(codexExited(exit, what));
-      });
-      if (ctx.signal.aborted) onAbort();
-      else test();
-    });
+    return waitUntil(
+      ctx.signal,
+      proc.exited.then((exit) => codexExited(exit, what)),
+      check,
+      setWake,
+    );
   }
 
   /** One request, raced against the exit and the execution's end. */

@@ -19,10 +19,8 @@
 const { randomUUID } = require('node:crypto');
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
-const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { readCodexConfig } = require('./fakeCodexConfig');
+const { FakeCodexMcp } = require('./fakeCodexMcp');
 
 const VERSION = '0.171.0';
 const stubborn = process.env.FAKE_CODEX_IGNORE_SIGTERM === '1';
@@ -48,7 +46,6 @@ const now = () => Date.now();
 
 let threadId = null;
 let clientName = 'client';
-const servers = new Map(); // name -> { client, tools: Set<string> }
 const usage = {
   totalTokens: 0,
   inputTokens: 0,
@@ -57,74 +54,18 @@ const usage = {
   outputTokens: 0,
   reasoningOutputTokens: 0,
 };
-let pendingRequest = 0;
 const answers = new Map();
+const mcp = new FakeCodexMcp({
+  config,
+  version: VERSION,
+  send,
+  notify,
+  template,
+  itemTemplate,
+  answers,
+  thread: () => threadId,
+});
 let interrupt = null;
-
-async function connectServers() {
-  for (const [name, entry] of Object.entries(config.mcp_servers ?? {})) {
-    notify('mcpServer/startupStatus/updated', {
-      threadId,
-      name,
-      environmentId: null,
-      status: 'starting',
-      error: null,
-      failureReason: null,
-    });
-    try {
-      const transport =
-        entry.url !== undefined
-          ? new StreamableHTTPClientTransport(new URL(entry.url), {
-              requestInit: { headers: entry.http_headers ?? {} },
-            })
-          : new StdioClientTransport({
-              command: entry.command,
-              args: entry.args ?? [],
-              env: { ...process.env, ...(entry.env ?? {}) },
-              stderr: 'ignore',
-            });
-      const client = new Client({ name: 'codex-mcp-client', title: 'Codex', version: VERSION });
-      await client.connect(transport);
-      const listed = (await client.listTools()).tools.map((t) => t.name);
-      const enabled =
-        entry.enabled_tools === undefined ? listed : listed.filter((t) => entry.enabled_tools.includes(t));
-      servers.set(name, { client, tools: new Set(enabled) });
-      notify('mcpServer/startupStatus/updated', {
-        threadId,
-        name,
-        environmentId: null,
-        status: 'ready',
-        error: null,
-        failureReason: null,
-      });
-    } catch (error) {
-      notify('mcpServer/startupStatus/updated', {
-        threadId,
-        name,
-        environmentId: null,
-        status: 'failed',
-        error: `MCP client for \`${name}\` failed to start: ${error.message}`,
-        failureReason: null,
-      });
-    }
-  }
-}
-
-/** Asks the client to approve a call the way Codex does with approval mode "prompt". */
-function askApproval(turnId, server, tool, args) {
-  const id = pendingRequest++;
-  const request = template((f) => f.method === 'mcpServer/elicitation/request');
-  Object.assign(request.params, {
-    threadId,
-    turnId,
-    serverName: server,
-    message: `Allow the ${server} MCP server to run tool "${tool}"?`,
-  });
-  Object.assign(request.params._meta, { tool_name: tool, tool_params: args, tool_params_display: [] });
-  request.id = id;
-  send(request);
-  return new Promise((resolve) => answers.set(id, (result) => resolve(result?.action === 'accept')));
-}
 
 function emitItem(turnId, item, started = true) {
   if (started)
@@ -140,49 +81,6 @@ function emitItem(turnId, item, started = true) {
       startedAtMs: now(),
     });
   notify('item/completed', { item, threadId, turnId, contentTokenCount: null, completedAtMs: now() });
-}
-
-async function callTool(turnId, directive, approvals) {
-  const [, force, server, tool, json] = directive.match(/^(force-)?call\s+([^:\s]+):(\S+)\s*(.*)$/);
-  const args = json.trim() === '' ? {} : JSON.parse(json);
-  const entry = servers.get(server);
-  if (entry === undefined || (!force && !entry.tools.has(tool))) return `${tool}: not offered`;
-  if (approvals && !(await askApproval(turnId, server, tool, args))) return `${tool}: declined`;
-  const item = {
-    ...itemTemplate('mcpToolCall'),
-    id: `exec-${randomUUID()}`,
-    server,
-    tool,
-    arguments: args,
-    startedAtMs: now(),
-  };
-  notify('item/started', {
-    item: { ...item, status: 'inProgress', result: null, error: null, durationMs: null, completedAtMs: null },
-    threadId,
-    turnId,
-    startedAtMs: now(),
-  });
-  let text;
-  try {
-    const result = await entry.client.callTool({
-      name: tool,
-      arguments: args,
-      _meta: { callId: item.id, threadId, sessionId: threadId },
-    });
-    Object.assign(item, { status: 'completed', result: { ...result, _meta: result._meta ?? null }, error: null });
-    text = result.content?.map((c) => c.text ?? '').join('') ?? '';
-  } catch (error) {
-    Object.assign(item, { status: 'failed', result: null, error: { message: error.message } });
-    text = `error ${error.message}`;
-  }
-  notify('item/completed', {
-    item: { ...item, durationMs: 1, completedAtMs: now() },
-    threadId,
-    turnId,
-    contentTokenCount: null,
-    completedAtMs: now(),
-  });
-  return `${tool}: ${text}`;
 }
 
 function addUsage(turnId, input, output) {
@@ -242,7 +140,7 @@ async function runTurn(turn, prompt) {
   let answer;
   for (const line of lines) {
     if (/^(force-)?call\s/.test(line)) {
-      results.push(await callTool(turn.id, line, approvals));
+      results.push(await mcp.callTool(turn.id, line, approvals));
       addUsage(turn.id, 100, 20);
     } else if (line.startsWith('reason:') || line === 'hidden-reasoning') {
       const text = line === 'hidden-reasoning' ? [] : [line.slice(7).trim()];
@@ -316,7 +214,7 @@ async function handle(message) {
     result.thread.environments = [{ environmentId: 'local', cwd: params.cwd, runtimeWorkspaceRoots: [params.cwd] }];
     send({ id, result });
     notify('thread/started', { thread: result.thread });
-    return connectServers();
+    return mcp.connectServers();
   }
   if (method === 'turn/start') {
     const turn = { ...template((f) => f.result?.turn !== undefined).result.turn, id: randomUUID() };
