@@ -2,18 +2,19 @@
 // two-turn session with the example server behind the kit's capture proxy and a loopback fake
 // model (OpenAI Responses) that scripts, by content, one shipping_quote call in turn 1 and, in
 // turn 2, a normalize_customer call the run's `tools` denies beside a second shipping_quote call.
-// The model slug is one Codex's catalog does not know, so Codex offers MCP tools as plain namespaced
-// functions. A second test runs gpt-5.6-sol, which Codex's catalog runs in code mode (MCP tools only
-// reachable from JavaScript in its `exec` tool): the fake answers with a raw Responses stream holding
-// that `exec` call. Uses the built dist.
+// The model slug is one Codex's catalog does not know, so Codex offers MCP tools as plain
+// namespaced functions. Other tests: gpt-5.6-sol, which Codex's catalog runs in code mode (MCP
+// tools only reachable from JavaScript in its `exec` tool; the fake answers with a raw Responses
+// stream holding that `exec` call), cancel mid-turn, and an HTTP (in-process) server by url.
+// Uses the built dist.
 'use strict';
 
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 const { homedir } = require('node:os');
-const { MCPTestKit, StdioServer } = require('../../index.js');
+const { InProcessServer, MCPTestKit, StdioServer } = require('../../index.js');
 const { FakeModelServer, offeredTool } = require('../../testing.js');
-const { exampleServerBin } = require('@sf-m3/example-servers');
+const { createExampleServer, exampleServerBin } = require('@sf-m3/example-servers');
 const { descendantsOf, isAlive } = require('../../packages/core/dist/transport/processTree.js');
 const realAgents = require('./realAgents');
 
@@ -234,5 +235,19 @@ describe('codex (real CLI) over the native harness', () => {
     expect(sent.some((m) => String(m.preview.value).includes('"turn/interrupt"'))).toBe(true);
     expect([...pids].filter(isAlive)).toEqual([]);
     console.log(`codex real-CLI cancel to clean exit: ${Date.now() - started} ms`);
+  });
+
+  it('reaches an HTTP (in-process) server through its url behind the reverse proxy', async () => {
+    const shop = new InProcessServer({ name: 'shop', factory: createExampleServer });
+    const [agent] = kit.agents([{ harness: 'codex', executable, baseUrl: fake.baseUrl, models: [MODEL] }]);
+    const result = await agent.run('Get a shipping quote for a 2 kg parcel to the local zone.', {
+      servers: [shop],
+      timeoutMs: 150_000,
+    });
+    expect(result.snapshot.outcome).toBe('completed');
+    expect(result.turns[0].response?.text).toBe('Quoted: 9 USD.');
+    expect(result.traceView.toolCalls.map((c) => [c.server, c.status, c.correlation])).toEqual([
+      ['shop', 'success', 'correlated'],
+    ]);
   });
 });
