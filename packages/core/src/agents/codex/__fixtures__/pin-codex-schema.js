@@ -2,7 +2,7 @@
 // Pins the Codex app-server protocol types the codex harness uses: runs
 // `codex app-server generate-json-schema --out <tmp>` and keeps, in codex-app-server.schema.json,
 // only the messages below with the definitions they reach. Run it again when the supported Codex
-// version changes:  node pin-codex-schema.js /path/to/codex
+// version changes:  node pin-codex-schema.js /path/to/codex && npx prettier --write codex-app-server.schema.json
 'use strict';
 const { execFileSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
