@@ -1,4 +1,5 @@
 import { CLAUDE_CODE_HARNESS } from '../claude_code/claudeCodeHarness';
+import { CODEX_HARNESS } from '../codex/codexHarness';
 import type { HarnessDriver } from '../HarnessDriver';
 import { piHarness } from '../pi/piHarness';
 import type { NativeHarnessDefaults, NativeHarnessKind, ResolvedNativeSelection } from './nativeSelection';
@@ -18,5 +19,6 @@ export interface NativeHarness {
 /** The native kinds this build drives (SPEC §18), by kind. */
 export const NATIVE_HARNESSES: Partial<Record<NativeHarnessKind, NativeHarness>> = {
   claude_code: CLAUDE_CODE_HARNESS,
+  codex: CODEX_HARNESS,
   pi: piHarness,
 };
