@@ -7,7 +7,8 @@
 'use strict';
 
 const { existsSync } = require('node:fs');
-const { dirname, join } = require('node:path');
+const { join } = require('node:path');
+const { homedir } = require('node:os');
 const { MCPTestKit, StdioServer } = require('../../index.js');
 const { FakeModelServer } = require('../../testing.js');
 const { exampleServerBin } = require('@sf-m3/example-servers');
@@ -20,7 +21,7 @@ const OPENCODE_VERSION = '1.18.33';
 function opencodeExecutable() {
   if (process.env.M3_OPENCODE_EXECUTABLE) return process.env.M3_OPENCODE_EXECUTABLE;
   if (typeof realAgents.nativeExecutable === 'function') return realAgents.nativeExecutable('opencode');
-  const cache = join(dirname(realAgents.cacheDir()), 'native-agents');
+  const cache = join(homedir(), '.cache/sf-m3/native-agents');
   return join(cache, `opencode-ai_${OPENCODE_VERSION}`, 'node_modules', 'opencode-linux-x64', 'bin', 'opencode');
 }
 
