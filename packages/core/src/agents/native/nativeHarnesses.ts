@@ -1,6 +1,7 @@
 import { CLAUDE_CODE_HARNESS } from '../claude_code/claudeCodeHarness';
 import { CODEX_HARNESS } from '../codex/codexHarness';
 import type { HarnessDriver } from '../HarnessDriver';
+import { OPENCODE_HARNESS } from '../opencode/opencodeHarness';
 import { piHarness } from '../pi/piHarness';
 import type { NativeHarnessDefaults, NativeHarnessKind, ResolvedNativeSelection } from './nativeSelection';
 
@@ -20,5 +21,6 @@ export interface NativeHarness {
 export const NATIVE_HARNESSES: Partial<Record<NativeHarnessKind, NativeHarness>> = {
   claude_code: CLAUDE_CODE_HARNESS,
   codex: CODEX_HARNESS,
+  opencode: OPENCODE_HARNESS,
   pi: piHarness,
 };
