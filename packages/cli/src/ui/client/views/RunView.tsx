@@ -1,6 +1,6 @@
 // The run view: suites, attempts with their failure messages, evaluators (rate, interval, counts,
-// required failures), per harness / model / case rates, the baseline comparison, and the run's
-// executions page by page.
+// required failures), per harness / model / case rates, the baseline comparison (pass rates and
+// the tool-catalog interface changes), and the run's executions page by page.
 import { useState } from 'preact/hooks';
 import { apiPaths } from '../../api/apiPaths';
 import type { ExecutionsPage } from '../../api/executionsPage';
@@ -10,6 +10,7 @@ import { Loading, Rate, Section, Status } from '../components/Bits';
 import { duration, instant, percent } from '../format';
 import { href } from '../route';
 import { useLoad } from '../useLoad';
+import { InterfaceChanges } from './InterfaceChanges';
 
 /** The run view. */
 export function RunView({ runId }: { runId: string }) {
@@ -145,7 +146,7 @@ function Run({ page }: { page: RunPage }) {
         </table>
       </Section>
 
-      <Section title="Baseline comparison">
+      <Section title="Baseline comparison" id="baseline-comparison">
         {summary.baseline ? (
           <>
             <p>
@@ -173,6 +174,7 @@ function Run({ page }: { page: RunPage }) {
                 ))}
               </tbody>
             </table>
+            <InterfaceChanges changes={summary.baseline.interfaceChanges} />
           </>
         ) : (
           <p class="muted">{summary.baselineNote ?? 'no earlier run to compare with'}</p>
