@@ -37,6 +37,13 @@ export function buildNativeTrace(spec: NativeTraceSpec): TraceResult {
     builder.add('session.created', { ...s, phase: 'startup', payload: { sessionId, ...spec.session } });
   }
   const wire = { ...s, server: SERVER, connectionId: 'conn-shop', origin: 'wire_observed' as const };
+  builder.add('mcp.request', {
+    ...wire,
+    phase: 'initialization',
+    jsonrpcId: 1,
+    direction: 'client_to_server',
+    payload: { method: 'tools/list', params: {} },
+  });
   builder.add('mcp.response', {
     ...wire,
     phase: 'initialization',

@@ -2,9 +2,13 @@
 // both runs saw, the tools added, removed (a likely rename named) and changed, with the JSON paths
 // where a definition differs; catalogs seen in one run only are listed as not comparable.
 import type { InterfaceChanges as Changes, ToolChange } from '../../../summary/RunSummary';
-import { JsonBlock } from '../components/Bits';
 
 const SIGN = { added: '+', removed: '−', changed: '~' } as const;
+
+/** A schema value as JSON (a string keeps its quotes, so `"zone"` reads as a value). */
+function Json({ value }: { value: unknown }) {
+  return <code class="json-inline">{JSON.stringify(value)}</code>;
+}
 
 function where(c: { suiteName: string | null; server: string }): string {
   return `${c.suiteName ?? '(no suite)'} / ${c.server}`;
@@ -53,19 +57,14 @@ export function InterfaceChanges({ changes }: { changes: Changes }) {
                     <ul class="differences">
                       {c.differences.map((d, i) => (
                         <li key={i}>
-                          <code>{d.path}</code> {d.change}
-                          {d.change !== 'added' ? (
+                          <code>{d.path}</code> {d.change}{' '}
+                          {d.change === 'changed' ? (
                             <>
-                              {' '}
-                              before <JsonBlock value={d.before} />
+                              <Json value={d.before} /> → <Json value={d.after} />
                             </>
-                          ) : null}
-                          {d.change !== 'removed' ? (
-                            <>
-                              {' '}
-                              after <JsonBlock value={d.after} />
-                            </>
-                          ) : null}
+                          ) : (
+                            <Json value={d.change === 'added' ? d.after : d.before} />
+                          )}
                         </li>
                       ))}
                     </ul>
