@@ -106,6 +106,7 @@ async function expectClaudeView(page: Page): Promise<void> {
       policy: a.getAttribute('data-policy'),
       denied: a.classList.contains('denied'),
       text: a.querySelector('[data-testid=policy]')?.textContent ?? '',
+      note: a.querySelector('[data-testid=correlation-note]')?.textContent ?? null,
       conflicts: [...a.querySelectorAll('[data-testid=conflicts] tr[data-field]')].map((r) => r.textContent ?? ''),
     })),
   );
@@ -115,6 +116,7 @@ async function expectClaudeView(page: Page): Promise<void> {
   ]);
   expect(calls[1]!.text).toContain('policy denied: not in the allowlist');
   expect(calls[1]!.text).toContain('never reached the server');
+  expect(calls.map((c) => c.note)).toEqual([null, ' (this call crossed the wire; the agent did not report it)']);
   expect(calls[0]!.conflicts).toHaveLength(1);
   expect(calls[0]!.conflicts[0]).toContain('another turn than it crossed the wire');
   expect(calls[0]!.conflicts[0]).toContain('turn-1');

@@ -15,6 +15,12 @@ const CONFLICT_NOTES: Record<EvidenceConflict['field'], string> = {
   turn: 'the agent reported the call in another turn than it crossed the wire',
 };
 
+/** What a one-sided correlation means (both sides present needs no note). */
+const CORRELATION_NOTES: Partial<Record<ToolCallEntry['correlation'], string>> = {
+  reported_only: 'the agent reported this call; no matching tools/call crossed the wire',
+  wire_only: 'this call crossed the wire; the agent did not report it',
+};
+
 /** The tool-call table. */
 export function ToolCalls({ calls }: { calls: readonly ToolCallEntry[] }) {
   if (calls.length === 0) return <p class="muted">No tool calls.</p>;
@@ -33,6 +39,12 @@ export function ToolCalls({ calls }: { calls: readonly ToolCallEntry[] }) {
             <span class="muted">
               correlation {call.correlation} · latency {duration(call.latencyMs)}
             </span>
+            {CORRELATION_NOTES[call.correlation] ? (
+              <span class="correlation-note" data-testid="correlation-note">
+                {' '}
+                ({CORRELATION_NOTES[call.correlation]})
+              </span>
+            ) : null}
             {call.policy ? (
               <span class={`policy policy-${call.policy.decision}`} data-testid="policy">
                 {' '}
