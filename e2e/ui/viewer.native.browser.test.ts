@@ -135,7 +135,10 @@ async function expectInterfaceChanges(page: Page): Promise<void> {
   expect(rows[1]![1]).toContain('$.inputSchema.properties.zone');
   expect(rows[1]![1]).toContain('$.inputSchema.required');
   const summary = await page.$eval('[data-testid=interface-changes]', (d) => d.textContent ?? '');
-  expect(summary).toContain('1 tool catalog(s) compared: 2 change(s)');
+  expect(summary).toContain('1 tool catalog(s) compared: 2 change(s), 1 not comparable');
+  expect(await page.$eval('[data-testid=not-comparable]', (ul) => ul.textContent ?? '')).toBe(
+    'native / billing listed tools in the current run only: not comparable',
+  );
 }
 
 describe('m3 ui on native agent runs', () => {

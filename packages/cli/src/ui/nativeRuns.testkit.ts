@@ -13,12 +13,12 @@ export interface NativeTraceSpec {
   session: { agentSessionId?: string; model?: string; agent?: JsonObject } | null;
   /** The latest cumulative usage; null: the CLI reported none. */
   usage: Partial<UsageValue> | null;
-  /** `tools/list` of server `shop`, as the capture proxy saw it. */
+  /** The MCP server's binding name (default `shop`). */
+  server?: string;
+  /** `tools/list` of the server, as the capture proxy saw it. */
   tools: JsonObject[];
   reasoning: { visibility: 'encrypted' | 'provider_hidden' } | { text: string };
 }
-
-const SERVER = 'shop';
 
 /**
  * A two-turn native trace: tools listed, reasoning, an allowed `shipping_quote` call the CLI
@@ -26,17 +26,18 @@ const SERVER = 'shop';
  * denied at the wire, the assistant's answers and the usage.
  */
 export function buildNativeTrace(spec: NativeTraceSpec): TraceResult {
+  const server = spec.server ?? 'shop';
   const builder = new TraceEventListBuilder({
     executionId: spec.executionId,
     runtime: spec.runtime,
-    servers: [{ name: SERVER, transport: 'stdio', target: SERVER }],
+    servers: [{ name: server, transport: 'stdio', target: server }],
   });
   const sessionId = 'session-kit-0001';
   const s = { sessionId };
   if (spec.session !== null) {
     builder.add('session.created', { ...s, phase: 'startup', payload: { sessionId, ...spec.session } });
   }
-  const wire = { ...s, server: SERVER, connectionId: 'conn-shop', origin: 'wire_observed' as const };
+  const wire = { ...s, server, connectionId: `conn-${server}`, origin: 'wire_observed' as const };
   builder.add('mcp.request', {
     ...wire,
     phase: 'initialization',
@@ -52,7 +53,7 @@ export function buildNativeTrace(spec: NativeTraceSpec): TraceResult {
     payload: { method: 'tools/list', result: { tools: spec.tools } },
   });
   const turn = (n: number) => ({ ...s, turnId: `turn-${n}`, phase: 'turn' as const });
-  const reported = (n: number) => ({ ...turn(n), server: SERVER, origin: 'harness_reported' as const });
+  const reported = (n: number) => ({ ...turn(n), server, origin: 'harness_reported' as const });
   builder.add('turn.created', { ...turn(1), payload: { turnId: 'turn-1', index: 1, prompt: 'quote 2 kg' } });
   builder.add('agent.message', {
     ...turn(1),
@@ -104,7 +105,7 @@ export function buildNativeTrace(spec: NativeTraceSpec): TraceResult {
     payload: {
       method: 'tools/call',
       answeredBy: 'proxy',
-      error: { code: -32001, message: "MCP tool call 'shop:delete_order' was denied by this test's tool policy" },
+      error: { code: -32001, message: `MCP tool call '${server}:delete_order' was denied by this test's tool policy` },
     },
   });
   builder.add('assistant.content', {
@@ -167,7 +168,7 @@ async function saveNative(
     harness: spec.runtime,
     model,
     trial: '1',
-    server: SERVER,
+    server: spec.server ?? 'shop',
     metadata: { harness_config: `${spec.runtime}:${model}`, trial: '1' },
   };
   const execution = executionRecord({
@@ -195,8 +196,9 @@ async function saveNative(
 
 /**
  * Two runs of the same native suite: the baseline listed `shipping_quote` with `weight_kg` only;
- * the current run's server added `zone`, dropped the description's old text and renamed nothing,
- * and added a `delete_order` tool. The current run has a claude_code and a codex execution.
+ * the current run's `shop` requires a new `zone` and added a `delete_order` tool. The current run
+ * has a claude_code execution (server `shop`) and a codex one (server `billing`, which the
+ * baseline never listed: not comparable).
  */
 export async function seedNativeRuns(store: ExecutionStore): Promise<NativeRuns> {
   const baselineRunId = 'run-native-baseline';
@@ -253,6 +255,7 @@ export async function seedNativeRuns(store: ExecutionStore): Promise<NativeRuns>
     runtime: 'codex',
     session: null,
     usage: null,
+    server: 'billing',
     tools,
     reasoning: { visibility: 'provider_hidden' },
   });
