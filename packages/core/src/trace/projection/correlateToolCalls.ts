@@ -7,10 +7,11 @@ import { canonicalJson, isJsonObject } from './ProjectionContext';
 
 /**
  * `tools/call` `params._meta` keys under which agent CLIs send their own id of the call: Claude Code's
- * `claudecode/toolUseId` (the model's `tool_use` id) and Codex's `callId` (the model's `call_id`). A
- * driver records the same id as the reported call's `providerCallId`.
+ * `claudecode/toolUseId` (the model's `tool_use` id), Codex's `callId` (the model's `call_id`) and
+ * sf-m3's Pi extension's `pi/toolCallId` (Pi's toolCallId). A driver records the same id as the
+ * reported call's `providerCallId`.
  */
-export const WIRE_CALL_ID_META_KEYS: readonly string[] = ['claudecode/toolUseId', 'callId'];
+export const WIRE_CALL_ID_META_KEYS: readonly string[] = ['claudecode/toolUseId', 'callId', 'pi/toolCallId'];
 
 /** The parts of a decoded wire `tools/call` correlation reads. */
 export interface CorrelatedWire {

@@ -1,0 +1,135 @@
+'use strict';
+// fake-codex.js's MCP side, as Codex does it: connects the servers of config.toml with the MCP
+// SDK (client codex-mcp-client), reports their startup, offers only `enabled_tools`, asks approval
+// when told to, and calls tools with `_meta.callId` = the mcpToolCall item id.
+const { randomUUID } = require('node:crypto');
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+
+const now = () => Date.now();
+
+class FakeCodexMcp {
+  /** `io`: { config, version, send, notify, template, itemTemplate, answers, thread() }. */
+  constructor(io) {
+    this.io = io;
+    this.servers = new Map(); // name -> { client, tools: Set<string> }
+    this.pendingRequest = 0;
+  }
+
+  async connectServers() {
+    const { config, notify, version } = this.io;
+    const threadId = this.io.thread();
+    for (const [name, entry] of Object.entries(config.mcp_servers ?? {})) {
+      notify('mcpServer/startupStatus/updated', {
+        threadId,
+        name,
+        environmentId: null,
+        status: 'starting',
+        error: null,
+        failureReason: null,
+      });
+      try {
+        const transport =
+          entry.url !== undefined
+            ? new StreamableHTTPClientTransport(new URL(entry.url), {
+                requestInit: { headers: entry.http_headers ?? {} },
+              })
+            : new StdioClientTransport({
+                command: entry.command,
+                args: entry.args ?? [],
+                env: { ...process.env, ...(entry.env ?? {}) },
+                stderr: 'ignore',
+              });
+        const client = new Client({ name: 'codex-mcp-client', title: 'Codex', version: version });
+        await client.connect(transport);
+        const listed = (await client.listTools()).tools.map((t) => t.name);
+        const enabled =
+          entry.enabled_tools === undefined ? listed : listed.filter((t) => entry.enabled_tools.includes(t));
+        this.servers.set(name, { client, tools: new Set(enabled) });
+        notify('mcpServer/startupStatus/updated', {
+          threadId,
+          name,
+          environmentId: null,
+          status: 'ready',
+          error: null,
+          failureReason: null,
+        });
+      } catch (error) {
+        notify('mcpServer/startupStatus/updated', {
+          threadId,
+          name,
+          environmentId: null,
+          status: 'failed',
+          error: `MCP client for \`${name}\` failed to start: ${error.message}`,
+          failureReason: null,
+        });
+      }
+    }
+  }
+
+  /** Asks the client to approve a call the way Codex does with approval mode "prompt". */
+  askApproval(turnId, server, tool, args) {
+    const { send, template, answers } = this.io;
+    const threadId = this.io.thread();
+    const id = this.pendingRequest++;
+    const request = template((f) => f.method === 'mcpServer/elicitation/request');
+    Object.assign(request.params, {
+      threadId,
+      turnId,
+      serverName: server,
+      message: `Allow the ${server} MCP server to run tool "${tool}"?`,
+    });
+    Object.assign(request.params._meta, { tool_name: tool, tool_params: args, tool_params_display: [] });
+    request.id = id;
+    send(request);
+    return new Promise((resolve) => answers.set(id, (result) => resolve(result?.action === 'accept')));
+  }
+
+  async callTool(turnId, directive, approvals) {
+    const { notify, itemTemplate } = this.io;
+    const threadId = this.io.thread();
+    const [, force, server, tool, json] = directive.match(/^(force-)?call\s+([^:\s]+):(\S+)\s*(.*)$/);
+    const args = json.trim() === '' ? {} : JSON.parse(json);
+    const entry = this.servers.get(server);
+    if (entry === undefined || (!force && !entry.tools.has(tool))) return `${tool}: not offered`;
+    if (approvals && !(await this.askApproval(turnId, server, tool, args))) return `${tool}: declined`;
+    const item = {
+      ...itemTemplate('mcpToolCall'),
+      id: `exec-${randomUUID()}`,
+      server,
+      tool,
+      arguments: args,
+      startedAtMs: now(),
+    };
+    notify('item/started', {
+      item: { ...item, status: 'inProgress', result: null, error: null, durationMs: null, completedAtMs: null },
+      threadId,
+      turnId,
+      startedAtMs: now(),
+    });
+    let text;
+    try {
+      const result = await entry.client.callTool({
+        name: tool,
+        arguments: args,
+        _meta: { callId: item.id, threadId, sessionId: threadId },
+      });
+      Object.assign(item, { status: 'completed', result: { ...result, _meta: result._meta ?? null }, error: null });
+      text = result.content?.map((c) => c.text ?? '').join('') ?? '';
+    } catch (error) {
+      Object.assign(item, { status: 'failed', result: null, error: { message: error.message } });
+      text = `error ${error.message}`;
+    }
+    notify('item/completed', {
+      item: { ...item, durationMs: 1, completedAtMs: now() },
+      threadId,
+      turnId,
+      contentTokenCount: null,
+      completedAtMs: now(),
+    });
+    return `${tool}: ${text}`;
+  }
+}
+
+module.exports = { FakeCodexMcp };
