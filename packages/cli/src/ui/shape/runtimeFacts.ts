@@ -30,6 +30,15 @@ function fieldOf(source: Observation<JsonObject>, field: string): Observation<st
   return like(source, typeof value === 'string' || typeof value === 'number' ? String(value) : null);
 }
 
+/** Whatever else the agent said about itself (Codex: `modelProvider`, `sandbox`), as `key=value`; none when nothing. */
+function agentDetails(agent: Observation<JsonObject>): RuntimeFact[] {
+  if (agent.value === null) return [];
+  const rest = Object.entries(agent.value).filter(([key]) => key !== 'name' && key !== 'version');
+  if (rest.length === 0) return [];
+  const text = rest.map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  return [{ key: 'agentDetails', label: 'agent details', obs: like(agent, text.join(', ')) }];
+}
+
 function usageFacts(usage: Observation<UsageValue>): RuntimeFact[] {
   if (usage.value === null) return [{ key: 'usage', label: 'usage', obs: like(usage, null) }];
   const u = usage.value;
@@ -66,6 +75,7 @@ export function runtimeFacts(runtime: TraceRuntime, usage: Observation<UsageValu
     facts.push(
       { key: 'agentName', label: 'agent', obs: fieldOf(runtime.agent, 'name') },
       { key: 'agentVersion', label: 'agent version', obs: fieldOf(runtime.agent, 'version') },
+      ...agentDetails(runtime.agent),
       { key: 'sessionId', label: 'session / thread id', obs: runtime.sessionId },
       { key: 'model', label: 'model', obs: runtime.model },
       { key: 'protocolVersion', label: 'protocol version', obs: runtime.protocolVersion },
