@@ -9,6 +9,8 @@ import {
   type RawEvidence,
   type SessionRecord,
   type TraceEntry,
+  type TraceRuntime,
+  type TraceSummary,
   type TurnRecord,
 } from '@sf-m3/core';
 import { ViewerNotFound } from './ViewerNotFound';
@@ -20,8 +22,9 @@ export interface ExecutionPage {
     outcome: string;
     completeness: string;
     limitations: readonly string[];
-    runtime: unknown;
-    summary: unknown;
+    /** Who ran it: the runtime kind and what the source reported (agent, session, model, usage). */
+    runtime: TraceRuntime;
+    summary: TraceSummary;
     timeline: readonly TraceEntry[];
   } | null;
   traceError: string | null;

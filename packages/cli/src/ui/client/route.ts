@@ -32,6 +32,11 @@ export function useRoute(initial: () => Route): Route {
       window.scrollTo(0, 0);
     };
     window.addEventListener('hashchange', onChange);
+    // A hash change between the first render and this effect reached no listener: catch up with it.
+    if (location.hash) {
+      const now = parseRoute(location.hash);
+      setRoute((shown) => (JSON.stringify(shown) === JSON.stringify(now) ? shown : now));
+    }
     return () => window.removeEventListener('hashchange', onChange);
   }, []);
   return route;

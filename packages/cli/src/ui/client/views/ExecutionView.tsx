@@ -1,6 +1,6 @@
-// The execution view: the record and its labels, tool calls (wire vs reported), messages and
-// reasoning, protocol errors, processes and their redacted stderr, evaluations, the whole timeline
-// and the raw evidence.
+// The execution view: the record and its labels, who ran it (runtime, agent CLI and version,
+// session, model, usage), tool calls (wire vs reported), messages and reasoning, protocol errors,
+// processes and their redacted stderr, evaluations, the whole timeline and the raw evidence.
 import type {
   DiagnosticEntry,
   MessageEntry,
@@ -13,11 +13,14 @@ import type {
 } from '@sf-m3/core';
 import { apiPaths } from '../../api/apiPaths';
 import type { ExecutionPage } from '../../api/executionPage';
+import { labelPairs } from '../../shape/labelPairs';
 import { JsonBlock, Loading, Observed, Section, Status } from '../components/Bits';
 import { duration, instant } from '../format';
 import { href } from '../route';
 import { useLoad } from '../useLoad';
 import { Evidence } from './Evidence';
+import { Reasoning } from './Reasoning';
+import { RuntimePanel } from './RuntimePanel';
 import { ToolCalls } from './ToolCalls';
 
 /** The execution view. */
@@ -37,7 +40,6 @@ function Execution({ page }: { page: ExecutionPage }) {
   const { execution, trace } = page;
   const timeline = trace?.timeline ?? [];
   const protocolErrors = ofKind(timeline, 'protocol').filter((p: ProtocolEntry) => p.error.state === 'observed');
-  const labels = Object.entries(execution.labels).filter(([k, v]) => k !== 'metadata' && v !== null);
   return (
     <>
       <p class="crumbs">
@@ -58,15 +60,10 @@ function Execution({ page }: { page: ExecutionPage }) {
         {execution.kind} · case {execution.caseId ?? '–'} · suite {execution.suiteName ?? '–'} · created{' '}
         {instant(execution.createdAt)} · finished {instant(execution.finishedAt)}
       </p>
-      <p class="labels">
-        {labels.map(([k, v]) => (
-          <span key={k} class="label">
-            {k}={String(v)}
-          </span>
-        ))}
-        {Object.entries(execution.labels.metadata).map(([k, v]) => (
-          <span key={k} class="label">
-            {k}={v}
+      <p class="labels" data-testid="labels">
+        {labelPairs(execution.labels).map(({ key, value }) => (
+          <span key={key} class="label">
+            {key}={value}
           </span>
         ))}
       </p>
@@ -77,6 +74,12 @@ function Execution({ page }: { page: ExecutionPage }) {
           trace {trace.completeness}
           {trace.limitations.length > 0 ? `; limitations: ${trace.limitations.join(', ')}` : ''}
         </p>
+      )}
+
+      {trace === null ? null : (
+        <Section title="Runtime" id="runtime">
+          <RuntimePanel runtime={trace.runtime} usage={trace.summary.usage} />
+        </Section>
       )}
 
       <Section title="Tool calls" id="tool-calls">
@@ -94,17 +97,7 @@ function Execution({ page }: { page: ExecutionPage }) {
                   <pre class="text">{e.text}</pre>
                 </li>
               ) : (
-                <li key={e.entryId} class="message reasoning">
-                  <strong>reasoning</strong>{' '}
-                  <Observed
-                    obs={e.content}
-                    render={(v) => (
-                      <pre class="text">
-                        {(v as { text?: string }[]).map((b) => b.text ?? JSON.stringify(b)).join('\n')}
-                      </pre>
-                    )}
-                  />
-                </li>
+                <Reasoning key={e.entryId} entry={e} />
               ),
             )}
         </ol>

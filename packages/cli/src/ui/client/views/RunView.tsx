@@ -1,15 +1,16 @@
 // The run view: suites, attempts with their failure messages, evaluators (rate, interval, counts,
-// required failures), per harness / model / case rates, the baseline comparison, and the run's
-// executions page by page.
+// required failures), per harness / model / case rates, the baseline comparison (pass rates and
+// the tool-catalog interface changes), and the run's executions page by page.
 import { useState } from 'preact/hooks';
 import { apiPaths } from '../../api/apiPaths';
 import type { ExecutionsPage } from '../../api/executionsPage';
 import type { RunPage } from '../../api/runPage';
 import type { AgentGroupStats } from '../../../summary/RunSummary';
 import { Loading, Rate, Section, Status } from '../components/Bits';
-import { duration, instant, percent } from '../format';
+import { duration, instant } from '../format';
 import { href } from '../route';
 import { useLoad } from '../useLoad';
+import { BaselineSection } from './BaselineSection';
 
 /** The run view. */
 export function RunView({ runId }: { runId: string }) {
@@ -145,39 +146,7 @@ function Run({ page }: { page: RunPage }) {
         </table>
       </Section>
 
-      <Section title="Baseline comparison">
-        {summary.baseline ? (
-          <>
-            <p>
-              Compared with <a href={href.run(summary.baseline.baselineRunId)}>{summary.baseline.baselineRunId}</a>:{' '}
-              {summary.baseline.regressedTests.length} regressed, {summary.baseline.fixedTests.length} fixed,{' '}
-              {summary.baseline.newTests} new, {summary.baseline.removedTests} removed tests.
-            </p>
-            <table class="grid" data-testid="baseline">
-              <thead>
-                <tr>
-                  <th>Evaluator</th>
-                  <th>Baseline</th>
-                  <th>This run</th>
-                  <th>Change</th>
-                </tr>
-              </thead>
-              <tbody>
-                {summary.baseline.evaluators.map((d) => (
-                  <tr key={d.evaluator} class={d.delta !== null && d.delta < 0 ? 'worse' : ''}>
-                    <td>{d.evaluator}</td>
-                    <td>{percent(d.baselinePassRate)}</td>
-                    <td>{percent(d.currentPassRate)}</td>
-                    <td>{d.delta === null ? '–' : `${d.delta > 0 ? '+' : ''}${(d.delta * 100).toFixed(1)} pt`}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </>
-        ) : (
-          <p class="muted">{summary.baselineNote ?? 'no earlier run to compare with'}</p>
-        )}
-      </Section>
+      <BaselineSection summary={summary} />
 
       <Section title={`Attempts (${page.attempts.length})`} id="attempts">
         <table class="grid" data-testid="attempts">

@@ -1,8 +1,25 @@
 // Tool calls of an execution: wire and reported evidence side by side, the fields where they
-// disagree, the policy verdict and the latency.
-import type { ReportedToolCall, ToolCallEntry, WireToolCall } from '@sf-m3/core';
+// disagree (a `turn` conflict: the agent reported the call in another turn than it crossed the
+// wire), the policy verdict (a denied call never reached the server) and the latency.
+import type { EvidenceConflict, ReportedToolCall, ToolCallEntry, WireToolCall } from '@sf-m3/core';
 import { JsonBlock, Observed, Status } from '../components/Bits';
 import { duration } from '../format';
+
+/** What a disagreement on each field means. */
+const CONFLICT_NOTES: Record<EvidenceConflict['field'], string> = {
+  server: 'the agent named another server',
+  tool: 'the agent named another tool',
+  arguments: 'the agent reported other arguments',
+  result: 'the agent reported another result',
+  status: 'the agent reported another status',
+  turn: 'the agent reported the call in another turn than it crossed the wire',
+};
+
+/** What a one-sided correlation means (both sides present needs no note). */
+const CORRELATION_NOTES: Partial<Record<ToolCallEntry['correlation'], string>> = {
+  reported_only: 'the agent reported this call; no matching tools/call crossed the wire',
+  wire_only: 'this call crossed the wire; the agent did not report it',
+};
 
 /** The tool-call table. */
 export function ToolCalls({ calls }: { calls: readonly ToolCallEntry[] }) {
@@ -12,8 +29,9 @@ export function ToolCalls({ calls }: { calls: readonly ToolCallEntry[] }) {
       {calls.map((call, i) => (
         <article
           key={call.entryId}
-          class={`tool-call${call.conflicts.length > 0 ? ' has-conflict' : ''}`}
+          class={`tool-call${call.conflicts.length > 0 ? ' has-conflict' : ''}${call.policy?.decision === 'denied' ? ' denied' : ''}`}
           data-testid="tool-call"
+          data-policy={call.policy?.decision ?? ''}
         >
           <header>
             <strong>#{i + 1}</strong> <code>{call.server}</code> ·{' '}
@@ -21,10 +39,19 @@ export function ToolCalls({ calls }: { calls: readonly ToolCallEntry[] }) {
             <span class="muted">
               correlation {call.correlation} · latency {duration(call.latencyMs)}
             </span>
+            {CORRELATION_NOTES[call.correlation] ? (
+              <span class="correlation-note" data-testid="correlation-note">
+                {' '}
+                ({CORRELATION_NOTES[call.correlation]})
+              </span>
+            ) : null}
             {call.policy ? (
               <span class={`policy policy-${call.policy.decision}`} data-testid="policy">
                 {' '}
                 policy {call.policy.decision}: {call.policy.reason}
+                {call.policy.decision === 'denied'
+                  ? ' — the capture proxy answered it; the call never reached the server'
+                  : ''}
               </span>
             ) : null}
           </header>
@@ -41,8 +68,11 @@ export function ToolCalls({ calls }: { calls: readonly ToolCallEntry[] }) {
                 </thead>
                 <tbody>
                   {call.conflicts.map((c) => (
-                    <tr key={c.field}>
-                      <td>{c.field}</td>
+                    <tr key={c.field} data-field={c.field}>
+                      <td>
+                        <strong>{c.field}</strong>
+                        <div class="muted small">{CONFLICT_NOTES[c.field] ?? ''}</div>
+                      </td>
                       <td>
                         <JsonBlock value={c.wire} />
                       </td>
