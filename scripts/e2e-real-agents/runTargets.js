@@ -1,0 +1,70 @@
+// What `npm run e2e:real-agents [-- --only a,b] [--no-build] [jest args]` runs: the targets and
+// the arguments left for Jest. Targets: `acp` (Gemini CLI and Claude Code ACP through the acp
+// harness), each native kind (its CLI through its native harness) and `math` (the examples' math
+// matrix through `m3 test --harness opencode=… --harness codex=… --trials 2`).
+'use strict';
+
+const { NATIVE_KINDS } = require('./nativeAgents');
+
+const TARGETS = ['acp', ...NATIVE_KINDS, 'math'];
+
+/** The native CLIs the math matrix drives. */
+const MATH_KINDS = ['opencode', 'codex'];
+
+function parseTargetList(value) {
+  const targets = value
+    .split(',')
+    .map((t) => t.trim().replace(/-/g, '_'))
+    .filter((t) => t.length > 0);
+  const unknown = targets.filter((t) => !TARGETS.includes(t));
+  if (targets.length === 0 || unknown.length > 0) {
+    throw new Error(
+      `--only ${value}: ${unknown.length > 0 ? `unknown target ${unknown.join(', ')}` : 'no target'}; ` +
+        `use a comma-separated list of ${TARGETS.join(', ')}`,
+    );
+  }
+  return [...new Set(targets)];
+}
+
+/**
+ * Splits the script's arguments: `--only LIST` / `--only=LIST` (default: every target) and
+ * `--no-build` are the runner's, everything else goes to Jest (e.g. `-t 'two turns'`).
+ */
+function parseRunArgs(argv) {
+  let targets = TARGETS;
+  let build = true;
+  const jestArgs = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '--only') {
+      if (argv[i + 1] === undefined) throw new Error(`--only needs a list: --only ${TARGETS.join(',')}`);
+      targets = parseTargetList(argv[i + 1]);
+      i += 1;
+    } else if (arg.startsWith('--only=')) {
+      targets = parseTargetList(arg.slice('--only='.length));
+    } else if (arg === '--no-build') {
+      build = false;
+    } else {
+      jestArgs.push(arg);
+    }
+  }
+  return { targets, build, jestArgs };
+}
+
+/** The native CLIs the targets need installed. */
+function kindsToInstall(targets) {
+  return NATIVE_KINDS.filter(
+    (kind) => targets.includes(kind) || (targets.includes('math') && MATH_KINDS.includes(kind)),
+  );
+}
+
+/** Jest test file names (in this folder) of the targets; `math` runs through `m3 test` instead. */
+function testFilesOf(targets) {
+  const files = [];
+  if (targets.includes('acp')) files.push('realAgents.test.js');
+  const kinds = NATIVE_KINDS.filter((kind) => targets.includes(kind));
+  if (kinds.length > 0) files.push('nativeAgents.test.js', ...kinds.map((kind) => `${kind}.test.js`));
+  return files;
+}
+
+module.exports = { TARGETS, MATH_KINDS, parseRunArgs, kindsToInstall, testFilesOf };
