@@ -84,5 +84,13 @@ test('--only picks targets, --no-build is the runner own, the rest goes to Jest'
   );
   expect(() => parseRunArgs(['--only'])).toThrow(/--only needs a list/);
   expect(kindsToInstall(['math', 'pi'])).toEqual(['codex', 'opencode', 'pi']);
-  expect(testFilesOf(['acp', 'pi', 'math'])).toEqual(['realAgents.test.js', 'nativeAgents.test.js', 'pi.test.js']);
+  expect(testFilesOf(['acp', 'pi', 'math'])).toEqual({
+    files: ['realAgents.test.js', 'nativeAgents.test.js', 'pi.test.js'],
+    untested: [],
+  });
+  const present = (file) => ['claude-code.test.js', 'codex.test.js'].includes(file);
+  expect(testFilesOf(['claude_code', 'codex', 'pi'], present)).toEqual({
+    files: ['nativeAgents.test.js', 'claude-code.test.js', 'codex.test.js'],
+    untested: ['pi'],
+  });
 });

@@ -102,11 +102,8 @@ async function main() {
     ...executableEnv(nativeCache),
   };
 
-  const files = testFilesOf(targets).filter((file) => {
-    if (existsSync(join(__dirname, file))) return true;
-    console.log(`e2e:real-agents: ${file} does not exist (yet), skipped`);
-    return false;
-  });
+  const { files, untested } = testFilesOf(targets, (file) => existsSync(join(__dirname, file)));
+  for (const kind of untested) console.log(`e2e:real-agents: no test file for ${kind} (yet), skipped`);
   if (files.length > 0) {
     run(
       process.execPath,

@@ -58,13 +58,23 @@ function kindsToInstall(targets) {
   );
 }
 
-/** Jest test file names (in this folder) of the targets; `math` runs through `m3 test` instead. */
-function testFilesOf(targets) {
+/**
+ * Jest test files (in this folder) of the targets: for a native kind `<kind>.test.js`, or with a
+ * hyphen (`claude-code.test.js`), whichever `exists`; `math` runs through `m3 test` instead.
+ * Resolves the files and the kinds that have no test file yet.
+ */
+function testFilesOf(targets, exists = () => true) {
   const files = [];
+  const untested = [];
   if (targets.includes('acp')) files.push('realAgents.test.js');
   const kinds = NATIVE_KINDS.filter((kind) => targets.includes(kind));
-  if (kinds.length > 0) files.push('nativeAgents.test.js', ...kinds.map((kind) => `${kind}.test.js`));
-  return files;
+  if (kinds.length > 0) files.push('nativeAgents.test.js');
+  for (const kind of kinds) {
+    const file = [`${kind}.test.js`, `${kind.replace(/_/g, '-')}.test.js`].find(exists);
+    if (file === undefined) untested.push(kind);
+    else files.push(file);
+  }
+  return { files, untested };
 }
 
 module.exports = { TARGETS, MATH_KINDS, parseRunArgs, kindsToInstall, testFilesOf };
