@@ -16,8 +16,14 @@ import {
 } from './fakeModelRules';
 import { answerSideRequest } from './fakeSideRoutes';
 import { geminiDialect } from './geminiDialect';
+import { responsesDialect } from './responsesDialect';
 
-const DIALECTS: readonly FakeDialect[] = [chatCompletionsDialect, anthropicMessagesDialect, geminiDialect];
+const DIALECTS: readonly FakeDialect[] = [
+  chatCompletionsDialect,
+  anthropicMessagesDialect,
+  geminiDialect,
+  responsesDialect,
+];
 
 /** Options of the fake model server. */
 export interface FakeChatCompletionsServerOptions {
@@ -43,8 +49,9 @@ export type FakeAnswerSource =
 
 /**
  * A loopback fake model endpoint with scripted replies, for testing judges, tool-calling loops and real
- * agents offline. It speaks OpenAI Chat Completions (`/v1/chat/completions`), Anthropic Messages
- * (`/v1/messages`) and Gemini (`/v1beta/models/<m>:generateContent` / `:streamGenerateContent`), JSON
+ * agents offline. It speaks OpenAI Chat Completions (`/v1/chat/completions`), OpenAI Responses
+ * (`/v1/responses`, as Codex reads it), Anthropic Messages (`/v1/messages`) and Gemini
+ * (`/v1beta/models/<m>:generateContent` / `:streamGenerateContent`), JSON
  * and streamed; answers model listings and token counts; records every request, with a neutral view of
  * model requests. A request is answered by the first matching `when(...)` rule, else the next queued
  * reply, else `defaultReply`. `maxRequests` and `maxRounds` refuse runaway loops with HTTP 400.
@@ -254,6 +261,7 @@ export class FakeModelServer {
       stream: request.stream,
       route,
       headers: { 'x-request-id': `req_fake_${this.answerCount}`, ...headers },
+      request,
     });
   }
 }

@@ -21,6 +21,8 @@ export interface RenderOptions {
   readonly route: DialectRoute;
   /** Extra response headers. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The request being answered (Responses reads the tools offered to shape namespaced calls). */
+  readonly request: FakeConversationView;
 }
 
 /** One wire dialect of the fake model server: recognises its routes, reads requests, writes replies and errors. */

@@ -1,7 +1,7 @@
 import type { JsonValue } from '../json';
 
 /** The wire dialects the fake model server speaks. */
-export type FakeModelDialect = 'chat_completions' | 'anthropic_messages' | 'gemini';
+export type FakeModelDialect = 'chat_completions' | 'anthropic_messages' | 'gemini' | 'responses';
 
 /** An HTTP request the fake server received, as it arrived. */
 export interface RecordedChatRequest {
@@ -47,6 +47,11 @@ export interface FakeToolView {
   readonly description: string;
   /** JSON Schema of the arguments, when sent. */
   readonly parameters: JsonValue | null;
+  /**
+   * Responses only: the `namespace` tool the function was offered in (Codex offers MCP tools as namespace
+   * `mcp__<server>`); `name` is then `<namespace>__<function>`.
+   */
+  readonly namespace?: string;
 }
 
 /** The dialect-independent part of a model request. */
