@@ -1,3 +1,4 @@
+import { CLAUDE_CODE_HARNESS } from '../claude_code/claudeCodeHarness';
 import type { HarnessDriver } from '../HarnessDriver';
 import type { NativeHarnessDefaults, NativeHarnessKind, ResolvedNativeSelection } from './nativeSelection';
 
@@ -14,4 +15,6 @@ export interface NativeHarness {
 }
 
 /** The native kinds this build drives (SPEC §18), by kind. */
-export const NATIVE_HARNESSES: Partial<Record<NativeHarnessKind, NativeHarness>> = {};
+export const NATIVE_HARNESSES: Partial<Record<NativeHarnessKind, NativeHarness>> = {
+  claude_code: CLAUDE_CODE_HARNESS,
+};

@@ -1,0 +1,114 @@
+import { exampleServerBin } from '@sf-m3/example-servers';
+import type { TraceEvent } from '../../trace/Event';
+import type { RawMessageEntry } from '../../trace/TraceEntry';
+import { MCPTestKit } from '../../kit/MCPTestKit';
+import { StdioServer } from '../../servers/StdioServer';
+import { descendantsOf } from '../../transport/processTree';
+import { agentPidOf, alive, ensureBuilt, livePidsOf, tracedPids } from '../acp/acpHarness.testkit';
+import { fakeClaudeAgent } from './claudeCode.testkit';
+
+const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
+
+beforeAll(ensureBuilt, 120_000);
+
+/** Reads a handle's events until the first assistant message; returns the CLI's pid and descendants then. */
+async function pidsOnceAnswering(events: AsyncIterable<TraceEvent>): Promise<number[]> {
+  const seen: TraceEvent[] = [];
+  for await (const event of events) {
+    seen.push(event);
+    if (event.kind === 'assistant.content') break;
+  }
+  const cli = agentPidOf(seen);
+  return cli === undefined ? [] : [cli, ...descendantsOf(cli)];
+}
+
+const interruptsSent = (result: { traceView: { rawMessages: readonly RawMessageEntry[] } }) =>
+  result.traceView.rawMessages.filter(
+    (m) =>
+      m.source === 'harness' && m.direction === 'sdk_to_harness' && String(m.preview.value).includes('"interrupt"'),
+  );
+
+describe('claude_code harness lifecycle (stream-json fixture)', () => {
+  let kit: MCPTestKit;
+  beforeEach(() => {
+    kit = new MCPTestKit();
+  });
+  afterEach(async () => {
+    await kit.close();
+  });
+
+  it('handle.cancel() sends the interrupt control request; the turn and the execution end cancelled', async () => {
+    const handle = fakeClaudeAgent(kit).submit('[stall]', { servers: [example], timeoutMs: 30_000 });
+    const pids = await pidsOnceAnswering(handle.events());
+    await handle.cancel();
+    const result = await handle.result({ timeoutMs: 10_000 });
+
+    expect(result.snapshot.outcome).toBe('cancelled');
+    expect(result.turns[0]?.outcome).toBe('cancelled');
+    expect(interruptsSent(result)).toHaveLength(1);
+    expect(pids.length).toBeGreaterThanOrEqual(1);
+    expect(alive([...pids, ...tracedPids(result.trace.events)])).toEqual([]);
+  });
+
+  it('a deadline ends the turn timed_out with the text streamed so far and the stage it was in', async () => {
+    const session = await fakeClaudeAgent(kit).session({ servers: [example], timeoutMs: 2_000 });
+    const turn = await session.send('[stall]');
+    const pids = livePidsOf(session);
+    const result = await session.close();
+
+    expect(turn.outcome).toBe('timed_out');
+    expect(turn.response?.text).toBe('working on it');
+    expect(result.snapshot.outcome).toBe('timed_out');
+    const [diagnostic] = result.traceView.diagnostics.filter((d) => d.code === 'execution_timeout');
+    expect(diagnostic).toMatchObject({ stage: 'waiting_for_harness_response', operation: 'stream-json user message' });
+    expect(interruptsSent(result)).toHaveLength(1);
+    expect(alive([...pids, ...tracedPids(result.trace.events)])).toEqual([]);
+  });
+
+  it('a CLI that exits mid-turn fails the turn and the execution with agent_exited', async () => {
+    const session = await fakeClaudeAgent(kit).session({ servers: [example] });
+    const turn = await session.send('[exit]');
+    const result = await session.close();
+
+    expect(turn.outcome).toBe('failed');
+    expect(turn.error?.code).toBe('agent_exited');
+    expect(turn.error?.message).toContain('exit code 3');
+    expect(result.snapshot.outcome).toBe('failed');
+    expect(result.traceView.messages.some((m) => m.role === 'assistant')).toBe(true); // the text before the exit
+    expect(alive(tracedPids(result.trace.events))).toEqual([]);
+  });
+
+  it('a CLI that ignores the interrupt and SIGTERM is ended by SIGKILL to its group, MCP servers included', async () => {
+    const agent = fakeClaudeAgent(kit, { env: { FAKE_CLAUDE_IGNORE_SIGTERM: '1' } });
+    const handle = agent.submit(`[stall] call:process_id{}`, { servers: [example], timeoutMs: 30_000 });
+    const pids = await pidsOnceAnswering(handle.events());
+    await handle.cancel();
+    const result = await handle.result({ timeoutMs: 15_000 });
+
+    expect(result.snapshot.outcome).toBe('cancelled');
+    const exited = result.traceView.processes.find((p) => p.pid.value === pids[0]);
+    expect(exited?.signal.value).toBe('SIGKILL');
+    expect(pids.length).toBeGreaterThanOrEqual(3); // the CLI, the capture proxy, the example server
+    expect(alive([...pids, ...tracedPids(result.trace.events)])).toEqual([]);
+  });
+
+  it('a missing executable fails with TransportStartupError naming the npm package and the Node 20 way', async () => {
+    const result = await fakeClaudeAgent(kit, { executable: '/nonexistent/claude' }).run('hi', { servers: [example] });
+
+    expect(result.snapshot.outcome).toBe('failed');
+    expect(result.error?.code).toBe('transport_startup_error');
+    expect(result.error?.message).toContain('npm install -g @anthropic-ai/claude-code');
+    expect(result.error?.message).toContain('cli.js of @anthropic-ai/claude-agent-sdk');
+  });
+
+  it('needs an API key unless the model endpoint is loopback; baseUrl is the origin', async () => {
+    const noKey = await fakeClaudeAgent(kit, {
+      baseUrl: 'https://models.example.com',
+      apiKeyEnv: 'M3_CLAUDE_TEST_UNSET_KEY',
+    }).run('hi', { servers: [example] });
+    expect(noKey.snapshot.outcome).toBe('failed');
+    expect(noKey.error?.message).toContain('M3_CLAUDE_TEST_UNSET_KEY, which is not set');
+    expect(agentPidOf(noKey.trace.events)).toBeUndefined();
+    expect(() => fakeClaudeAgent(kit, { baseUrl: 'http://127.0.0.1:9/v1' })).toThrow(/drop the \/v1/);
+  });
+});

@@ -1,0 +1,22 @@
+import { ModelValidationError } from '../../errors';
+import type { NativeHarness } from '../native/nativeHarnesses';
+import type { ResolvedNativeSelection } from '../native/nativeSelection';
+import { CLAUDE_CODE_DEFAULTS } from './claudeCodeDefaults';
+import { ClaudeCodeDriver } from './ClaudeCodeDriver';
+
+/** Claude Code calls `<baseUrl>/v1/messages`: a base URL ending in `/v1` would double it. */
+function checkClaudeSelection(selection: ResolvedNativeSelection): void {
+  if (selection.baseUrl !== undefined && /\/v1$/.test(new URL(selection.baseUrl).pathname)) {
+    throw new ModelValidationError(
+      `claude_code agent selection: baseUrl ${selection.baseUrl} ends in /v1; Claude Code takes the origin (ANTHROPIC_BASE_URL): drop the /v1`,
+      { option: 'baseUrl', harness: 'claude_code' },
+    );
+  }
+}
+
+/** The `claude_code` native harness (SPEC §18). */
+export const CLAUDE_CODE_HARNESS: NativeHarness = {
+  defaults: CLAUDE_CODE_DEFAULTS,
+  check: checkClaudeSelection,
+  newDriver: (selection, model) => new ClaudeCodeDriver(selection, model),
+};

@@ -1,0 +1,136 @@
+// The claude_code native harness against the real Claude Code CLI (2.1.44, the plain-JavaScript
+// cli.js of @anthropic-ai/claude-agent-sdk, which runs on Node 20), offline: a two-turn session with
+// the example server behind the kit's capture proxy and a loopback fake model that scripts, by
+// content, one shipping_quote call in turn 1, and in turn 2 a get_order call the run's `tools`
+// denies beside a second shipping_quote call. Uses the built dist.
+'use strict';
+
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+const { homedir } = require('node:os');
+const { MCPTestKit, StdioServer } = require('../../index.js');
+const { FakeModelServer, offeredTool } = require('../../testing.js');
+const { exampleServerBin } = require('@sf-m3/example-servers');
+const { descendantsOf, isAlive } = require('../../packages/core/dist/transport/processTree.js');
+const realAgents = require('./realAgents');
+
+/** The CLI: the native-matrix installer's when it exports one, else M3_CLAUDE_CODE_EXECUTABLE, else the cache path. */
+function claudeExecutable() {
+  if (typeof realAgents.nativeExecutable === 'function') return realAgents.nativeExecutable('claude_code');
+  if (process.env.M3_CLAUDE_CODE_EXECUTABLE) return process.env.M3_CLAUDE_CODE_EXECUTABLE;
+  return join(
+    homedir(),
+    '.cache/sf-m3/native-agents/_anthropic-ai_claude-agent-sdk_0.2.44/node_modules/@anthropic-ai/claude-agent-sdk/cli.js',
+  );
+}
+
+const executable = claudeExecutable();
+const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
+const amountOf = (request) => {
+  const text = request.messages
+    .at(-1)
+    .toolResults.map((r) => r.text)
+    .join('\n');
+  return [...text.matchAll(/"amount"\s*:\s*([\d.]+)/g)].map((m) => m[1]);
+};
+
+function scriptedModel() {
+  return new FakeModelServer({ maxRequests: 20, maxRounds: 3 })
+    .when(
+      { tool: 'shipping_quote', afterToolResult: false, lastUserText: 'shipping quote' },
+      (request) => ({
+        toolCalls: [{ name: offeredTool(request, 'shipping_quote'), arguments: { weight_kg: 2, zone: 'local' } }],
+      }),
+      { times: 1 },
+    )
+    .when(
+      { tool: 'shipping_quote', afterToolResult: false, lastUserText: 'order ord-1' },
+      (request) => ({
+        toolCalls: [
+          { name: offeredTool(request, 'get_order'), arguments: { order_id: 'ord-1' } },
+          { name: offeredTool(request, 'shipping_quote'), arguments: { weight_kg: 5, zone: 'international' } },
+        ],
+      }),
+      { times: 1 },
+    )
+    .when({ tool: 'shipping_quote', afterToolResult: true }, (request) => ({
+      content: `Quoted: ${amountOf(request).join(', ') || 'nothing'} USD.`,
+    }));
+}
+
+describe('claude_code (real CLI) over the native harness', () => {
+  let fake;
+  let kit;
+  beforeAll(() => {
+    if (!existsSync(executable)) throw new Error(`Claude Code not found at ${executable}: run npm run e2e:real-agents`);
+  });
+  beforeEach(async () => {
+    fake = scriptedModel();
+    await fake.start();
+    kit = new MCPTestKit();
+  });
+  afterEach(async () => {
+    await kit.close();
+    await fake.close();
+  });
+
+  it('runs two turns with a tool call on the wire in each, refuses the denied tool, reports usage', async () => {
+    const started = Date.now();
+    const [agent] = kit.agents([{ harness: 'claude_code', executable, baseUrl: fake.origin, models: ['sonnet'] }]);
+    const session = await agent.session({
+      servers: [example],
+      tools: ['example:shipping_quote'],
+      timeoutMs: 150_000,
+    });
+    const pids = new Set();
+    const note = (event) => {
+      if (event.kind === 'process.started' && typeof event.payload.pid === 'number') pids.add(event.payload.pid);
+    };
+    const { past, stop } = session.follow(note);
+    past.forEach(note);
+    const sampler = setInterval(() => {
+      for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
+    }, 100);
+    let first;
+    let second;
+    try {
+      first = await session.send('Get a shipping quote for a 2 kg parcel to the local zone.');
+      second = await session.send('Look up order ord-1, then quote 5 kg to the international zone.');
+    } finally {
+      clearInterval(sampler);
+    }
+    const result = await session.close();
+    stop();
+
+    expect([first.outcome, second.outcome, result.snapshot.outcome]).toEqual(['completed', 'completed', 'completed']);
+    expect(first.response?.text).toBe('Quoted: 9 USD.');
+    expect(second.response?.text).toMatch(/^Quoted: [\d.]+ USD\.$/);
+
+    const view = result.traceView;
+    expect(view.runtime.kind).toBe('claude_code');
+    expect(view.runtime.agent.value).toEqual({ name: 'claude-code', version: '2.1.44' });
+    expect(view.runtime.model.value).toBe('claude-sonnet-4-5-20250929'); // the CLI resolves the alias
+    expect(view.runtime.sessionId.value).toMatch(/^[0-9a-f-]{36}$/);
+    const quotes = view.toolCalls.filter((c) => c.tool.value === 'shipping_quote');
+    expect(quotes.map((c) => [c.server, c.status, c.correlation])).toEqual([
+      ['example', 'success', 'correlated'],
+      ['example', 'success', 'correlated'],
+    ]);
+    // The denied get_order was refused by the CLI (dontAsk, not in --allowedTools): never on the wire.
+    const wireCalls = result.trace.events.filter(
+      (e) => e.kind === 'tool.call_requested' && e.origin === 'wire_observed',
+    );
+    expect(wireCalls.map((e) => e.payload.params.name)).toEqual(['shipping_quote', 'shipping_quote']);
+    const orders = view.toolCalls.filter((c) => c.tool.value === 'get_order');
+    expect(orders.map((c) => [c.server, c.status, c.correlation])).toEqual([
+      ['example', 'tool_error', 'reported_only'],
+    ]);
+
+    expect(view.summary.usage.value.inputTokens).toBeGreaterThan(0);
+    expect(view.summary.usage.value.cost).toBeGreaterThan(0);
+    expect(fake.limitViolations).toEqual([]);
+    expect(pids.size).toBeGreaterThanOrEqual(3);
+    expect([...pids].filter(isAlive)).toEqual([]);
+    console.log(`claude_code real-CLI two-turn session: ${Date.now() - started} ms`);
+  });
+});
