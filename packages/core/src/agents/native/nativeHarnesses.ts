@@ -1,5 +1,6 @@
 import { CLAUDE_CODE_HARNESS } from '../claude_code/claudeCodeHarness';
 import type { HarnessDriver } from '../HarnessDriver';
+import { OPENCODE_HARNESS } from '../opencode/opencodeHarness';
 import type { NativeHarnessDefaults, NativeHarnessKind, ResolvedNativeSelection } from './nativeSelection';
 
 /** One native harness kind: its CLI's defaults and a driver per execution. */
@@ -17,4 +18,5 @@ export interface NativeHarness {
 /** The native kinds this build drives (SPEC §18), by kind. */
 export const NATIVE_HARNESSES: Partial<Record<NativeHarnessKind, NativeHarness>> = {
   claude_code: CLAUDE_CODE_HARNESS,
+  opencode: OPENCODE_HARNESS,
 };

@@ -1,0 +1,21 @@
+import type { NativeHarness } from '../native/nativeHarnesses';
+import type { NativeHarnessDefaults } from '../native/nativeSelection';
+import { parseOpencodeModel } from './opencodeConfig';
+import { OpencodeDriver } from './OpencodeDriver';
+
+/** OpenCode's CLI (`opencode-ai` on npm) and its defaults. */
+export const OPENCODE_DEFAULTS: NativeHarnessDefaults = {
+  kind: 'opencode',
+  executable: 'opencode',
+  npmPackage: 'opencode-ai',
+  apiKeyEnv: 'OPENCODE_API_KEY',
+};
+
+/** The `opencode` native harness (SPEC §18): `opencode serve` and its HTTP API. */
+export const OPENCODE_HARNESS: NativeHarness = {
+  defaults: OPENCODE_DEFAULTS,
+  check(selection) {
+    for (const model of selection.models) parseOpencodeModel(model);
+  },
+  newDriver: (selection, model) => new OpencodeDriver(selection, model, OPENCODE_DEFAULTS),
+};

@@ -1,0 +1,150 @@
+// The opencode native harness against the real OpenCode CLI, offline: `opencode serve` talks to
+// the example server through the kit's capture proxy and to a loopback fake model (Chat
+// Completions, as OpenCode's OpenAI-compatible provider speaks it) that scripts one tool call per
+// turn. Two turns in one session, a tool outside the run's `tools` refused, usage observed, no
+// process left. Uses the built dist; the CLI comes from the real-agent cache (`nativeExecutable`)
+// or M3_OPENCODE_EXECUTABLE.
+'use strict';
+
+const { existsSync } = require('node:fs');
+const { dirname, join } = require('node:path');
+const { MCPTestKit, StdioServer } = require('../../index.js');
+const { FakeModelServer } = require('../../testing.js');
+const { exampleServerBin } = require('@sf-m3/example-servers');
+const { descendantsOf, isAlive } = require('../../packages/core/dist/transport/processTree.js');
+const realAgents = require('./realAgents');
+
+const OPENCODE_VERSION = '1.18.33';
+
+/** The OpenCode binary: the runner's cache, else the env override, else the known cache path. */
+function opencodeExecutable() {
+  if (process.env.M3_OPENCODE_EXECUTABLE) return process.env.M3_OPENCODE_EXECUTABLE;
+  if (typeof realAgents.nativeExecutable === 'function') return realAgents.nativeExecutable('opencode');
+  const cache = join(dirname(realAgents.cacheDir()), 'native-agents');
+  return join(cache, `opencode-ai_${OPENCODE_VERSION}`, 'node_modules', 'opencode-linux-x64', 'bin', 'opencode');
+}
+
+const executable = opencodeExecutable();
+const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
+
+beforeAll(() => {
+  if (!existsSync(executable)) {
+    throw new Error(`OpenCode is not installed at ${executable}: run the suite through npm run e2e:real-agents`);
+  }
+});
+
+/** The fake model: per prompt keyword one call of an `example_*` tool, then an answer quoting its result. */
+function scriptedModel() {
+  return new FakeModelServer({ maxRequests: 30, maxRounds: 3 })
+    .when(
+      { lastUserText: /local zone/, afterToolResult: false },
+      { toolCalls: [{ name: 'example_shipping_quote', arguments: { weight_kg: 2, zone: 'local' } }] },
+    )
+    .when(
+      { lastUserText: /regional zone/, afterToolResult: false },
+      { toolCalls: [{ name: 'example_shipping_quote', arguments: { weight_kg: 3, zone: 'regional' } }] },
+    )
+    .when(
+      { lastUserText: /customer/, afterToolResult: false },
+      { toolCalls: [{ name: 'example_normalize_customer', arguments: { name: ' ada ' } }] },
+    )
+    .when({ afterToolResult: true }, (request) => ({
+      content: `Result: ${request.messages
+        .at(-1)
+        .toolResults.map((r) => r.text)
+        .join('\n')}`,
+    }))
+    .when({}, { content: 'ok' });
+}
+
+describe('opencode (real CLI) over the opencode harness', () => {
+  let fake;
+  let kit;
+  beforeEach(async () => {
+    fake = scriptedModel();
+    await fake.start();
+    kit = new MCPTestKit();
+  });
+  afterEach(async () => {
+    await kit?.close();
+    await fake?.close();
+  });
+
+  it('runs two turns with a wire tool call each, refuses a tool outside tools, reports usage, leaves no process', async () => {
+    const [agent] = kit.agents([
+      { harness: 'opencode', executable, models: ['opencode/big-pickle'], baseUrl: fake.baseUrl },
+    ]);
+    const started = Date.now();
+    const session = await agent.session({
+      servers: [example],
+      tools: ['example:shipping_quote'],
+      timeoutMs: 150_000,
+    });
+    const pids = new Set();
+    const collect = () => {
+      for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
+    };
+    const note = (event) => {
+      if (event.kind === 'process.started' && typeof event.payload.pid === 'number') pids.add(event.payload.pid);
+    };
+    const { past, stop } = session.follow(note);
+    past.forEach(note);
+    const sampler = setInterval(collect, 100);
+    let first;
+    let second;
+    let third;
+    try {
+      first = await session.send('Quote a 2 kg parcel to the local zone.');
+      second = await session.send('Now a 3 kg parcel to the regional zone.');
+      third = await session.send('Normalize the customer name " ada ".');
+      collect();
+    } finally {
+      clearInterval(sampler);
+    }
+    const result = await session.close();
+    stop();
+    console.log(`opencode real-CLI session: ${Date.now() - started} ms`);
+
+    expect(result.snapshot.outcome).toBe('completed');
+    expect([first.outcome, second.outcome, third.outcome]).toEqual(['completed', 'completed', 'completed']);
+    expect(first.response?.text).toContain('"amount":9');
+    expect(second.response?.text).toContain('"amount"');
+    const view = result.traceView;
+    expect(view.runtime).toMatchObject({ kind: 'opencode' });
+    expect(view.runtime.kind === 'opencode' && view.runtime.agent.value).toMatchObject({
+      name: 'opencode',
+      version: OPENCODE_VERSION,
+    });
+    expect(view.runtime.sessionId.value).toMatch(/^ses_/);
+    expect(view.runtime.model.value).toBe('opencode/big-pickle');
+
+    // One shipping_quote per turn crossed the wire through the capture proxy.
+    const quotes = view.toolCalls.filter((c) => c.tool.value === 'shipping_quote');
+    expect(quotes.map((c) => [c.server, c.turnId, c.wire.state, c.status])).toEqual([
+      ['example', first.turnId, 'observed', 'success'],
+      ['example', second.turnId, 'observed', 'success'],
+    ]);
+    expect(quotes.map((c) => c.arguments.value)).toEqual([
+      { weight_kg: 2, zone: 'local' },
+      { weight_kg: 3, zone: 'regional' },
+    ]);
+    expect(quotes[0].reported.value).toMatchObject({ server: 'example', tool: 'shipping_quote' });
+    expect(quotes[0].reported.value.providerCallId).toEqual(expect.any(String));
+
+    // normalize_customer is not in tools: OpenCode never offered it and the server never got it.
+    const offered = fake.modelRequests.flatMap((r) => (r.tools ?? []).map((t) => t.name));
+    expect(new Set(offered)).toEqual(new Set(['example_shipping_quote']));
+    const normalize = view.toolCalls.filter((c) => c.tool.value === 'normalize_customer');
+    expect(normalize.every((c) => c.wire.state !== 'observed')).toBe(true);
+    expect(view.forTurn(third).toolCalls.every((c) => c.status !== 'success')).toBe(true);
+
+    // Usage as OpenCode reports it, cumulative for the session.
+    expect(view.summary.usage.state).toBe('observed');
+    expect(view.summary.usage.value.inputTokens).toBeGreaterThan(0);
+    expect(view.summary.usage.value.outputTokens).toBeGreaterThan(0);
+
+    expect(fake.limitViolations).toEqual([]);
+    expect(pids.size).toBeGreaterThanOrEqual(2);
+    expect([...pids].filter(isAlive)).toEqual([]);
+  });
+});
