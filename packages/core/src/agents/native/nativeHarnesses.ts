@@ -1,6 +1,7 @@
 import { CLAUDE_CODE_HARNESS } from '../claude_code/claudeCodeHarness';
 import type { HarnessDriver } from '../HarnessDriver';
 import { OPENCODE_HARNESS } from '../opencode/opencodeHarness';
+import { piHarness } from '../pi/piHarness';
 import type { NativeHarnessDefaults, NativeHarnessKind, ResolvedNativeSelection } from './nativeSelection';
 
 /** One native harness kind: its CLI's defaults and a driver per execution. */
@@ -19,4 +20,5 @@ export interface NativeHarness {
 export const NATIVE_HARNESSES: Partial<Record<NativeHarnessKind, NativeHarness>> = {
   claude_code: CLAUDE_CODE_HARNESS,
   opencode: OPENCODE_HARNESS,
+  pi: piHarness,
 };

@@ -1,0 +1,233 @@
+import { M3Error } from '../../errors';
+import { newId } from '../../ids';
+import type { HarnessContext, HarnessDriver, HarnessTurn, HarnessTurnEnd } from '../HarnessDriver';
+import { NativeEventRecorder } from '../native/NativeEventRecorder';
+import { prepareNativeLaunch } from '../native/nativeLaunch';
+import type { ResolvedNativeSelection } from '../native/nativeSelection';
+import { nativeToolSelection } from '../native/nativeToolSelection';
+import { AgentProcess } from '../process/AgentProcess';
+import { removeLaunchRoot, type AgentLaunchPlan } from '../process/launchPlan';
+import { AgentServerGroup } from '../wire/AgentServerGroup';
+import { PiEventProjection } from './PiEventProjection';
+import { PI_DEFAULTS } from './piDefaults';
+import { piLaunchExtras } from './piLaunch';
+import { parsePiModel, piKeyEnv, type PiModel } from './piModel';
+import { piExited, PiRpc, type PiFrame } from './piRpc';
+import { piTurnEnd } from './piTurnEnd';
+
+/** How often wire evidence is read while a turn runs. */
+const SYNC_INTERVAL_MS = 100;
+/** Bound on waiting for the extension's status after Pi answered `get_state` (it normally comes first). */
+const STATUS_WAIT_MS = 10_000;
+/** Bound on `abort` reaching `agent_end`, and on Pi leaving on its own once stdin closes. */
+const CANCEL_WAIT_MS = 1000;
+const EXIT_WAIT_MS = 1000;
+const DIALOGS = new Set(['select', 'confirm', 'input', 'editor']);
+
+const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The `pi` harness: one `pi --mode rpc` process per session (own process group, allowlisted env,
+ * temp home and config), every MCP server behind the kit's capture layer and bridged into Pi tools
+ * by the kit's Pi extension, Pi's events projected into the trace, `abort` to cancel.
+ */
+export class PiDriver implements HarnessDriver {
+  readonly runtime = 'pi' as const;
+  private readonly model: PiModel;
+  private readonly connectionId = newId('conn');
+  private plan: AgentLaunchPlan | undefined;
+  private process: AgentProcess | undefined;
+  private rpc: PiRpc | undefined;
+  private group: AgentServerGroup | undefined;
+  private projection: PiEventProjection | undefined;
+  private wireTurnId: string | undefined;
+  private agentEnd: { promise: Promise<void>; resolve: () => void } | undefined;
+  private statusSeen: () => void = () => undefined;
+  private syncing: Promise<void> = Promise.resolve();
+  private syncQueued = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly selection: ResolvedNativeSelection,
+    model: string,
+  ) {
+    this.model = parsePiModel(model);
+  }
+
+  async open(ctx: HarnessContext): Promise<void> {
+    const { recorder, redactor } = ctx;
+    ctx.setStage({ stage: 'harness_startup', operation: 'launch' });
+    const { servers, policies } = ctx.options;
+    this.group = new AgentServerGroup({
+      servers,
+      policies,
+      recorder,
+      redactor,
+      logger: ctx.logger,
+      scope: () => ({ sessionId: ctx.sessionId, ...(this.wireTurnId !== undefined && { turnId: this.wireTurnId }) }),
+    });
+    const group = this.group;
+    const events = new NativeEventRecorder(recorder, ctx.scope, this.connectionId);
+    const projection = new PiEventProjection(
+      events,
+      servers.map((s) => s.name),
+      () => this.statusSeen(),
+    );
+    this.projection = projection;
+    const keyEnv = piKeyEnv(this.selection.apiKeyEnv, this.model.provider);
+    const launch = await prepareNativeLaunch(
+      { ...this.selection, apiKeyEnv: keyEnv },
+      PI_DEFAULTS,
+      async (dirs, apiKey) => {
+        ctx.setStage({ stage: 'harness_startup', operation: 'start MCP capture proxies' });
+        const descriptors = await group.start(ctx.signal);
+        const tools = nativeToolSelection(servers, policies);
+        const bridge = { schemaVersion: 1 as const, servers: descriptors, tools };
+        return piLaunchExtras(this.selection, this.model, keyEnv, dirs, apiKey, bridge);
+      },
+      redactor,
+    );
+    this.plan = launch.plan;
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    ctx.setStage({ stage: 'harness_startup', operation: 'launch' });
+    const proc = new AgentProcess(this.plan, recorder, redactor, ctx.scope);
+    this.process = proc;
+    if (proc.pid === null) throw piExited(await proc.exited, 'its start');
+    const status = new Promise<void>((resolve) => (this.statusSeen = resolve));
+    const rpc = new PiRpc(proc, events, (frame) => this.onEvent(frame));
+    this.rpc = rpc;
+
+    ctx.setStage({ stage: 'harness_startup', operation: 'get_state' });
+    const state = await rpc.request({ type: 'get_state' }, ctx.signal);
+    if (!state.success || !isObject(state.data)) {
+      throw new M3Error('pi_protocol_error', `pi answered get_state with an error: ${state.error ?? 'no data'}`, {});
+    }
+    ctx.setStage({ stage: 'harness_startup', operation: 'wait for the sf-m3 Pi extension' });
+    await Promise.race([status, proc.exited, delay(STATUS_WAIT_MS)]);
+    if (projection.status === undefined) {
+      if (proc.exit !== undefined) throw piExited(proc.exit, 'the sf-m3 Pi extension');
+      throw new M3Error(
+        'pi_extension_not_loaded',
+        "pi started without reporting the sf-m3 MCP extension: the CLI must load extensions given with --extension (Pi 0.73 or later); its stderr is in the trace's process.exited",
+        {},
+      );
+    }
+    const model = isObject(state.data.model) ? state.data.model : {};
+    const reported =
+      typeof model.provider === 'string' && typeof model.id === 'string' ? `${model.provider}/${model.id}` : null;
+    events.sessionCreated({
+      agentSessionId: typeof state.data.sessionId === 'string' ? state.data.sessionId : null,
+      model: reported ?? `${this.model.provider}/${this.model.id}`,
+      agent: { name: 'pi', version: projection.status.piVersion },
+    });
+    proc.rememberDescendants();
+    this.sync();
+    await this.syncing;
+  }
+
+  async runTurn(ctx: HarnessContext, turn: HarnessTurn): Promise<HarnessTurnEnd> {
+    const rpc = this.rpc as PiRpc;
+    const proc = this.process as AgentProcess;
+    const projection = this.projection as PiEventProjection;
+    // What the proxies captured since the last turn ended still belongs to that turn.
+    this.sync();
+    await this.syncing;
+    this.wireTurnId = turn.turnId;
+    projection.beginTurn();
+    let resolve = (): void => undefined;
+    const promise = new Promise<void>((r) => (resolve = r));
+    this.agentEnd = { promise, resolve };
+    ctx.setStage({ stage: 'waiting_for_harness_response', operation: 'prompt' });
+    const timer = setInterval(() => {
+      proc.rememberDescendants();
+      this.sync();
+    }, SYNC_INTERVAL_MS);
+    let onAbort = (): void => undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(ctx.signal.reason);
+      if (ctx.signal.aborted) onAbort();
+      else ctx.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    aborted.catch(() => undefined);
+    try {
+      const response = await rpc.request({ type: 'prompt', message: turn.prompt }, ctx.signal);
+      if (!response.success) {
+        const error = new M3Error(
+          'pi_request_failed',
+          `pi refused the prompt: ${response.error ?? 'no reason given'}`,
+          {
+            command: 'prompt',
+          },
+        );
+        return { text: null, stopReason: null, error };
+      }
+      const exited = proc.exited.then((exit) => Promise.reject(piExited(exit, 'the end of the turn (agent_end)')));
+      exited.catch(() => undefined);
+      await Promise.race([promise, exited, aborted]);
+      return piTurnEnd(projection.lastMessage);
+    } catch (error) {
+      const text = projection.partialText;
+      if (ctx.signal.aborted) return { text, stopReason: null };
+      const failure = error instanceof M3Error ? error : new M3Error('pi_connection_lost', String(error));
+      ctx.recorder.addLimitation('partial_trace');
+      return { text, stopReason: null, error: failure, terminal: true };
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+      clearInterval(timer);
+      this.agentEnd = undefined;
+      this.sync();
+      await this.syncing;
+    }
+  }
+
+  async cancelTurn(): Promise<void> {
+    const turn = this.agentEnd;
+    if (turn === undefined || this.rpc === undefined) return;
+    const sent = this.rpc.request({ type: 'abort' }, AbortSignal.timeout(CANCEL_WAIT_MS)).catch(() => undefined);
+    await Promise.race([Promise.all([sent, turn.promise]), delay(CANCEL_WAIT_MS)]);
+  }
+
+  close(ctx: HarnessContext): Promise<void> {
+    this.closing ??= this.cleanup(ctx);
+    return this.closing;
+  }
+
+  /** `abort` if a turn is in flight, close stdin, SIGTERM/SIGKILL the group, close the proxies, remove temp dirs. */
+  private async cleanup(ctx: HarnessContext): Promise<void> {
+    await this.cancelTurn().catch(() => undefined);
+    let clean = true;
+    if (this.process !== undefined) {
+      this.process.child.stdin.end();
+      await Promise.race([this.process.exited, delay(EXIT_WAIT_MS)]);
+      clean = await this.process.terminate();
+    }
+    this.rpc?.close();
+    await this.group?.close();
+    clean = (await removeLaunchRoot(this.plan)) && clean;
+    if (!clean) ctx.recorder.addLimitation('cleanup_failed');
+  }
+
+  private onEvent(frame: PiFrame): void {
+    this.projection?.handle(frame);
+    if (frame.type === 'agent_end') this.agentEnd?.resolve();
+    if (frame.type === 'tool_execution_start' || frame.type === 'tool_execution_end') this.sync();
+    // The kit's extension asks nothing; a dialog from anything else is dismissed so Pi never waits on it.
+    if (frame.type === 'extension_ui_request' && typeof frame.method === 'string' && DIALOGS.has(frame.method)) {
+      void this.rpc?.send({ type: 'extension_ui_response', id: frame.id, cancelled: true });
+    }
+  }
+
+  /** Reads the proxies' captures now (serialized; a call while one runs queues one more). */
+  private sync(): void {
+    const group = this.group;
+    if (group === undefined || this.syncQueued) return;
+    this.syncQueued = true;
+    this.syncing = this.syncing
+      .then(() => {
+        this.syncQueued = false;
+        return group.sync();
+      })
+      .catch(() => undefined);
+  }
+}
