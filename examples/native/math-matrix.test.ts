@@ -1,6 +1,6 @@
 // The seeds' math matrix on native harnesses: the same ten cases, fake model script and evaluator as
 // examples/suites/math-matrix.test.ts, run as
-//   m3 test --harness opencode=careful --harness codex=sloppy --trials 2
+//   m3 test --harness opencode=fake/careful --harness codex=sloppy --trials 2
 // so `test.m3` expands each case to one execution per harness, model and trial (10 × 2 × 2 = 40),
 // each driving the real CLI (OpenCode's server, Codex's app-server) against the math server through
 // the kit's capture proxy. Opt-in: `npm run e2e:real-agents -- --only math` starts the fake model

@@ -2,7 +2,7 @@
 // Hosts one FakeModelServer scripted with the matrix (OpenCode asks it in Chat Completions, Codex in
 // the Responses dialect; the same content-matched rules answer both), hands the suite its native
 // entries in M3_MATH_NATIVE_AGENTS, runs
-//   m3 test --harness opencode=careful --harness codex=sloppy --trials 2
+//   m3 test --harness opencode=fake/careful --harness codex=sloppy --trials 2
 // on examples/native (40 executions), and checks that the run passed, that the summary shows the
 // pass rates per harness and per harness:model, and that the fake model hit no limit.
 'use strict';
@@ -12,8 +12,12 @@ const { mkdirSync } = require('node:fs');
 const { join } = require('node:path');
 const { MATH_KINDS } = require('./runTargets');
 
-/** The model each harness gets: different ones, so the summary shows two different rates. */
-const MATH_MODELS = { opencode: 'careful', codex: 'sloppy' };
+/**
+ * The model each harness gets: different ones, so the summary shows two different rates. OpenCode
+ * names models `provider/model`; its driver turns a `baseUrl` into an OpenAI-compatible provider of
+ * that name, and the fake sees the model id (`careful`).
+ */
+const MATH_MODELS = { opencode: 'fake/careful', codex: 'sloppy' };
 /** example.math.v1's rate per model, as the summary prints it, and the count of 20 executions. */
 const SUMMARY_RATE = { careful: ['100.0%', '20/20'], sloppy: ['70.0%', '14/20'] };
 const TRIALS = 2;
@@ -36,7 +40,7 @@ function runEchoed(command, args, options) {
 function missingSummaryRows(output) {
   const wanted = [];
   for (const kind of MATH_KINDS) {
-    const [rate, count] = SUMMARY_RATE[MATH_MODELS[kind]];
+    const [rate, count] = SUMMARY_RATE[MATH_MODELS[kind].replace(/^.*\//, '')];
     wanted.push(
       [
         `${kind}`,
