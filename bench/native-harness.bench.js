@@ -1,6 +1,7 @@
 // Per-turn overhead of each native harness (claude_code, codex, opencode, pi) over its real CLI
-// driven raw with the same fake model: N turns (default 5), each one shipping_quote call on the
-// example server and an answer built from its result. Raw (bench/native/<kind>.js): the CLI started
+// driven raw with the same fake model: one untimed first turn (it waits for the CLI's startup), then
+// N timed turns (default 10), each one shipping_quote call on the example server and an answer built
+// from its result. Raw (bench/native/<kind>.js): the CLI started
 // with the harness's own arguments and config files, the example server attached directly, turns
 // sent in the CLI's protocol until its turn end. Kit: `kit.agents([{ harness: <kind>, executable,
 // baseUrl }])` (capture proxy, trace, cleanup). Prints median/p95 per turn and the ratio kit/raw.
@@ -19,14 +20,14 @@ const { NATIVE_HARNESSES } = require(path.join(ROOT, 'packages/core/dist/agents/
 const { nativeExecutable } = require(path.join(ROOT, 'scripts/e2e-real-agents/nativeAgents.js'));
 const { exampleServer } = require('./native/rawCli');
 
-const TURNS = Number(process.env.M3_BENCH_NATIVE_TURNS || 5);
+const TURNS = Number(process.env.M3_BENCH_NATIVE_TURNS || 10);
 const KINDS = ['claude_code', 'codex', 'opencode', 'pi'];
 const PROMPT = 'Get a shipping quote for a 2 kg parcel to the local zone.';
 const ANSWER = 'A 2 kg parcel to the local zone costs 9 USD.';
 
 /** The fake model: each turn one shipping_quote call, then the answer; side calls get `ok`. */
 function scriptedModel() {
-  return new FakeModelServer({ maxRequests: 50 * TURNS + 100, maxRounds: TURNS + 5 })
+  return new FakeModelServer({ maxRequests: 50 * TURNS + 100, maxRounds: TURNS + 6 })
     .when({ tool: 'shipping_quote', afterToolResult: false, lastUserText: 'shipping quote' }, (request) => ({
       toolCalls: [{ name: offeredTool(request, 'shipping_quote'), arguments: { weight_kg: 2, zone: 'local' } }],
     }))
@@ -49,7 +50,10 @@ async function rawTurns(raw, executable, fake) {
   const server = exampleServer();
   const session = await raw.open({ executable, baseUrl: fake.baseUrl, origin: fake.origin, model: raw.model, server });
   try {
-    return await timed(TURNS, async () => check(raw.kind, 'raw', await session.turn(PROMPT)));
+    const started = performance.now();
+    check(raw.kind, 'raw', await session.turn(PROMPT)); // the first turn waits for the CLI's startup
+    const firstMs = performance.now() - started;
+    return { firstMs, latencies: await timed(TURNS, async () => check(raw.kind, 'raw', await session.turn(PROMPT))) };
   } finally {
     await session.close();
   }
@@ -65,6 +69,10 @@ async function kitTurns(kind, model, executable, fake) {
     let started = performance.now();
     const session = await agent.session({ servers: [server], timeoutMs: 10 * 60_000 });
     const openMs = performance.now() - started;
+    started = performance.now();
+    const first = await session.send(PROMPT);
+    const firstMs = performance.now() - started;
+    if (first.outcome !== 'completed') throw new Error(`${kind} kit first turn ended ${first.outcome}`);
     const latencies = await timed(TURNS, async (i) => {
       const turn = await session.send(PROMPT);
       if (turn.outcome !== 'completed') throw new Error(`${kind} kit turn ${i + 1} ended ${turn.outcome}`);
@@ -74,9 +82,10 @@ async function kitTurns(kind, model, executable, fake) {
     const result = await session.close();
     const closeMs = performance.now() - started;
     const wire = result.traceView.toolCalls.filter((c) => c.tool.value === 'shipping_quote' && c.status === 'success');
-    if (wire.length !== TURNS)
-      throw new Error(`${kind}: expected ${TURNS} shipping_quote calls in the trace, got ${wire.length}`);
-    return { latencies, openMs, closeMs, outcome: result.snapshot.outcome };
+    if (wire.length !== TURNS + 1) {
+      throw new Error(`${kind}: expected ${TURNS + 1} shipping_quote calls in the trace, got ${wire.length}`);
+    }
+    return { latencies, openMs, firstMs, closeMs, outcome: result.snapshot.outcome };
   } finally {
     await kit.close();
   }
@@ -101,7 +110,9 @@ function skipReason(kind) {
 }
 
 async function run() {
-  process.stdout.write(`${TURNS} sequential turns per kind (one shipping_quote call each), real CLIs, fake model\n`);
+  process.stdout.write(
+    `${TURNS} sequential turns per kind after a first one (one shipping_quote call each), real CLIs, fake model\n`,
+  );
   process.stdout.write('path                       median ms     p95 ms   total ms\n');
   const ratios = {};
   const failed = [];
@@ -112,18 +123,19 @@ async function run() {
       continue;
     }
     const executable = process.env[`M3_${kind.toUpperCase()}_EXECUTABLE`] || nativeExecutable(kind);
-    const raw = require(`./native/${kind}`);
+    const driver = require(`./native/${kind}`);
     const fake = scriptedModel();
     await fake.start();
     try {
-      const rawLatencies = await rawTurns(raw, executable, fake);
-      const kit = await kitTurns(kind, raw.model, executable, fake);
-      printRow(`${kind} raw CLI turn`, rawLatencies);
+      const raw = await rawTurns(driver, executable, fake);
+      const kit = await kitTurns(kind, driver.model, executable, fake);
+      printRow(`${kind} raw CLI turn`, raw.latencies);
       printRow(`${kind} kit turn`, kit.latencies);
-      ratios[kind] = median(kit.latencies) / median(rawLatencies);
+      ratios[kind] = median(kit.latencies) / median(raw.latencies);
       process.stdout.write(
-        `${kind}: kit session open ${kit.openMs.toFixed(0)} ms, close ${kit.closeMs.toFixed(0)} ms, outcome ` +
-          `${kit.outcome}; ratio kit turn / raw CLI turn (median): ${ratios[kind].toFixed(2)}\n`,
+        `${kind}: first turn (with the CLI's startup) raw ${raw.firstMs.toFixed(0)} ms, kit open ` +
+          `${kit.openMs.toFixed(0)} + first turn ${kit.firstMs.toFixed(0)} ms; kit close ${kit.closeMs.toFixed(0)} ms, ` +
+          `outcome ${kit.outcome}; ratio kit turn / raw CLI turn (median): ${ratios[kind].toFixed(2)}\n`,
       );
     } catch (error) {
       // One kind failing does not hide the others' numbers; the bench still fails at the end.
