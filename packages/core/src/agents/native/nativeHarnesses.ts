@@ -1,4 +1,5 @@
 import { CLAUDE_CODE_HARNESS } from '../claude_code/claudeCodeHarness';
+import { CODEX_HARNESS } from '../codex/codexHarness';
 import type { HarnessDriver } from '../HarnessDriver';
 import { OPENCODE_HARNESS } from '../opencode/opencodeHarness';
 import { piHarness } from '../pi/piHarness';
@@ -19,6 +20,7 @@ export interface NativeHarness {
 /** The native kinds this build drives (SPEC §18), by kind. */
 export const NATIVE_HARNESSES: Partial<Record<NativeHarnessKind, NativeHarness>> = {
   claude_code: CLAUDE_CODE_HARNESS,
+  codex: CODEX_HARNESS,
   opencode: OPENCODE_HARNESS,
   pi: piHarness,
 };
