@@ -33,7 +33,7 @@ function nativeAgents(): Record<string, unknown>[] {
   return entries as Record<string, unknown>[];
 }
 
-describe.m3('math matrix (native harnesses)', { agents: nativeAgents() }, () => {
+describe.m3('native math', { agents: nativeAgents() }, () => {
   let store: ExecutionStore | undefined;
   let runId: string | undefined;
   let executions = 0;
