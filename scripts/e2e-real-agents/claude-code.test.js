@@ -8,15 +8,17 @@
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 const { homedir } = require('node:os');
-const { MCPTestKit, StdioServer } = require('../../index.js');
+const { InProcessServer, MCPTestKit, StdioServer } = require('../../index.js');
 const { FakeModelServer, offeredTool } = require('../../testing.js');
-const { exampleServerBin } = require('@sf-m3/example-servers');
+const { createExampleServer, exampleServerBin } = require('@sf-m3/example-servers');
 const { descendantsOf, isAlive } = require('../../packages/core/dist/transport/processTree.js');
 const realAgents = require('./realAgents');
 
 /** The CLI: the native-matrix installer's when it exports one, else M3_CLAUDE_CODE_EXECUTABLE, else the cache path. */
 function claudeExecutable() {
-  if (typeof realAgents.nativeExecutable === 'function') return realAgents.nativeExecutable('claude_code');
+  const installed =
+    typeof realAgents.nativeExecutable === 'function' ? realAgents.nativeExecutable('claude_code') : null;
+  if (installed) return installed;
   if (process.env.M3_CLAUDE_CODE_EXECUTABLE) return process.env.M3_CLAUDE_CODE_EXECUTABLE;
   return join(
     homedir(),
@@ -132,5 +134,48 @@ describe('claude_code (real CLI) over the native harness', () => {
     expect(pids.size).toBeGreaterThanOrEqual(3);
     expect([...pids].filter(isAlive)).toEqual([]);
     console.log(`claude_code real-CLI two-turn session: ${Date.now() - started} ms`);
+  });
+
+  it('cancels a turn in flight with the interrupt control request and leaves no process', async () => {
+    fake.when({ lastUserText: 'take your time' }, { content: 'too late', delayMs: 30_000 });
+    const [agent] = kit.agents([{ harness: 'claude_code', executable, baseUrl: fake.origin, models: ['sonnet'] }]);
+    const handle = agent.submit('Please take your time.', { servers: [example], timeoutMs: 60_000 });
+    const pids = new Set();
+    for await (const event of handle.events()) {
+      if (event.kind === 'process.started' && typeof event.payload.pid === 'number') pids.add(event.payload.pid);
+      // The model request is out once the CLI has said which session it runs.
+      if (event.kind === 'session.created') break;
+    }
+    while (fake.modelRequests.length === 0) await new Promise((r) => setTimeout(r, 50));
+    for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
+    await handle.cancel();
+    const result = await handle.result({ timeoutMs: 20_000 });
+
+    expect(result.snapshot.outcome).toBe('cancelled');
+    expect(result.turns[0].outcome).toBe('cancelled');
+    const frames = result.traceView.rawMessages.filter((m) => m.source === 'harness');
+    const interrupt = frames.find(
+      (m) => m.direction === 'sdk_to_harness' && String(m.preview.value).includes('"interrupt"'),
+    );
+    expect(interrupt).toBeDefined();
+    // The CLI answered the interrupt and ended the turn itself.
+    expect(
+      frames.some((m) => m.direction === 'harness_to_sdk' && String(m.preview.value).includes('control_response')),
+    ).toBe(true);
+    expect([...pids].filter(isAlive)).toEqual([]);
+  });
+
+  it('reaches an HTTP server (in process, behind the loopback reverse proxy) through a type: http entry', async () => {
+    const shop = new InProcessServer({ name: 'shop', factory: createExampleServer });
+    const [agent] = kit.agents([{ harness: 'claude_code', executable, baseUrl: fake.origin, models: ['sonnet'] }]);
+    const result = await agent.run('Get a shipping quote for a 2 kg parcel to the local zone.', {
+      servers: [shop],
+      timeoutMs: 60_000,
+    });
+
+    expect(result.snapshot.outcome).toBe('completed');
+    expect(result.turns[0].response?.text).toBe('Quoted: 9 USD.');
+    const calls = result.traceView.toolCalls.map((c) => [c.tool.value, c.server, c.status, c.correlation]);
+    expect(calls).toEqual([['shipping_quote', 'shop', 'success', 'correlated']]);
   });
 });

@@ -52,7 +52,7 @@ export function checkResultsDb(input: DoctorCommandInput, io: CliIO): DoctorChec
 }
 
 /** Runs every check for the project in `io.cwd`, in the order they are printed. */
-export function runDoctorChecks(input: DoctorCommandInput, io: CliIO): DoctorCheck[] {
+export async function runDoctorChecks(input: DoctorCommandInput, io: CliIO): Promise<DoctorCheck[]> {
   const sfM3 = findSfM3(io.cwd);
   return [
     checkNode(sfM3),
@@ -65,7 +65,7 @@ export function runDoctorChecks(input: DoctorCommandInput, io: CliIO): DoctorChe
     checkSqlite(sfM3, io.cwd),
     checkTsconfigTypes(io.cwd),
     checkResultsDb(input, io),
-    ...checkHarnesses(io.cwd, io.env),
+    ...(await checkHarnesses(io.cwd, io.env)),
   ];
 }
 
@@ -83,7 +83,7 @@ export function formatDoctor(checks: readonly DoctorCheck[]): string {
 
 /** Runs `m3 doctor`; returns 1 when a check failed, else 0. */
 export async function runDoctorCommand(input: DoctorCommandInput, io: CliIO): Promise<number> {
-  const checks = runDoctorChecks(input, io);
+  const checks = await runDoctorChecks(input, io);
   const failed = checks.some((c) => c.status === 'fail');
   if (input.json === true) {
     io.stdout(`${JSON.stringify({ schemaVersion: 1, status: failed ? 'fail' : 'ok', checks }, null, 2)}\n`);

@@ -359,9 +359,9 @@ describe('the openai harness', () => {
   });
 
   it('rejects other harness kinds and bad endpoints without I/O', async () => {
-    // acp is a harness now (acp/AcpDriver.test.ts); an unknown kind is still refused by name.
-    expect(() => kit.agents([{ harness: 'codex', model: 'x' }])).toThrow(UnsupportedFeature);
-    expect(() => kit.agents([{ harness: 'codex' }])).toThrow(/'codex'/);
+    // acp and the native CLIs are harnesses too; an unknown kind is still refused by name.
+    expect(() => kit.agents([{ harness: 'robot', model: 'x' }])).toThrow(UnsupportedFeature);
+    expect(() => kit.agents([{ harness: 'robot' }])).toThrow(/'robot'/);
     expect(() =>
       kit.agents([{ harness: 'openai', model: 'm', baseUrl: 'https://example.com/v1', auth: 'none' }]),
     ).toThrow(/loopback/);

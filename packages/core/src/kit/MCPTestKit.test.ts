@@ -243,8 +243,9 @@ describe('kit lifecycle and delegation', () => {
     expect((await saving)?.evaluator).toBe('m3.expect.toHaveText');
   });
 
-  test('agents() supports the openai and acp harnesses', () => {
-    expect(() => kit.agents([{ harness: 'codex' }])).toThrow(UnsupportedFeature);
+  test('agents() validates harness entries without I/O', () => {
+    expect(() => kit.agents([{ harness: 'robot' }])).toThrow(UnsupportedFeature);
+    expect(() => kit.agents([{ harness: 'codex', models: ['m'], manifest: {} }])).toThrow(/'manifest' is unknown|codex/);
     expect(() => kit.agents([{ harness: 'acp' }])).toThrow(/manifest/);
     expect(kit.agents([{ harness: 'openai', model: 'm' }])).toHaveLength(1);
     expect(kit.agents([{ harness: 'acp', manifest: { command: 'agent' }, models: ['a', 'b'] }])).toHaveLength(2);

@@ -18,7 +18,7 @@ export interface FakeChatReply {
   /** Waits this long before answering (to test timeouts). */
   readonly delayMs?: number;
   readonly toolCalls?: readonly FakeToolCall[];
-  /** Sends `message.refusal` with this text (and null content); other dialects send it as text. */
+  /** Sends `message.refusal` with this text (and null content); Responses a `refusal` part; the others send it as text. */
   readonly refusal?: string;
   /** Default `tool_calls` when there are tool calls, else `stop` (translated for each dialect). */
   readonly finishReason?: 'stop' | 'length' | 'content_filter' | 'tool_calls';

@@ -96,7 +96,8 @@ export type CorrelationState = 'correlated' | 'wire_only' | 'reported_only' | 'a
 
 /** Where wire and reported evidence disagree. */
 export interface EvidenceConflict {
-  readonly field: 'server' | 'tool' | 'arguments' | 'result' | 'status';
+  /** `turn`: a call paired by its `_meta` id (or its arguments) across turns. */
+  readonly field: 'server' | 'tool' | 'arguments' | 'result' | 'status' | 'turn';
   readonly reported: JsonValue;
   readonly wire: JsonValue;
 }

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { exampleServerBin } from '@sf-m3/example-servers';
 import type { TraceEvent } from '../../trace/Event';
 import type { RawMessageEntry } from '../../trace/TraceEntry';
@@ -5,7 +8,7 @@ import { MCPTestKit } from '../../kit/MCPTestKit';
 import { StdioServer } from '../../servers/StdioServer';
 import { descendantsOf } from '../../transport/processTree';
 import { agentPidOf, alive, ensureBuilt, livePidsOf, tracedPids } from '../acp/acpHarness.testkit';
-import { fakeClaudeAgent } from './claudeCode.testkit';
+import { FAKE_CLAUDE, fakeClaudeAgent } from './claudeCode.testkit';
 
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
 
@@ -110,5 +113,21 @@ describe('claude_code harness lifecycle (stream-json fixture)', () => {
     expect(noKey.error?.message).toContain('M3_CLAUDE_TEST_UNSET_KEY, which is not set');
     expect(agentPidOf(noKey.trace.events)).toBeUndefined();
     expect(() => fakeClaudeAgent(kit, { baseUrl: 'http://127.0.0.1:9/v1' })).toThrow(/drop the \/v1/);
+  });
+
+  it('runs a .js executable without the exec bit with this Node', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'm3-claude-script-'));
+    try {
+      const script = join(dir, 'cli.js');
+      await writeFile(script, `require(${JSON.stringify(FAKE_CLAUDE)});\n`, { mode: 0o644 });
+      const result = await fakeClaudeAgent(kit, { executable: script }).run('hello', { servers: [example] });
+
+      expect(result.snapshot.outcome).toBe('completed');
+      expect(result.turns[0]?.response?.text).toBe('echo: hello');
+      const cli = result.traceView.processes.find((p) => p.pid.value === agentPidOf(result.trace.events));
+      expect(cli?.executable.value).toBe(basename(process.execPath));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

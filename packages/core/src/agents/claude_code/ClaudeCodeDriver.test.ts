@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exampleServerBin } from '@sf-m3/example-servers';
+import { createExampleServer, exampleServerBin } from '@sf-m3/example-servers';
 import { MCPTestKit } from '../../kit/MCPTestKit';
+import { InProcessServer } from '../../servers/InProcessServer';
 import { StdioServer } from '../../servers/StdioServer';
 import { alive, ensureBuilt, tracedPids } from '../acp/acpHarness.testkit';
 import { fakeClaudeAgent } from './claudeCode.testkit';
@@ -143,5 +145,33 @@ describe('claude_code harness (stream-json fixture)', () => {
     expect(result.error?.code).toBe('claude_code_turn_failed');
     expect(result.error?.message).toContain('API Error: 400');
     expect(result.traceView.messages.filter((m) => m.role === 'assistant')).toEqual([]);
+  });
+
+  it('attaches an HTTP server (in process, behind the loopback proxy) as a type: http entry', async () => {
+    const shop = new InProcessServer({ name: 'shop', factory: createExampleServer });
+    const result = await fakeClaudeAgent(kit).run(QUOTE, { servers: [shop] });
+
+    expect(result.snapshot.outcome).toBe('completed');
+    const calls = result.traceView.toolCalls.map((c) => [c.tool.value, c.server, c.status, c.correlation]);
+    expect(calls).toEqual([['shipping_quote', 'shop', 'success', 'correlated']]);
+  });
+
+  it('gives the CLI the key from apiKeyEnv as ANTHROPIC_API_KEY and keeps it out of the trace and the store', async () => {
+    const secret = 'sk-ant-m3-test-secret-value-0123456789';
+    process.env.M3_CLAUDE_TEST_KEY = secret;
+    try {
+      const argsFile = join(dir, 'args.json');
+      const agent = fakeClaudeAgent(kit, { apiKeyEnv: 'M3_CLAUDE_TEST_KEY', env: { FAKE_CLAUDE_ARGS_FILE: argsFile } });
+      const result = await agent.run(`say ${secret}`, { servers: [example] });
+      const { env } = JSON.parse(readFileSync(argsFile, 'utf8')) as { env: Record<string, string> };
+
+      expect(env.ANTHROPIC_API_KEY).toBe(`sha256:${createHash('sha256').update(secret).digest('hex')}`);
+      expect(env.M3_CLAUDE_TEST_KEY).toBeUndefined();
+      expect(result.snapshot.outcome).toBe('completed');
+      expect(JSON.stringify(result.trace.events)).not.toContain(secret);
+      expect(JSON.stringify(await kit.store.getExecution(result.executionId))).not.toContain(secret);
+    } finally {
+      delete process.env.M3_CLAUDE_TEST_KEY;
+    }
   });
 });

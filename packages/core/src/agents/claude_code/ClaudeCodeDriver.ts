@@ -12,6 +12,7 @@ import { removeLaunchRoot, type AgentLaunchPlan } from '../process/launchPlan';
 import { AgentServerGroup } from '../wire/AgentServerGroup';
 import { CLAUDE_CODE_DEFAULTS } from './claudeCodeDefaults';
 import { claudeApiKey, claudeLaunchExtras, claudeServerKeys } from './claudeCodeLaunch';
+import { claudeScriptExecutable } from './claudeScriptExecutable';
 import { claudeTurnEnd } from './claudeTurnEnd';
 import { ClaudeStreamRecorder, type ClaudeTurnResult } from './ClaudeStreamRecorder';
 
@@ -90,15 +91,16 @@ export class ClaudeCodeDriver implements HarnessDriver {
     this.events = events;
     this.stream = new ClaudeStreamRecorder(events, keys, this.model);
     const tools = nativeToolSelection(options.servers, options.policies);
+    const { selection, scriptArgs } = claudeScriptExecutable(this.selection);
     try {
       const launch = await prepareNativeLaunch(
-        this.selection,
+        selection,
         CLAUDE_CODE_DEFAULTS,
         async (dirs, key) => {
           const apiKey = claudeApiKey(this.selection, key);
           ctx.setStage({ stage: 'harness_startup', operation: 'start MCP capture proxies' });
           const descriptors = await group.start(ctx.signal);
-          return claudeLaunchExtras(dirs, {
+          const extras = await claudeLaunchExtras(dirs, {
             selection: this.selection,
             model: this.model,
             apiKey,
@@ -106,6 +108,7 @@ export class ClaudeCodeDriver implements HarnessDriver {
             tools,
             keys,
           });
+          return { ...extras, args: [...scriptArgs, ...extras.args] };
         },
         ctx.redactor,
       );

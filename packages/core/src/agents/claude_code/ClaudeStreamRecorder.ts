@@ -174,6 +174,7 @@ export class ClaudeStreamRecorder {
     });
     const answer = str(message.result);
     const own = this.turnText;
+    this.turnTexts = [];
     return {
       subtype: str(message.subtype),
       isError: message.is_error === true,

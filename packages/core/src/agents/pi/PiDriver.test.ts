@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exampleServerBin } from '@sf-m3/example-servers';
+import { createExampleServer, exampleServerBin } from '@sf-m3/example-servers';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import type { TraceEvent } from '../../trace/Event';
+import { InProcessServer } from '../../servers/InProcessServer';
 import { StdioServer } from '../../servers/StdioServer';
 import { PI_TOOL_CALL_META_KEY } from './extension/piBridgeConfig';
 import { alive, ensureBuilt, FAKE_PI, livePidsOf, tracedPids } from './piHarness.testkit';
@@ -83,6 +84,20 @@ describe('the pi harness with the protocol fixture', () => {
     expect(alive([...pids, ...tracedPids(result.trace.events)])).toEqual([]);
   });
 
+  it('bridges an in-process server over the loopback HTTP proxy beside a stdio one', async () => {
+    const shop = new InProcessServer({ name: 'shop', factory: createExampleServer });
+    const session = await pi().session({ servers: [example, shop], timeoutMs: 30_000 });
+    const turn = await session.send(
+      'call mcp_shop_shipping_quote {"weight_kg":1,"zone":"local"}\n' + quote(2, 'international'),
+    );
+    const result = await session.close();
+    expect(turn.outcome).toBe('completed');
+    expect(result.traceView.toolCalls.map((c) => [c.server, c.tool.value, c.correlation, c.status])).toEqual([
+      ['shop', 'shipping_quote', 'correlated', 'success'],
+      ['example', 'shipping_quote', 'correlated', 'success'],
+    ]);
+  });
+
   it('registers only the tools the run allows: another tool is not found and never reaches the wire', async () => {
     const session = await pi().session({ servers: [example], tools: ['example:shipping_quote'], timeoutMs: 30_000 });
     const turn = await session.send(`${quote(2, 'local')}\ncall mcp_example_create_order {"customer_id":"c1"}`);
@@ -127,7 +142,7 @@ describe('the pi harness with the protocol fixture', () => {
     const session = await pi({ env: { FAKE_PI_NO_USAGE: '1' } }).session({ servers: [example], timeoutMs: 30_000 });
     await session.send('hello');
     const result = await session.close();
-    expect(result.traceView.summary.usage.state).not.toBe('observed');
+    expect(result.traceView.summary.usage.state).toBe('not_emitted');
     expect(result.trace.events.some((e) => e.kind === 'usage')).toBe(false);
   });
 

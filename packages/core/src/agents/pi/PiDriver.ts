@@ -17,8 +17,6 @@ import { piTurnEnd } from './piTurnEnd';
 
 /** How often wire evidence is read while a turn runs. */
 const SYNC_INTERVAL_MS = 100;
-/** Bound on waiting for the extension's status after Pi answered `get_state` (it normally comes first). */
-const STATUS_WAIT_MS = 10_000;
 /** Bound on `abort` reaching `agent_end`, and on Pi leaving on its own once stdin closes. */
 const CANCEL_WAIT_MS = 1000;
 const EXIT_WAIT_MS = 1000;
@@ -43,7 +41,6 @@ export class PiDriver implements HarnessDriver {
   private projection: PiEventProjection | undefined;
   private wireTurnId: string | undefined;
   private agentEnd: { promise: Promise<void>; resolve: () => void } | undefined;
-  private statusSeen: () => void = () => undefined;
   private syncing: Promise<void> = Promise.resolve();
   private syncQueued = false;
   private closing: Promise<void> | undefined;
@@ -72,7 +69,6 @@ export class PiDriver implements HarnessDriver {
     const projection = new PiEventProjection(
       events,
       servers.map((s) => s.name),
-      () => this.statusSeen(),
     );
     this.projection = projection;
     const keyEnv = piKeyEnv(this.selection.apiKeyEnv, this.model.provider);
@@ -94,7 +90,6 @@ export class PiDriver implements HarnessDriver {
     const proc = new AgentProcess(this.plan, recorder, redactor, ctx.scope);
     this.process = proc;
     if (proc.pid === null) throw piExited(await proc.exited, 'its start');
-    const status = new Promise<void>((resolve) => (this.statusSeen = resolve));
     const rpc = new PiRpc(proc, events, (frame) => this.onEvent(frame));
     this.rpc = rpc;
 
@@ -103,10 +98,9 @@ export class PiDriver implements HarnessDriver {
     if (!state.success || !isObject(state.data)) {
       throw new M3Error('pi_protocol_error', `pi answered get_state with an error: ${state.error ?? 'no data'}`, {});
     }
-    ctx.setStage({ stage: 'harness_startup', operation: 'wait for the sf-m3 Pi extension' });
-    await Promise.race([status, proc.exited, delay(STATUS_WAIT_MS)]);
+    // Pi binds its extensions (session_start, where ours reports) before it reads any command, so
+    // the status line comes before this answer or not at all.
     if (projection.status === undefined) {
-      if (proc.exit !== undefined) throw piExited(proc.exit, 'the sf-m3 Pi extension');
       throw new M3Error(
         'pi_extension_not_loaded',
         "pi started without reporting the sf-m3 MCP extension: the CLI must load extensions given with --extension (Pi 0.73 or later); its stderr is in the trace's process.exited",

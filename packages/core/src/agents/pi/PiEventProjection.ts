@@ -45,7 +45,6 @@ export class PiEventProjection {
   constructor(
     private readonly events: NativeEventRecorder,
     private readonly servers: readonly string[],
-    private readonly onStatus: () => void,
   ) {}
 
   /** A new prompt: forget the last turn's message. */
@@ -155,6 +154,5 @@ export class PiEventProjection {
     for (const e of status.errors) {
       this.events.providerEvent('mcp_server_unavailable', { server: e.server, message: e.message });
     }
-    this.onStatus();
   }
 }

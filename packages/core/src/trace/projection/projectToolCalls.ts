@@ -12,6 +12,7 @@ import type {
   ToolResultValue,
   WireToolCall,
 } from '../TraceEntry';
+import { correlateToolCalls } from './correlateToolCalls';
 import type { RpcExchange } from './pairExchanges';
 import {
   callIdOf,
@@ -151,17 +152,6 @@ function collectReported(events: readonly TraceEvent[]): ReportedCall[] {
   return calls;
 }
 
-/** Finds the wire call a reported call describes: same turn and tool, preferring the same server. */
-function correlate(reported: ReportedCall, wires: readonly WireCall[], taken: Set<WireCall>): WireCall | undefined {
-  const candidates = wires.filter(
-    (w) =>
-      !taken.has(w) &&
-      w.tool.value === reported.value.tool &&
-      (reported.request.turnId === undefined || w.exchange.request.turnId === reported.request.turnId),
-  );
-  return candidates.find((w) => reported.value.server === null || w.server === reported.value.server) ?? candidates[0];
-}
-
 /** Content blocks with ACP `{ type: 'content', content }` wrappers replaced by what they wrap. */
 function unwrapAcpContent(blocks: readonly JsonValue[]): JsonValue[] {
   return blocks.map((b) => (isJsonObject(b) && b.type === 'content' && isJsonObject(b.content) ? b.content : b));
@@ -199,8 +189,12 @@ function sameResult(reported: JsonValue, wire: ToolResultValue): boolean | undef
   );
 }
 
-function conflictsOf(reported: ReportedToolCall, wire: WireCall): EvidenceConflict[] {
+function conflictsOf(reported: ReportedToolCall, reportedTurn: string | undefined, wire: WireCall): EvidenceConflict[] {
   const conflicts: EvidenceConflict[] = [];
+  const wireTurn = wire.exchange.request.turnId;
+  if (reportedTurn !== undefined && wireTurn !== undefined && reportedTurn !== wireTurn) {
+    conflicts.push({ field: 'turn', reported: reportedTurn, wire: wireTurn });
+  }
   if (reported.server !== null && reported.server !== wire.server) {
     conflicts.push({ field: 'server', reported: reported.server, wire: wire.server });
   }
@@ -261,7 +255,7 @@ function wireEntry(context: ProjectionContext, wire: WireCall, reported: Reporte
     latencyMs: wire.latencyMs,
     wire: observed(wire.wire),
     reported: reportedObs,
-    conflicts: reportedValue ? conflictsOf(reportedValue, wire) : [],
+    conflicts: reportedValue ? conflictsOf(reportedValue, reported?.request.turnId, wire) : [],
     ...(policy !== undefined && { policy }),
   };
 }
@@ -314,21 +308,13 @@ function reportedEntry(context: ProjectionContext, call: ReportedCall): ToolCall
 
 /**
  * Tool-call entries: one per wire `tools/call` exchange, correlated with the agent's reported
- * call when there is one (wire fields win; disagreements go to `conflicts`), plus one per
+ * call when there is one (by the `_meta` id the CLI sent, else turn, tool and order, else
+ * arguments: `correlateToolCalls`; wire fields win; disagreements go to `conflicts`), plus one per
  * reported call no wire exchange matched.
  */
 export function projectToolCalls(context: ProjectionContext, toolExchanges: readonly RpcExchange[]): ToolCallEntry[] {
   const wires = toolExchanges.map((exchange) => decodeWire(context, exchange));
-  const taken = new Set<WireCall>();
-  const pairs = new Map<WireCall, ReportedCall>();
-  const reportedOnly: ReportedCall[] = [];
-  for (const reported of collectReported(context.events)) {
-    const wire = correlate(reported, wires, taken);
-    if (wire) {
-      taken.add(wire);
-      pairs.set(wire, reported);
-    } else reportedOnly.push(reported);
-  }
+  const { pairs, reportedOnly } = correlateToolCalls(collectReported(context.events), wires);
   return [
     ...wires.map((wire) => wireEntry(context, wire, pairs.get(wire))),
     ...reportedOnly.map((call) => reportedEntry(context, call)),

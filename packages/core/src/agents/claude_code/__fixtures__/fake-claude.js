@@ -11,10 +11,10 @@
 //   [exit]             writes a text block, then exits with code 3 mid-turn
 //   [api-error]        the CLI's synthetic error message and an is_error result
 // and by env: FAKE_CLAUDE_IGNORE_SIGTERM=1 (ignores SIGTERM and interrupts), FAKE_CLAUDE_NO_USAGE=1
-// (results without usage or cost), FAKE_CLAUDE_ARGS_FILE=<path> (writes its argv and selected env there).
+// (results without usage or cost), FAKE_CLAUDE_ARGS_FILE=<path> (writes its argv and selected env there, the API key hashed).
 'use strict';
 
-const { randomUUID } = require('node:crypto');
+const { createHash, randomUUID } = require('node:crypto');
 const { readFileSync, writeFileSync } = require('node:fs');
 const readline = require('node:readline');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
@@ -34,7 +34,10 @@ if (argv.includes('--version')) {
 }
 if (process.env.FAKE_CLAUDE_ARGS_FILE) {
   const env = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => /^(ANTHROPIC_|CLAUDE_|DISABLE_|HOME$|PATH$)/.test(k)),
+    Object.entries(process.env)
+      .filter(([k]) => /^(ANTHROPIC_|CLAUDE_|DISABLE_|HOME$|PATH$)/.test(k))
+      // The key only as its SHA-256: a test's file is outside the launch's private root.
+      .map(([k, v]) => [k, k === 'ANTHROPIC_API_KEY' ? `sha256:${createHash('sha256').update(v).digest('hex')}` : v]),
   );
   writeFileSync(process.env.FAKE_CLAUDE_ARGS_FILE, JSON.stringify({ argv, env }));
 }

@@ -12,6 +12,7 @@
 //   refuse                            (the whole prompt) answers the prompt command with success: false
 //   anything else                     answers "echo: <prompt>"
 // and by the environment: FAKE_PI_IGNORE_SIGTERM=1, FAKE_PI_NO_USAGE=1, FAKE_PI_NO_STATUS=1,
+// FAKE_PI_SILENT=1 (reads commands, answers none),
 // FAKE_PI_ALL_TOOLS=1 (registers every tool, so a denied call reaches the wire and the proxy),
 // FAKE_PI_ARGV_FILE=<path> (writes its argv and the env names it got, for launch tests).
 'use strict';
@@ -220,6 +221,7 @@ async function main() {
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + 1);
       const command = JSON.parse(line);
+      if (process.env.FAKE_PI_SILENT === '1') continue;
       if (command.type === 'abort') {
         turn?.abort();
         write({ id: command.id, type: 'response', command: 'abort', success: true });
