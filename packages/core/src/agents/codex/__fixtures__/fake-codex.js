@@ -9,6 +9,7 @@
 //   ask-approval                       ask the client (mcpServer/elicitation/request) before each call
 //   reason: <text> | hidden-reasoning  a reasoning item, visible or with no text
 //   say: <text>                        the answer (default: "done" and the tool results)
+//   check-key                          answer whether the provider's env_key variable is set (never its value)
 //   stall                              never finish the turn (until turn/interrupt)
 //   fail: <message>                    end the turn failed
 //   exit <code>                        exit mid-turn
@@ -25,7 +26,10 @@ const { readCodexConfig } = require('./fakeCodexConfig');
 
 const VERSION = '0.171.0';
 const stubborn = process.env.FAKE_CODEX_IGNORE_SIGTERM === '1';
-if (stubborn) process.on('SIGTERM', () => undefined);
+if (stubborn) {
+  process.on('SIGTERM', () => undefined);
+  setInterval(() => undefined, 1000); // stays up when stdin and its MCP servers are gone
+}
 
 /** The recorded frames, as templates: the first frame matching `pick`. */
 const recorded = readFileSync(join(__dirname, 'codex-0.171.0-app-server.ndjson'), 'utf8')
@@ -250,6 +254,10 @@ async function runTurn(turn, prompt) {
         startedAtMs: now(),
         completedAtMs: now(),
       });
+    } else if (line === 'check-key') {
+      const provider = config.model_providers?.[config.model_provider] ?? {};
+      const name = provider.env_key;
+      answer = name === undefined ? 'no env_key' : `${name} is ${process.env[name] ? 'set' : 'unset'}`;
     } else if (line.startsWith('say:')) {
       answer = line.slice(4).trim();
     } else if (line === 'stall') {

@@ -1,0 +1,46 @@
+// Helpers for the codex harness tests: the protocol fixture, the example server, a kit agent.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { exampleServerBin } from '@sf-m3/example-servers';
+import type { MCPTestKit } from '../../kit/MCPTestKit';
+import { StdioServer } from '../../servers/StdioServer';
+import type { TraceEvent } from '../../trace/Event';
+import type { TraceView } from '../../trace/TraceView';
+
+export { agentPidOf, alive, livePidsOf, tracedPids } from '../acp/acpHarness.testkit';
+
+/** `fake-codex.js`: codex app-server's protocol from a recorded session, scripted by the prompt. */
+export const FAKE_CODEX = join(__dirname, '__fixtures__', 'fake-codex.js');
+/** A loopback endpoint nothing listens on: the fixture has no model, the harness needs a baseUrl or key. */
+export const NO_MODEL_URL = 'http://127.0.0.1:9/v1';
+
+export const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
+
+/** Builds the example servers when they are missing. */
+export function ensureBuilt(): void {
+  const root = join(__dirname, '..', '..', '..', '..', '..');
+  if (!existsSync(exampleServerBin)) execFileSync('npx', ['tsc', '-b', 'examples/servers'], { cwd: root });
+}
+
+/** A `codex` agent of `kit` running the fixture (extra selection fields override). */
+export function fakeCodexAgent(kit: MCPTestKit, extra: Record<string, unknown> = {}) {
+  return kit.agents([
+    { harness: 'codex', executable: FAKE_CODEX, models: ['gpt-5.6-sol'], baseUrl: NO_MODEL_URL, ...extra },
+  ])[0]!;
+}
+
+/** The `provider.event` payloads of one category. */
+export function providerEvents(events: readonly TraceEvent[], category: string): Record<string, unknown>[] {
+  return events.filter((e) => e.kind === 'provider.event' && e.payload.category === category).map((e) => e.payload);
+}
+
+/** The harness's raw frames one way, parsed. */
+export function harnessFrames(
+  view: TraceView,
+  direction: 'sdk_to_harness' | 'harness_to_sdk',
+): Record<string, unknown>[] {
+  return view.rawMessages
+    .filter((m) => m.source === 'harness' && m.direction === direction)
+    .map((m) => JSON.parse(String(m.preview.value)) as Record<string, unknown>);
+}
