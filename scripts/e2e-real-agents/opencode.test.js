@@ -48,6 +48,7 @@ function scriptedModel() {
       { lastUserText: /customer/, afterToolResult: false },
       { toolCalls: [{ name: 'example_normalize_customer', arguments: { name: ' ada ' } }] },
     )
+    .when({ lastUserText: /take your time/ }, { content: 'late', delayMs: 60_000 })
     .when({ afterToolResult: true }, (request) => ({
       content: `Result: ${request.messages
         .at(-1)
@@ -128,6 +129,10 @@ describe('opencode (real CLI) over the opencode harness', () => {
       { weight_kg: 2, zone: 'local' },
       { weight_kg: 3, zone: 'regional' },
     ]);
+    expect(quotes.map((c) => [c.correlation, c.conflicts])).toEqual([
+      ['correlated', []],
+      ['correlated', []],
+    ]);
     expect(quotes[0].reported.value).toMatchObject({ server: 'example', tool: 'shipping_quote' });
     expect(quotes[0].reported.value.providerCallId).toEqual(expect.any(String));
 
@@ -144,6 +149,33 @@ describe('opencode (real CLI) over the opencode harness', () => {
     expect(view.summary.usage.value.outputTokens).toBeGreaterThan(0);
 
     expect(fake.limitViolations).toEqual([]);
+    expect(pids.size).toBeGreaterThanOrEqual(2);
+    expect([...pids].filter(isAlive)).toEqual([]);
+  });
+
+  it('cancels a turn in flight with POST /session/{id}/abort and leaves no process', async () => {
+    const [agent] = kit.agents([
+      { harness: 'opencode', executable, models: ['opencode/big-pickle'], baseUrl: fake.baseUrl },
+    ]);
+    const started = Date.now();
+    const handle = agent.submit('Answer when you like, take your time.', { servers: [example], timeoutMs: 120_000 });
+    const pids = new Set();
+    for await (const event of handle.events()) {
+      if (event.kind === 'process.started' && typeof event.payload.pid === 'number') pids.add(event.payload.pid);
+      if (event.kind === 'turn.created') break;
+    }
+    while (fake.modelRequests.length === 0) await new Promise((r) => setTimeout(r, 100));
+    for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
+    await handle.cancel();
+    const result = await handle.result({ timeoutMs: 30_000 });
+    console.log(`opencode real-CLI cancel: ${Date.now() - started} ms`);
+
+    expect(result.snapshot.outcome).toBe('cancelled');
+    expect(result.turns[0]?.outcome).toBe('cancelled');
+    const aborts = result.trace.events.filter(
+      (e) => e.kind === 'provider.event' && e.payload.category === 'session_abort',
+    );
+    expect(aborts.map((e) => e.payload.answer)).toEqual([true]);
     expect(pids.size).toBeGreaterThanOrEqual(2);
     expect([...pids].filter(isAlive)).toEqual([]);
   });

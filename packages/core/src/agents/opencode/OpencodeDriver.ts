@@ -13,16 +13,21 @@ import { AgentProcess, type AgentExit } from '../process/AgentProcess';
 import { removeLaunchRoot, type AgentLaunchPlan } from '../process/launchPlan';
 import { AgentServerGroup } from '../wire/AgentServerGroup';
 import { OpencodeClient } from './OpencodeClient';
+import { OpencodeHistory } from './OpencodeHistory';
 import { OPENCODE_SWITCHES, opencodeConfig, parseOpencodeModel, type OpencodeModelRef } from './opencodeConfig';
 import { waitForListening } from './opencodeListening';
 import { OpencodeMessageRecorder, type OpencodeTurnFacts } from './OpencodeMessageRecorder';
 
 /** How often wire evidence is read while a turn runs. */
 const SYNC_INTERVAL_MS = 100;
+/** How often the session history is read while a turn runs. */
+const POLL_INTERVAL_MS = 500;
 /** Bounds on `POST /session/{id}/abort`, on the turn settling after it, and on a late history read. */
 const ABORT_WAIT_MS = 2000;
 const SETTLE_WAIT_MS = 3000;
 const HISTORY_WAIT_MS = 1500;
+/** Bound on `POST /global/dispose` at close (OpenCode then closes its MCP clients, so the proxies finish their capture). */
+const DISPOSE_WAIT_MS = 2000;
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -52,6 +57,8 @@ export class OpencodeDriver implements HarnessDriver {
   private group: AgentServerGroup | undefined;
   private client: OpencodeClient | undefined;
   private messages: OpencodeMessageRecorder | undefined;
+  private history: OpencodeHistory | undefined;
+  private events: NativeEventRecorder | undefined;
   private agentSessionId = '';
   private wireTurnId: string | undefined;
   private turn: Promise<unknown> | undefined;
@@ -72,15 +79,14 @@ export class OpencodeDriver implements HarnessDriver {
     const { recorder, redactor } = ctx;
     const { servers, policies } = ctx.options;
     const events = new NativeEventRecorder(recorder, ctx.scope, this.connectionId);
+    this.events = events;
     const scope = () => ({
       sessionId: ctx.sessionId,
       ...(this.wireTurnId !== undefined && { turnId: this.wireTurnId }),
     });
     this.group = new AgentServerGroup({ servers, policies, recorder, redactor, logger: ctx.logger, scope });
-    this.messages = new OpencodeMessageRecorder(
-      events,
-      servers.map((s) => s.name),
-    );
+    const tools = nativeToolSelection(servers, policies);
+    this.messages = new OpencodeMessageRecorder(events, tools);
     ctx.setStage({ stage: 'harness_startup', operation: 'start MCP capture proxies' });
     const descriptors = await this.group.start(ctx.signal);
     const password = randomBytes(24).toString('hex');
@@ -96,7 +102,7 @@ export class OpencodeDriver implements HarnessDriver {
           baseUrl: this.selection.baseUrl,
           apiKeyEnv,
           servers: descriptors,
-          tools: nativeToolSelection(servers, policies),
+          tools,
         });
         const path = join(dirs.configDir, 'opencode.json');
         await writeFile(path, JSON.stringify(config, null, 2), { mode: 0o600, flag: 'wx' });
@@ -127,6 +133,7 @@ export class OpencodeDriver implements HarnessDriver {
       throw new M3Error('opencode_protocol_error', 'the OpenCode server answered POST /session without an id', {});
     }
     this.agentSessionId = session.id;
+    this.history = new OpencodeHistory(this.client, session.id, this.messages);
     let version = typeof session.version === 'string' ? session.version : undefined;
     if (version === undefined) {
       const health = await this.call<Record<string, unknown>>(ctx, 'GET', '/global/health', undefined);
@@ -155,20 +162,24 @@ export class OpencodeDriver implements HarnessDriver {
       this.process?.rememberDescendants();
       this.sync();
     }, SYNC_INTERVAL_MS);
+    const history = this.history as OpencodeHistory;
+    const poll = setInterval(() => history.poll(ctx.signal), POLL_INTERVAL_MS);
+    history.messages.beginTurn();
     const body = { model: this.model, parts: [{ type: 'text', text: turn.prompt }] };
-    const running = this.turnOf(ctx, body);
+    const running = this.turnOf(ctx, body, history);
     this.turn = running.catch(() => undefined);
     try {
       return await running;
     } finally {
       clearInterval(timer);
+      clearInterval(poll);
       this.turn = undefined;
       this.sync();
       await this.syncing;
     }
   }
 
-  private async turnOf(ctx: HarnessContext, body: unknown): Promise<HarnessTurnEnd> {
+  private async turnOf(ctx: HarnessContext, body: unknown, history: OpencodeHistory): Promise<HarnessTurnEnd> {
     const path = `/session/${this.agentSessionId}/message`;
     let failure: unknown;
     try {
@@ -176,11 +187,11 @@ export class OpencodeDriver implements HarnessDriver {
     } catch (error) {
       failure = error;
     }
-    // The turn's messages come from the history (the answer holds only the last one); after the
-    // execution ended (deadline, cancel) it is read on a short bound of its own.
+    // The turn's messages come from the history (the answer holds only the last one): a last full
+    // read, after the execution ended (deadline, cancel) on a short bound of its own.
     const signal = ctx.signal.aborted ? AbortSignal.timeout(HISTORY_WAIT_MS) : ctx.signal;
-    const facts = await this.readHistory(signal).catch(() => undefined);
-    const text = facts?.text ?? null;
+    const facts = await history.final(signal).catch(() => undefined);
+    const text = facts?.text ?? history.messages.turnFacts().text;
     if (ctx.signal.aborted) return { text, stopReason: null };
     if (failure !== undefined) {
       const error = failure instanceof M3Error ? failure : new M3Error('opencode_connection_lost', String(failure));
@@ -215,17 +226,14 @@ export class OpencodeDriver implements HarnessDriver {
     return { text, stopReason: finish };
   }
 
-  private async readHistory(signal: AbortSignal): Promise<OpencodeTurnFacts> {
-    const client = this.client as OpencodeClient;
-    const history = await client.call('GET', `/session/${this.agentSessionId}/message`, undefined, signal);
-    return (this.messages as OpencodeMessageRecorder).record(history);
-  }
-
   async cancelTurn(): Promise<void> {
     if (this.turn === undefined || this.client === undefined || this.abortSent) return;
     this.abortSent = true;
     const path = `/session/${this.agentSessionId}/abort`;
-    await this.client.call('POST', path, undefined, AbortSignal.timeout(ABORT_WAIT_MS)).catch(() => undefined);
+    const answer = await this.client
+      .call('POST', path, undefined, AbortSignal.timeout(ABORT_WAIT_MS))
+      .catch((error: unknown) => ({ failed: error instanceof M3Error ? error.code : 'aborted' }));
+    this.events?.providerEvent('session_abort', { answer: answer as JsonObject });
     await Promise.race([this.turn, delay(SETTLE_WAIT_MS)]);
   }
 
@@ -234,9 +242,17 @@ export class OpencodeDriver implements HarnessDriver {
     return this.closing;
   }
 
-  /** Abort a turn in flight, SIGTERM/SIGKILL the server's process group, close the proxies, remove temp dirs. */
+  /**
+   * Abort a turn in flight, ask OpenCode to dispose its instances (its MCP clients close, so the
+   * capture proxies end cleanly), SIGTERM/SIGKILL the server's process group, close the proxies,
+   * remove temp dirs.
+   */
   private async cleanup(ctx: HarnessContext): Promise<void> {
     await this.cancelTurn().catch(() => undefined);
+    if (this.client !== undefined && this.process?.exit === undefined) {
+      const signal = AbortSignal.timeout(DISPOSE_WAIT_MS);
+      await this.client.call('POST', '/global/dispose', undefined, signal).catch(() => undefined);
+    }
     let clean = true;
     if (this.process !== undefined) {
       this.process.rememberDescendants();

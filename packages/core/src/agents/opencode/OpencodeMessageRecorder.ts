@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '../../json';
 import type { NativeEventRecorder, NativeReportedCall } from '../native/NativeEventRecorder';
-import { splitPrefixedToolName } from '../native/nativeToolSelection';
+import { splitPrefixedToolName, type NativeServerTools } from '../native/nativeToolSelection';
+import { opencodeName } from './opencodeConfig';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -13,7 +14,7 @@ export interface OpencodeTurnFacts {
   readonly finish: string | null;
   /** `info.error` of the last assistant message (`{ name, data: { message } }`). */
   readonly error: { name: string; message: string } | null;
-  /** How many assistant messages were new. */
+  /** How many assistant messages were recorded. */
   readonly messages: number;
 }
 
@@ -27,40 +28,66 @@ interface Totals {
 
 /**
  * Projects OpenCode's session history (`GET /session/{id}/message`: `{ info, parts }[]`) into the
- * native events, each assistant message once: reasoning parts, the message's text (one whole
- * message, recorded before its tool parts and again for text after them), tool parts as reported
- * calls (`providerCallId` = the part's `callID`, `<server>_<tool>` split by the longest server
- * name) with their result when completed or failed, and usage cumulative for the session (the sum
- * of `info.tokens` and `info.cost` over the assistant messages that report them).
+ * native events, read as often as the driver likes: a tool part as a reported call once it runs
+ * (`providerCallId` = its `callID`; OpenCode's `<server>_<tool>`, both sanitized, split by the
+ * longest sanitized server name and mapped back, the tool too when the policy names it) and its
+ * result once completed or failed; a message's reasoning parts and its text (one whole message,
+ * recorded before its tool parts and again for text after them) once the message is complete (or
+ * the read is final); usage cumulative for the session (the sum of `info.tokens` and `info.cost`
+ * over the complete assistant messages that report them).
  */
 export class OpencodeMessageRecorder {
   private readonly done = new Set<string>();
+  private readonly requested = new Set<string>();
+  private readonly resulted = new Set<string>();
   private readonly totals: Totals = { input: 0, output: 0, reasoning: 0, total: null, cost: null };
-  private reportedUsage = false;
+  private turn = { text: null as string | null, last: undefined as Record<string, unknown> | undefined, count: 0 };
+
+  /** Sanitized server name → the server; per server, sanitized tool name → the tool (when the policy names them). */
+  private readonly servers = new Map<string, string>();
+  private readonly tools = new Map<string, Map<string, string>>();
 
   constructor(
     private readonly events: NativeEventRecorder,
-    private readonly servers: readonly string[],
-  ) {}
+    selection: readonly NativeServerTools[],
+  ) {
+    for (const { server, tools } of selection) {
+      this.servers.set(opencodeName(server), server);
+      if (tools !== 'all') this.tools.set(server, new Map(tools.map((t) => [opencodeName(t), t])));
+    }
+  }
 
-  /** Records the assistant messages not recorded yet; returns the facts of those new ones. */
-  record(history: unknown): OpencodeTurnFacts {
+  /** Starts a turn's facts afresh. */
+  beginTurn(): void {
+    this.turn = { text: null, last: undefined, count: 0 };
+  }
+
+  /**
+   * Records what is new in `history`; `final` takes every message as complete (the last read of a
+   * turn, after which OpenCode adds nothing to them).
+   */
+  record(history: unknown, final: boolean): void {
     const entries = Array.isArray(history) ? history : [];
-    let text: string | null = null;
-    let last: Record<string, unknown> | undefined;
-    let count = 0;
+    let usageChanged = false;
     for (const entry of entries) {
       if (!isObject(entry) || !isObject(entry.info) || entry.info.role !== 'assistant') continue;
-      const id = typeof entry.info.id === 'string' ? entry.info.id : `message-${this.done.size}`;
+      const info = entry.info;
+      const id = typeof info.id === 'string' ? info.id : `message-${this.done.size}`;
       if (this.done.has(id)) continue;
+      const parts = Array.isArray(entry.parts) ? entry.parts.filter(isObject) : [];
+      const complete = final || (isObject(info.time) && info.time.completed !== undefined) || info.error !== undefined;
+      if (!complete) {
+        for (const part of parts) if (part.type === 'tool') this.recordTool(part);
+        continue;
+      }
       this.done.add(id);
-      count++;
-      last = entry.info;
-      const messageText = this.recordParts(id, Array.isArray(entry.parts) ? entry.parts : []);
-      if (messageText !== '') text = messageText;
-      this.addUsage(entry.info);
+      this.turn.count++;
+      this.turn.last = info;
+      const text = this.recordParts(id, parts);
+      if (text !== '') this.turn.text = text;
+      usageChanged = this.addUsage(info) || usageChanged;
     }
-    if (count > 0 && this.reportedUsage) {
+    if (usageChanged) {
       const t = this.totals;
       this.events.usage({
         inputTokens: t.input,
@@ -70,6 +97,11 @@ export class OpencodeMessageRecorder {
         cost: t.cost,
       });
     }
+  }
+
+  /** The facts of the messages recorded since `beginTurn`. */
+  turnFacts(): OpencodeTurnFacts {
+    const { text, last, count } = this.turn;
     const error = isObject(last?.error) ? last.error : undefined;
     return {
       text,
@@ -85,8 +117,8 @@ export class OpencodeMessageRecorder {
     };
   }
 
-  /** Records one message's parts in order; returns its whole text. */
-  private recordParts(messageId: string, parts: unknown[]): string {
+  /** Records one complete message's parts in order; returns its whole text. */
+  private recordParts(messageId: string, parts: Record<string, unknown>[]): string {
     let pending = '';
     let all = '';
     const flush = (): void => {
@@ -94,7 +126,6 @@ export class OpencodeMessageRecorder {
       pending = '';
     };
     for (const part of parts) {
-      if (!isObject(part)) continue;
       if (part.type === 'text' && typeof part.text === 'string' && part.synthetic !== true && part.ignored !== true) {
         pending += part.text;
         all += part.text;
@@ -110,17 +141,26 @@ export class OpencodeMessageRecorder {
     return all;
   }
 
+  /** A tool part: the call once it runs (or ended), its result once it ended; each once per part. */
   private recordTool(part: Record<string, unknown>): void {
-    const name = typeof part.tool === 'string' ? part.tool : '';
-    const split = splitPrefixedToolName(name, this.servers, '', '_');
     const state = isObject(part.state) ? part.state : {};
+    const key = typeof part.id === 'string' ? part.id : String(part.callID);
+    const ended = state.status === 'completed' || state.status === 'error';
+    if (!ended && state.status !== 'running') return;
+    if (this.resulted.has(key) || (!ended && this.requested.has(key))) return;
+    const name = typeof part.tool === 'string' ? part.tool : '';
+    const split = splitPrefixedToolName(name, [...this.servers.keys()], '', '_');
+    const server = split === undefined ? null : (this.servers.get(split.server) as string);
+    const tool = split === undefined ? name : (this.tools.get(server as string)?.get(split.tool) ?? split.tool);
     const call: NativeReportedCall = {
       providerCallId: typeof part.callID === 'string' ? part.callID : String(part.id ?? ''),
-      server: split?.server ?? null,
-      tool: split?.tool ?? name,
+      server,
+      tool,
       ...(isObject(state.input) && { arguments: state.input as JsonObject }),
     };
-    this.events.toolRequested(call);
+    if (!this.requested.has(key)) this.events.toolRequested(call);
+    this.requested.add(key);
+    if (ended) this.resulted.add(key);
     if (state.status === 'completed') {
       this.events.toolResult(
         call,
@@ -132,11 +172,11 @@ export class OpencodeMessageRecorder {
     }
   }
 
-  private addUsage(info: Record<string, unknown>): void {
+  /** Adds a complete message's tokens and cost; false when it reports neither. */
+  private addUsage(info: Record<string, unknown>): boolean {
     const tokens = isObject(info.tokens) ? info.tokens : undefined;
     const cost = num(info.cost);
-    if (tokens === undefined && cost === undefined) return;
-    this.reportedUsage = true;
+    if (tokens === undefined && cost === undefined) return false;
     const t = this.totals;
     if (tokens !== undefined) {
       t.input += num(tokens.input) ?? 0;
@@ -146,5 +186,6 @@ export class OpencodeMessageRecorder {
       if (total !== undefined) t.total = (t.total ?? 0) + total;
     }
     if (cost !== undefined) t.cost = (t.cost ?? 0) + cost;
+    return true;
   }
 }

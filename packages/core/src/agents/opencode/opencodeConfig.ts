@@ -40,10 +40,15 @@ export const OPENCODE_SWITCHES: Readonly<Record<string, string>> = {
   npm_config_offline: 'true',
 };
 
+/** A server or tool name as OpenCode puts it in a tool name: anything but `[A-Za-z0-9_-]` becomes `_`. */
+export function opencodeName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]/g, '_');
+}
+
 /**
  * OpenCode's `tools` map for the run's policy: every tool off (`*`, the built-ins bash, edit,
  * read, webfetch... included), then each server's MCP tools (OpenCode names them
- * `<server>_<tool>`) on: `<server>_*` for a server with every tool, else one entry per allowed
+ * `<server>_<tool>`, both sanitized by `opencodeName`) on: `<server>_*` for a server with every tool, else one entry per allowed
  * tool, after a `<server>_*: false` so a shorter server's wildcard does not turn them on. Shorter
  * server names come first so longer (more specific) entries follow them.
  */
@@ -51,12 +56,13 @@ export function opencodeToolMap(selection: readonly NativeServerTools[]): Record
   const map: Record<string, boolean> = { '*': false };
   const ordered = [...selection].sort((a, b) => a.server.length - b.server.length);
   for (const { server, tools } of ordered) {
+    const prefix = opencodeName(server);
     if (tools === 'all') {
-      map[`${server}_*`] = true;
+      map[`${prefix}_*`] = true;
       continue;
     }
-    map[`${server}_*`] = false;
-    for (const tool of tools) map[`${server}_${tool}`] = true;
+    map[`${prefix}_*`] = false;
+    for (const tool of tools) map[`${prefix}_${opencodeName(tool)}`] = true;
   }
   return map;
 }

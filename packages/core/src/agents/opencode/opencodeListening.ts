@@ -40,8 +40,11 @@ export function waitForListening(stdout: Readable, exited: Promise<AgentExit>, s
         );
       }
     };
+    // Stdout ends before the exit is known: an exit shortly after wins (it says more).
     const onEnd = (): void =>
-      finish(new M3Error('opencode_startup_failed', 'opencode serve closed stdout without its listening line', {}));
+      void Promise.race([exited, new Promise((r) => setTimeout(r, 500).unref())]).then(() =>
+        finish(new M3Error('opencode_startup_failed', 'opencode serve closed stdout without its listening line', {})),
+      );
     const onAbort = (): void => finish(signal.reason);
     stdout.on('data', onData);
     stdout.once('end', onEnd);
