@@ -1,17 +1,18 @@
 // Per-turn overhead of each native harness (claude_code, codex, opencode, pi) over its real CLI
-// driven raw with the same fake model: one untimed first turn (it waits for the CLI's startup), then
-// N timed turns (default 10), each one shipping_quote call on the example server and an answer built
-// from its result. Raw (bench/native/<kind>.js): the CLI started
-// with the harness's own arguments and config files, the example server attached directly, turns
-// sent in the CLI's protocol until its turn end. Kit: `kit.agents([{ harness: <kind>, executable,
-// baseUrl }])` (capture proxy, trace, cleanup). Prints median/p95 per turn and the ratio kit/raw.
+// driven raw with the same fake model. Raw (bench/native/<kind>.js): the CLI started with the
+// harness's own arguments and config files, the example server attached directly, turns sent in the
+// CLI's protocol until its turn end. Kit: `kit.agents([{ harness: <kind>, executable, baseUrl }])`
+// (capture proxy, trace, cleanup). Both sessions are open at once: a first turn each (it waits for
+// the CLI's startup, reported apart), then N turns (default 10) alternating raw and kit, each one
+// shipping_quote call on the example server and an answer built from its result, so load on the
+// machine weighs on both sides alike. Prints median/p95 per turn and the ratio kit/raw.
 // Opt-in per kind: a kind whose CLI is not installed (`npm run e2e:real-agents -- --only <kind>`
 // installs it; or M3_<KIND>_EXECUTABLE) or whose driver this build lacks is skipped with a line
 // saying so. M3_BENCH_NATIVE_TURNS overrides N.
 'use strict';
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { median, percentile, timed } = require('./stats');
+const { median, percentile } = require('./stats');
 
 const ROOT = path.resolve(__dirname, '..');
 const core = require(path.join(ROOT, 'packages/core/dist'));
@@ -45,48 +46,66 @@ function check(kind, side, text) {
   if (!String(text).includes('costs 9 USD')) throw new Error(`${kind} ${side} turn answered ${JSON.stringify(text)}`);
 }
 
-/** N turns of the raw CLI (open/close not timed). */
-async function rawTurns(raw, executable, fake) {
-  const server = exampleServer();
-  const session = await raw.open({ executable, baseUrl: fake.baseUrl, origin: fake.origin, model: raw.model, server });
-  try {
-    const started = performance.now();
-    check(raw.kind, 'raw', await session.turn(PROMPT)); // the first turn waits for the CLI's startup
-    const firstMs = performance.now() - started;
-    return { firstMs, latencies: await timed(TURNS, async () => check(raw.kind, 'raw', await session.turn(PROMPT))) };
-  } finally {
-    await session.close();
-  }
+/** Resolves how long `work` took, in ms. */
+async function time(work) {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
 }
 
-/** N turns through the kit's native harness; also times open and close and checks the trace. */
-async function kitTurns(kind, model, executable, fake) {
+/**
+ * Both sides of one kind at once, so load on the machine weighs on both alike: the raw session and
+ * the kit session are opened (each first turn, which waits for the CLI's startup, timed apart),
+ * then their N turns alternate (raw first on even turns, kit first on odd ones). The kit's trace
+ * must hold every turn's shipping_quote call.
+ */
+async function measureKind(kind, driver, executable, fake) {
+  const raw = await driver.open({
+    executable,
+    baseUrl: fake.baseUrl,
+    origin: fake.origin,
+    model: driver.model,
+    server: exampleServer(),
+  });
   const kit = new core.MCPTestKit();
-  const server = new core.StdioServer({ name: 'example', command: process.execPath, args: exampleServer().args });
   try {
+    const rawFirstMs = await time(async () => check(kind, 'raw', await raw.turn(PROMPT)));
+    const server = new core.StdioServer({ name: 'example', command: process.execPath, args: exampleServer().args });
     const baseUrl = kind === 'claude_code' ? fake.origin : fake.baseUrl;
-    const [agent] = kit.agents([{ harness: kind, models: [model], executable, baseUrl }]);
-    let started = performance.now();
-    const session = await agent.session({ servers: [server], timeoutMs: 10 * 60_000 });
-    const openMs = performance.now() - started;
-    started = performance.now();
-    const first = await session.send(PROMPT);
-    const firstMs = performance.now() - started;
-    if (first.outcome !== 'completed') throw new Error(`${kind} kit first turn ended ${first.outcome}`);
-    const latencies = await timed(TURNS, async (i) => {
-      const turn = await session.send(PROMPT);
-      if (turn.outcome !== 'completed') throw new Error(`${kind} kit turn ${i + 1} ended ${turn.outcome}`);
-      check(kind, 'kit', turn.response?.text ?? '');
+    const [agent] = kit.agents([{ harness: kind, models: [driver.model], executable, baseUrl }]);
+    let session;
+    const openMs = await time(async () => {
+      session = await agent.session({ servers: [server], timeoutMs: 10 * 60_000 });
     });
-    started = performance.now();
-    const result = await session.close();
-    const closeMs = performance.now() - started;
+    const kitTurn = async () => {
+      const turn = await session.send(PROMPT);
+      if (turn.outcome !== 'completed') throw new Error(`${kind} kit turn ended ${turn.outcome}`);
+      check(kind, 'kit', turn.response?.text ?? '');
+    };
+    const rawTurn = async () => check(kind, 'raw', await raw.turn(PROMPT));
+    const kitFirstMs = await time(kitTurn);
+    const rawLatencies = [];
+    const kitLatencies = [];
+    for (let i = 0; i < TURNS; i += 1) {
+      if (i % 2 === 0) {
+        rawLatencies.push(await time(rawTurn));
+        kitLatencies.push(await time(kitTurn));
+      } else {
+        kitLatencies.push(await time(kitTurn));
+        rawLatencies.push(await time(rawTurn));
+      }
+    }
+    let result;
+    const closeMs = await time(async () => {
+      result = await session.close();
+    });
     const wire = result.traceView.toolCalls.filter((c) => c.tool.value === 'shipping_quote' && c.status === 'success');
     if (wire.length !== TURNS + 1) {
       throw new Error(`${kind}: expected ${TURNS + 1} shipping_quote calls in the trace, got ${wire.length}`);
     }
-    return { latencies, openMs, firstMs, closeMs, outcome: result.snapshot.outcome };
+    return { rawLatencies, kitLatencies, rawFirstMs, kitFirstMs, openMs, closeMs, outcome: result.snapshot.outcome };
   } finally {
+    await raw.close();
     await kit.close();
   }
 }
@@ -111,7 +130,7 @@ function skipReason(kind) {
 
 async function run() {
   process.stdout.write(
-    `${TURNS} sequential turns per kind after a first one (one shipping_quote call each), real CLIs, fake model\n`,
+    `${TURNS} turns per kind after a first one, raw and kit alternating (one shipping_quote call each), real CLIs, fake model\n`,
   );
   process.stdout.write('path                       median ms     p95 ms   total ms\n');
   const ratios = {};
@@ -127,15 +146,14 @@ async function run() {
     const fake = scriptedModel();
     await fake.start();
     try {
-      const raw = await rawTurns(driver, executable, fake);
-      const kit = await kitTurns(kind, driver.model, executable, fake);
-      printRow(`${kind} raw CLI turn`, raw.latencies);
-      printRow(`${kind} kit turn`, kit.latencies);
-      ratios[kind] = median(kit.latencies) / median(raw.latencies);
+      const m = await measureKind(kind, driver, executable, fake);
+      printRow(`${kind} raw CLI turn`, m.rawLatencies);
+      printRow(`${kind} kit turn`, m.kitLatencies);
+      ratios[kind] = median(m.kitLatencies) / median(m.rawLatencies);
       process.stdout.write(
-        `${kind}: first turn (with the CLI's startup) raw ${raw.firstMs.toFixed(0)} ms, kit open ` +
-          `${kit.openMs.toFixed(0)} + first turn ${kit.firstMs.toFixed(0)} ms; kit close ${kit.closeMs.toFixed(0)} ms, ` +
-          `outcome ${kit.outcome}; ratio kit turn / raw CLI turn (median): ${ratios[kind].toFixed(2)}\n`,
+        `${kind}: first turn (with the CLI's startup) raw ${m.rawFirstMs.toFixed(0)} ms, kit open ` +
+          `${m.openMs.toFixed(0)} + first turn ${m.kitFirstMs.toFixed(0)} ms; kit close ${m.closeMs.toFixed(0)} ms, ` +
+          `outcome ${m.outcome}; ratio kit turn / raw CLI turn (median): ${ratios[kind].toFixed(2)}\n`,
       );
     } catch (error) {
       // One kind failing does not hide the others' numbers; the bench still fails at the end.
