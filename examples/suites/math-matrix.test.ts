@@ -4,117 +4,16 @@
 // (`metadata.harness_config`, e.g. `openai:careful`). The two "models" are one fake Chat
 // Completions server scripted by request content: `careful` gets every case right, `sloppy` picks
 // the wrong tool, misreads a result or skips the tool on three cases — so the rates are exact.
-import type { EvaluationContext, ExecutionStore } from 'sf-m3';
-import type { FakeModelRequest } from 'sf-m3/testing';
-import { FakeChatCompletionsServer, trailingToolResults } from 'sf-m3/testing';
+// The same matrix runs on native harnesses (OpenCode, Codex) in the opt-in run: examples/native.
+import type { ExecutionStore } from 'sf-m3';
+import { FakeChatCompletionsServer } from 'sf-m3/testing';
+import { CASES, SLOPPY, evaluateMath, scriptMathModel } from '../fixtures/math/mathModel';
+import type { MathSubject } from '../fixtures/math/mathModel';
 import { mathServer } from './servers';
 
-interface MathCase {
-  readonly id: string;
-  readonly prompt: string;
-  readonly expected: number;
-  readonly tool: string;
-  readonly arguments: Record<string, number | number[]>;
-}
-
-const CASES: readonly MathCase[] = [
-  { id: 'add', prompt: 'What is 2 + 3?', expected: 5, tool: 'add_tool', arguments: { a: 2, b: 3 } },
-  { id: 'subtract', prompt: 'What is 10 - 4?', expected: 6, tool: 'subtract_tool', arguments: { a: 10, b: 4 } },
-  { id: 'multiply', prompt: 'What is 6 * 7?', expected: 42, tool: 'multiply_tool', arguments: { a: 6, b: 7 } },
-  { id: 'divide', prompt: 'What is 84 / 2?', expected: 42, tool: 'divide_tool', arguments: { a: 84, b: 2 } },
-  { id: 'power', prompt: 'What is 2 ^ 10?', expected: 1024, tool: 'power_tool', arguments: { a: 2, b: 10 } },
-  { id: 'modulo', prompt: 'What is 17 % 5?', expected: 2, tool: 'modulo_tool', arguments: { a: 17, b: 5 } },
-  {
-    id: 'average',
-    prompt: 'What is the average of 2, 4 and 9?',
-    expected: 5,
-    tool: 'average_tool',
-    arguments: { values: [2, 4, 9] },
-  },
-  {
-    id: 'min',
-    prompt: 'What is the smallest of 7, 3 and 9?',
-    expected: 3,
-    tool: 'min_tool',
-    arguments: { values: [7, 3, 9] },
-  },
-  {
-    id: 'max',
-    prompt: 'What is the largest of 7, 3 and 9?',
-    expected: 9,
-    tool: 'max_tool',
-    arguments: { values: [7, 3, 9] },
-  },
-  { id: 'sqrt', prompt: 'What is the square root of 81?', expected: 9, tool: 'sqrt_tool', arguments: { value: 81 } },
-];
-
-/** Where `sloppy` goes wrong: a wrong tool, a misread result, no tool at all. Every other case is right. */
-const SLOPPY: Readonly<Record<string, 'wrong_tool' | 'misread' | 'no_tool'>> = {
-  subtract: 'wrong_tool',
-  divide: 'misread',
-  sqrt: 'no_tool',
-};
-
-/** A reply asking for one math tool (offered to the model as `math__<tool>`). */
-function callTool(tool: string, args: Record<string, number | number[]>) {
-  return { toolCalls: [{ name: `math__${tool}`, arguments: args }] };
-}
-
-/** The number in the tool result the request carries (the math tools answer `{"result": n}`). */
-function resultOf(request: FakeModelRequest): number {
-  return (JSON.parse(trailingToolResults(request)[0]?.text ?? '{}') as { result?: number }).result ?? NaN;
-}
-
-/**
- * The fake model's script as content-matched rules (the first matching rule answers): the model the
- * request names and the question decide the tool call; a request carrying a tool result is answered
- * with that result — misread by one for `sloppy` on `divide`.
- */
-function scriptModel(model: FakeChatCompletionsServer): void {
-  for (const mathCase of CASES) {
-    const question = { lastUserText: mathCase.prompt, afterToolResult: false };
-    const mistake = SLOPPY[mathCase.id];
-    model.when({ ...question, model: 'careful' }, callTool(mathCase.tool, mathCase.arguments));
-    model.when(
-      { ...question, model: 'sloppy' },
-      mistake === 'no_tool'
-        ? { content: `The answer is ${mathCase.expected}.` }
-        : callTool(mistake === 'wrong_tool' ? 'add_tool' : mathCase.tool, mathCase.arguments),
-    );
-    if (mistake === 'misread') {
-      model.when({ lastUserText: mathCase.prompt, afterToolResult: true, model: 'sloppy' }, (request) => ({
-        content: `The answer is ${resultOf(request) - 1}.`,
-      }));
-    }
-  }
-  model.when({ afterToolResult: true }, (request) => ({ content: `The answer is ${resultOf(request)}.` }));
-}
-
-/** What `example.math.v1` scores: the final answer and the tools the trace shows were called. */
-interface MathSubject {
-  readonly answer: string;
-  readonly expected: number;
-  readonly expectedTool: string;
-  readonly usedTools: string[];
-}
-
-/** Passes when the answer states the expected number and the expected tool was called. */
-function evaluateMath(ctx: EvaluationContext) {
-  const subject = ctx.subject as MathSubject;
-  const numbers = (subject.answer.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
-  const answerOk = numbers.includes(subject.expected);
-  const toolOk = subject.usedTools.includes(subject.expectedTool);
-  const passed = answerOk && toolOk;
-  return {
-    status: passed ? ('passed' as const) : ('failed' as const),
-    score: passed ? 1 : 0,
-    rationale: `answer_ok=${answerOk}; tool_ok=${toolOk}`,
-  };
-}
-
 describe.m3('math matrix', () => {
-  const model = new FakeChatCompletionsServer();
-  scriptModel(model);
+  // The cases, the script and the evaluator are shared with the native run (examples/native).
+  const model = scriptMathModel(new FakeChatCompletionsServer());
   let baseUrl: string;
   // Under `m3 test` every kit of this file saves into the run's results database; the last test's
   // kit store and run id are kept for the aggregation in afterAll.

@@ -1,10 +1,12 @@
 // The real agents the opt-in e2e run installs, where they live, and how the acp harness launches
-// them against a loopback fake model, offline. Shared by run.js and the Jest suite.
+// them against a loopback fake model, offline. Shared by run.js and the Jest suite. The native CLIs
+// (Claude Code, Codex, OpenCode, Pi) are in nativeAgents.js, re-exported here.
 'use strict';
 
 const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { homedir } = require('node:os');
 const { join, resolve } = require('node:path');
+const native = require('./nativeAgents');
 
 /** Exact versions installed (the facts were established with these). */
 const AGENT_PACKAGES = {
@@ -93,4 +95,15 @@ function realAgentManifests(cache, fakeModelOrigin) {
   };
 }
 
-module.exports = { AGENT_PACKAGES, cacheDir, missingPackages, agentEntries, realAgentManifests };
+module.exports = {
+  AGENT_PACKAGES,
+  cacheDir,
+  missingPackages,
+  agentEntries,
+  realAgentManifests,
+  NATIVE_AGENTS: native.NATIVE_AGENTS,
+  NATIVE_KINDS: native.NATIVE_KINDS,
+  nativeCacheDir: native.nativeCacheDir,
+  nativeExecutable: native.nativeExecutable,
+  missingNativeAgents: native.missingNativeAgents,
+};
