@@ -119,19 +119,23 @@ describe('Codex code mode on the Responses wire', () => {
     expect(discoveryReply({ input: noServers }, 'You are Codex.')).toBeNull();
   });
 
-  it('keeps a discovery that failed in the conversation, as an exec call with an error result', () => {
-    const input = [
-      ...body.input.slice(0, DISCOVERY + 1),
-      {
-        type: 'custom_tool_call_output',
-        call_id: body.input[DISCOVERY]!.call_id,
-        output: 'Script failed\nOutput:\nboom',
-      },
-    ];
-    const view = readResponsesRequest({ ...body, input } as unknown as JsonValue);
-    expect(view.tools.some((t) => t.name === 'mcp__example__shipping_quote')).toBe(false);
-    expect(trailingToolResults(view)).toEqual([{ callId: 'call_1_1', name: 'exec', text: 'boom', isError: true }]);
-    expect(discoveryReply({ ...body, input } as unknown as JsonValue, view.system)).toBeNull(); // no second try
+  it('keeps a discovery that failed, or printed no listing, in the conversation as an exec call with its result', () => {
+    const answered = (output: string) => {
+      const call = body.input[DISCOVERY]!;
+      const input = [
+        ...body.input.slice(0, DISCOVERY + 1),
+        { type: 'custom_tool_call_output', call_id: call.call_id, output },
+      ];
+      return { ...body, input } as unknown as JsonValue;
+    };
+    const failed = readResponsesRequest(answered('Script failed\nOutput:\nboom'));
+    expect(failed.tools.some((t) => t.name === 'mcp__example__shipping_quote')).toBe(false);
+    expect(trailingToolResults(failed)).toEqual([{ callId: 'call_1_1', name: 'exec', text: 'boom', isError: true }]);
+    expect(discoveryReply(answered('Script failed\nOutput:\nboom'), failed.system)).toBeNull(); // no second try
+    const cut = readResponsesRequest(answered('Script completed\nOutput:\n[{"name":"mcp__exa'));
+    expect(trailingToolResults(cut)).toEqual([
+      { callId: 'call_1_1', name: 'exec', text: '[{"name":"mcp__exa', isError: false },
+    ]);
   });
 
   it('sends nested calls as exec JavaScript, exec as it is, and its siblings as function calls', () => {

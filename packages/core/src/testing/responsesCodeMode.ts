@@ -14,9 +14,11 @@ export const EXEC_TOOL = 'exec';
 
 /**
  * The script the fake sends, once per conversation, to learn the nested tools Codex did not name: it prints
- * `ALL_TOOLS` (`[{ name, description }]`). Recognized again in the history by this exact text.
+ * `ALL_TOOLS` (`[{ name, description }]`), with an output budget above exec's default 10000 tokens so a long
+ * listing is not cut. Recognized again in the history by this exact text.
  */
-export const TOOL_DISCOVERY_SCRIPT = '// sf-m3 fake model: list the nested tools\ntext(JSON.stringify(ALL_TOOLS));';
+export const TOOL_DISCOVERY_SCRIPT =
+  '// @exec: {"max_output_tokens": 100000}\n// sf-m3 fake model: list the nested tools\ntext(JSON.stringify(ALL_TOOLS));';
 
 const JS_NAME = /^[A-Za-z_$][\w$]*$/;
 const CALL_SCRIPT = /^const r = await tools\.([A-Za-z_$][\w$]*)\(([\s\S]*)\);\ntext\(JSON\.stringify\(r\)\);$/;
@@ -59,10 +61,10 @@ export function deferredNamespaces(system: string): string[] {
   return names;
 }
 
-/** The nested tools an `ALL_TOOLS` listing printed by the discovery script names; [] when it is not one. */
-export function listedNestedTools(output: string, namespaces: readonly string[]): FakeToolView[] {
+/** The nested tools an `ALL_TOOLS` listing printed by the discovery script names; null when it is not one. */
+export function listedNestedTools(output: string, namespaces: readonly string[]): FakeToolView[] | null {
   const listed = parseArguments(output);
-  if (!Array.isArray(listed)) return [];
+  if (!Array.isArray(listed)) return null;
   return listed.flatMap((entry) => {
     const name = stringOf(field(entry, 'name'));
     if (name === undefined || !JS_NAME.test(name)) return [];

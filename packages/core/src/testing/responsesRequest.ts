@@ -122,11 +122,12 @@ export function readResponsesRequest(body: JsonValue | null): FakeConversationVi
     } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
       const discovery = discoveries.get(callId);
       const report = discovery !== undefined ? execReport(field(item, 'output')) : null;
-      if (report?.status === 'completed') {
-        listings.push(report.printed);
+      const listed = report?.status === 'completed' ? listedNestedTools(report.printed, []) : null;
+      if (listed) {
+        listings.push(report!.printed);
         continue;
       }
-      // A discovery that failed stays in the conversation, as a call of `exec`.
+      // A discovery that failed (or printed no listing) stays in the conversation, as a call of `exec`.
       if (discovery !== undefined)
         append({ role: 'assistant', text: '', toolCalls: [toolCall(discovery, 'custom_tool_call')], toolResults: [] });
       append({ role: 'tool', text: '', toolCalls: [], toolResults: [outputResult(item)] });
@@ -135,7 +136,7 @@ export function readResponsesRequest(body: JsonValue | null): FakeConversationVi
   const systemText = system.join('\n');
   const namespaces = deferredNamespaces(systemText);
   const tools = [...readTools(field(body, 'tools')), ...additional];
-  for (const listing of listings) tools.push(...listedNestedTools(listing, namespaces));
+  for (const listing of listings) tools.push(...(listedNestedTools(listing, namespaces) ?? []));
   return {
     model: stringOf(field(body, 'model')) ?? null,
     stream: field(body, 'stream') === true,
