@@ -39,12 +39,18 @@ export interface FakeChatCompletionsServerOptions {
   readonly maxRounds?: number;
   /** Models listed by the model-listing routes; default `[model ?? 'fake-model']`. */
   readonly models?: readonly string[];
+  /**
+   * Codex code mode (Responses): before any rule, answer a request that names deferred tool namespaces and
+   * holds no discovery yet with one `exec` call listing the nested tools (`answers` kind `discovery`), so
+   * `tool` rules can match them; default true.
+   */
+  readonly discoverCodeModeTools?: boolean;
 }
 
 /** Which script answered a model request. */
 export type FakeAnswerSource =
   | { readonly kind: 'rule'; readonly index: number }
-  | { readonly kind: 'queue' | 'default' | 'unscripted' }
+  | { readonly kind: 'queue' | 'default' | 'unscripted' | 'discovery' }
   | { readonly kind: 'limit'; readonly limit: FakeLimitViolation['limit'] };
 
 /**
@@ -77,6 +83,7 @@ export class FakeModelServer {
   private readonly model: string | undefined;
   private readonly models: readonly string[];
   private readonly limits: { maxRequests: number; maxRounds: number };
+  private readonly discover: boolean;
   private server: Server | null = null;
   private rootUrl: string | null = null;
   private answerCount = 0;
@@ -87,6 +94,7 @@ export class FakeModelServer {
     this.defaultReply = options.defaultReply;
     this.model = options.model;
     this.models = options.models ?? [options.model ?? 'fake-model'];
+    this.discover = options.discoverCodeModeTools ?? true;
     this.limits = {
       maxRequests: options.maxRequests ?? DEFAULT_FAKE_MODEL_LIMITS.maxRequests,
       maxRounds: options.maxRounds ?? DEFAULT_FAKE_MODEL_LIMITS.maxRounds,
@@ -189,7 +197,9 @@ export class FakeModelServer {
       this.answers.push({ kind: 'limit', limit: violation.limit });
       return dialect.writeError(res, 400, violation.message, 'fake_model_limit', {});
     }
-    const reply = this.chooseReply(request);
+    const own = this.discover ? (dialect.ownReply?.(request) ?? null) : null;
+    if (own) this.answers.push({ kind: 'discovery' });
+    const reply = own ?? this.chooseReply(request);
     if (!reply) {
       // Chat keeps its documented 500; agents retry 5xx from the other dialects for minutes, so they get a 400.
       const status = dialect === chatCompletionsDialect ? 500 : 400;

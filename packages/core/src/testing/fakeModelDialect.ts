@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonValue } from '../json';
-import type { FakeConversationView, FakeModelDialect } from './fakeModelRequest';
-import type { ResolvedReply } from './fakeModelReply';
+import type { FakeConversationView, FakeModelDialect, FakeModelRequest } from './fakeModelRequest';
+import type { FakeChatReply, ResolvedReply } from './fakeModelReply';
 
 /** What a dialect read from a generation route's method, path and query. */
 export interface DialectRoute {
@@ -34,6 +34,11 @@ export interface FakeDialect {
   route(method: string, path: string, query: URLSearchParams): DialectRoute | null;
   /** The neutral view of a request body. */
   read(body: JsonValue | null, route: DialectRoute): FakeConversationView;
+  /**
+   * A reply the dialect sends on its own, before any rule, or null (Responses: the code-mode tool discovery,
+   * which learns the nested tools Codex does not name, so rules can match them).
+   */
+  ownReply?(request: FakeModelRequest): FakeChatReply | null;
   /** Writes a successful reply (JSON, or a stream when asked for). */
   write(res: ServerResponse, reply: ResolvedReply, options: RenderOptions): void;
   /** Writes an error in the dialect's error shape. */

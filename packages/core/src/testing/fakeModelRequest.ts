@@ -52,6 +52,12 @@ export interface FakeToolView {
    * `mcp__<server>`); `name` is then `<namespace>__<function>`.
    */
   readonly namespace?: string;
+  /**
+   * Responses only: a code-mode nested tool (Codex), called from JavaScript in the `exec` tool as
+   * `tools.<name>(...)` rather than as a function call; `parameters` is then null (the description holds
+   * Codex's TypeScript declaration).
+   */
+  readonly codeMode?: true;
 }
 
 /** The dialect-independent part of a model request. */
@@ -62,6 +68,8 @@ export interface FakeConversationView {
   readonly system: string;
   readonly messages: readonly FakeMessageView[];
   readonly tools: readonly FakeToolView[];
+  /** Responses only: the client runs the model in code mode (Codex's `exec` tool; see `FakeToolView.codeMode`). */
+  readonly codeMode?: true;
 }
 
 /** A model request: what arrived plus its neutral view, used for rules, reply functions and assertions. */
@@ -92,19 +100,20 @@ export function trailingToolResults(request: FakeConversationView): readonly Fak
  */
 export function offeredTool(request: Pick<FakeConversationView, 'tools'>, tool: string | RegExp): string | null {
   const names = request.tools.map((t) => t.name);
+  if (typeof tool !== 'string') return names.find((name) => toolNameMatches(name, tool)) ?? null;
+  return names.find((name) => name === tool) ?? names.find((name) => toolNameMatches(name, tool)) ?? null;
+}
+
+/**
+ * Whether a tool name is `tool` or ends in `_tool`, `.tool` or `/tool` (a pattern is tested as it is): how
+ * `tool` and `afterToolResult` rules find a tool whatever prefix the agent gave it.
+ */
+export function toolNameMatches(name: string, tool: string | RegExp): boolean {
   if (typeof tool !== 'string') {
-    return (
-      names.find((name) => {
-        tool.lastIndex = 0;
-        return tool.test(name);
-      }) ?? null
-    );
+    tool.lastIndex = 0; // a global or sticky pattern keeps state between calls
+    return tool.test(name);
   }
-  return (
-    names.find((name) => name === tool) ??
-    names.find((name) => /[_./]$/.test(name.slice(0, -tool.length)) && name.endsWith(tool)) ??
-    null
-  );
+  return name === tool || (name.endsWith(tool) && /[_./]$/.test(name.slice(0, -tool.length)));
 }
 
 /** Tool-call rounds in the conversation so far: assistant messages that asked for at least one tool. */

@@ -3,6 +3,7 @@ import type { FakeChatReply } from './fakeModelReply';
 import {
   lastUserText,
   offeredTool,
+  toolNameMatches,
   trailingToolResults,
   type FakeModelDialect,
   type FakeModelRequest,
@@ -17,7 +18,8 @@ export interface FakeRequestMatch {
   readonly lastUserText?: string | RegExp;
   /**
    * `true`: the request answers tool calls (its last message carries tool results); `false`: it does not;
-   * a tool name: it carries a result of that tool (as named by the dialect or by the matching call).
+   * a tool name: it carries a result of that tool (as named by the dialect or by the matching call), the name
+   * matched as `tool` is (exactly, or as its last part after `_`, `.` or `/`).
    */
   readonly afterToolResult?: boolean | string;
   /** The model the request names: exactly, or a pattern. */
@@ -62,7 +64,8 @@ export function requestMatches(match: FakeRequestMatch, request: FakeModelReques
   if (match.afterToolResult !== undefined) {
     const results = trailingToolResults(request);
     if (typeof match.afterToolResult === 'string') {
-      if (!results.some((r) => r.name === match.afterToolResult)) return false;
+      const name = match.afterToolResult;
+      if (!results.some((r) => r.name !== null && toolNameMatches(r.name, name))) return false;
     } else if (match.afterToolResult !== results.length > 0) return false;
   }
   return true;

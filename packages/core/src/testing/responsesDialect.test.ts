@@ -212,18 +212,23 @@ describe('callTarget', () => {
   it('sends a namespaced function under its namespace, by full or own name, and anything else as scripted', () => {
     const request = view(TOOLS);
     expect(callTarget(request, 'mcp__example__shipping_quote')).toEqual({
+      kind: 'function',
       namespace: 'mcp__example',
       name: 'shipping_quote',
     });
-    expect(callTarget(request, 'shipping_quote')).toEqual({ namespace: 'mcp__example', name: 'shipping_quote' });
-    expect(callTarget(request, 'exec_command')).toEqual({ name: 'exec_command' });
-    expect(callTarget(request, 'not_offered')).toEqual({ name: 'not_offered' });
+    expect(callTarget(request, 'shipping_quote')).toEqual({
+      kind: 'function',
+      namespace: 'mcp__example',
+      name: 'shipping_quote',
+    });
+    expect(callTarget(request, 'exec_command')).toEqual({ kind: 'function', name: 'exec_command' });
+    expect(callTarget(request, 'not_offered')).toEqual({ kind: 'function', name: 'not_offered' });
   });
 
   it('keeps an own name that two namespaces offer, or that a plain tool also has, as scripted', () => {
     const other = { ...TOOLS[1], name: 'mcp__other' };
-    expect(callTarget(view([TOOLS[1], other]), 'shipping_quote')).toEqual({ name: 'shipping_quote' });
+    expect(callTarget(view([TOOLS[1], other]), 'shipping_quote')).toEqual({ kind: 'function', name: 'shipping_quote' });
     const plain = { type: 'function', name: 'shipping_quote', description: '', parameters: {} };
-    expect(callTarget(view([TOOLS[1], plain]), 'shipping_quote')).toEqual({ name: 'shipping_quote' });
+    expect(callTarget(view([TOOLS[1], plain]), 'shipping_quote')).toEqual({ kind: 'function', name: 'shipping_quote' });
   });
 });

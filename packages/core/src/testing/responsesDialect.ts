@@ -4,6 +4,7 @@ import type { FakeDialect, RenderOptions } from './fakeModelDialect';
 import { sendJson, sseEvent, startEventStream } from './fakeHttp';
 import { splitForStreaming, type ResolvedReply, type ResolvedToolCall } from './fakeModelReply';
 import type { FakeConversationView } from './fakeModelRequest';
+import { callScript, discoveryReply, EXEC_TOOL } from './responsesCodeMode';
 import { readResponsesRequest } from './responsesRequest';
 
 const INCOMPLETE_REASONS = { length: 'max_output_tokens', content_filter: 'content_filter' } as const;
@@ -12,6 +13,8 @@ const INCOMPLETE_REASONS = { length: 'max_output_tokens', content_filter: 'conte
  * OpenAI Responses, as Codex reads it: `POST /v1/responses` (and `/responses`), JSON or `stream: true`
  * server-sent events; `function_call` output items / `function_call_output` input items. A call of a
  * function offered inside a `namespace` tool is sent with that `namespace` and the function's own name.
+ * Codex's code mode (`exec`, nested tools): calls become `exec` JavaScript, and the fake first lists the
+ * nested tools Codex did not name (see `responsesCodeMode.ts`).
  */
 export const responsesDialect: FakeDialect = {
   name: 'responses',
@@ -20,6 +23,7 @@ export const responsesDialect: FakeDialect = {
     return method === 'POST' && (path === '/v1/responses' || path === '/responses') ? {} : null;
   },
   read: readResponsesRequest,
+  ownReply: (request) => discoveryReply(request.body, request.system),
   write(res, reply, options) {
     if (options.stream) writeResponseStream(res, reply, options);
     else sendJson(res, 200, response(reply, options, outputItems(reply, options.request)), options.headers);
@@ -29,24 +33,49 @@ export const responsesDialect: FakeDialect = {
   },
 };
 
+/** How a scripted call is sent: a function call (in a namespace), code-mode JavaScript in `exec`, or `exec` itself. */
+export type CallTarget =
+  | { readonly kind: 'function'; readonly name: string; readonly namespace?: string }
+  | { readonly kind: 'nested'; readonly name: string }
+  | { readonly kind: 'exec' };
+
 /**
- * Where a scripted call goes: a function offered in a namespace under its full name
- * (`mcp__example__shipping_quote`), or under its own name when no plain tool has that name and exactly one
- * namespace offers it (`shipping_quote`), is sent with `namespace`; anything else under the scripted name.
+ * Where a scripted call goes. A function offered in a namespace, under its full name
+ * (`mcp__example__shipping_quote`) or under its own name when no plain tool has that name and exactly one
+ * namespace offers it (`shipping_quote`), is sent with `namespace`. In code mode a call of `exec` is sent as
+ * it is, one of the other offered tools as a function call, and any other name (a nested tool by full or
+ * own name, or one not offered) as JavaScript calling `tools.<name>` in `exec`. Anything else: as scripted.
  */
-export function callTarget(request: FakeConversationView, name: string): { namespace?: string; name: string } {
+export function callTarget(request: FakeConversationView, name: string): CallTarget {
   const exact = request.tools.find((tool) => tool.name === name);
+  if (request.codeMode && name === EXEC_TOOL) return { kind: 'exec' };
+  if (exact?.codeMode) return { kind: 'nested', name };
   if (exact?.namespace !== undefined)
-    return { namespace: exact.namespace, name: name.slice(exact.namespace.length + 2) };
-  if (exact) return { name };
-  const inner = request.tools.filter(
-    (tool) => tool.namespace !== undefined && tool.name === `${tool.namespace}__${name}`,
+    return { kind: 'function', namespace: exact.namespace, name: name.slice(exact.namespace.length + 2) };
+  if (exact) return { kind: 'function', name };
+  const inner = request.tools.filter((tool) =>
+    tool.codeMode
+      ? tool.name.endsWith(`__${name}`)
+      : tool.namespace !== undefined && tool.name === `${tool.namespace}__${name}`,
   );
-  return inner.length === 1 ? { namespace: inner[0]!.namespace!, name } : { name };
+  const only = inner.length === 1 ? inner[0]! : undefined;
+  if (only?.codeMode) return { kind: 'nested', name: only.name };
+  if (only) return { kind: 'function', namespace: only.namespace!, name };
+  return request.codeMode && /^[A-Za-z_$][\w$]*$/.test(name) ? { kind: 'nested', name } : { kind: 'function', name };
 }
 
-function functionCallItem(reply: ResolvedReply, call: ResolvedToolCall, index: number, request: FakeConversationView) {
+function callItem(reply: ResolvedReply, call: ResolvedToolCall, index: number, request: FakeConversationView) {
   const target = callTarget(request, call.name);
+  if (target.kind !== 'function') {
+    return {
+      id: `ctc_fake_${reply.number}_${index + 1}`,
+      type: 'custom_tool_call',
+      status: 'completed',
+      call_id: call.id,
+      name: EXEC_TOOL,
+      input: target.kind === 'exec' ? call.argumentsText : callScript(target.name, call.argumentsText),
+    };
+  }
   const item: JsonObject = {
     id: `fc_fake_${reply.number}_${index + 1}`,
     type: 'function_call',
@@ -77,7 +106,7 @@ function outputItems(reply: ResolvedReply, request: FakeConversationView): JsonO
       content: [part],
     });
   }
-  reply.toolCalls.forEach((call, i) => items.push(functionCallItem(reply, call, i, request)));
+  reply.toolCalls.forEach((call, i) => items.push(callItem(reply, call, i, request)));
   return items;
 }
 
@@ -142,6 +171,14 @@ function writeResponseStream(res: ServerResponse, reply: ResolvedReply, options:
       for (const delta of splitForStreaming(text)) send(`response.${kind}.delta`, { ...at, delta });
       send(`response.${kind}.done`, { ...at, [kind === 'refusal' ? 'refusal' : 'text']: text });
       send('response.content_part.done', { ...at, part });
+      send('response.output_item.done', { output_index, item });
+    } else if (item.type === 'custom_tool_call') {
+      send('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', input: '' } });
+      const input = String(item.input);
+      for (const delta of splitForStreaming(input, 2)) {
+        send('response.custom_tool_call_input.delta', { item_id, output_index, delta });
+      }
+      send('response.custom_tool_call_input.done', { item_id, output_index, input });
       send('response.output_item.done', { output_index, item });
     } else {
       send('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', arguments: '' } });

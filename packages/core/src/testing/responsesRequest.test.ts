@@ -52,7 +52,11 @@ describe('reading a Responses request', () => {
     expect(requestMatches({ tool: 'shipping_quote', afterToolResult: 'mcp__example__shipping_quote' }, request)).toBe(
       true,
     );
-    expect(callTarget(view, 'normalize_customer')).toEqual({ namespace: 'mcp__example', name: 'normalize_customer' });
+    expect(callTarget(view, 'normalize_customer')).toEqual({
+      kind: 'function',
+      namespace: 'mcp__example',
+      name: 'normalize_customer',
+    });
   });
 
   it('reads string input, easy messages, custom tool calls and every output form', () => {
