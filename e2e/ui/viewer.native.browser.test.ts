@@ -89,7 +89,7 @@ async function expectClaudeView(page: Page): Promise<void> {
   });
   expect(facts.protocolVersion).toMatch(/^unsupported/);
 
-  const labels = await page.$eval('[data-testid=labels]', (p) => [...p.children].map((c) => c.textContent));
+  const labels = await page.$eval('[data-testid=labels]', (p) => Array.from(p.children).map((c) => c.textContent));
   expect(labels.filter((l) => l?.includes('trial'))).toEqual(['trial=1']);
   expect(labels).toContain('harness=claude_code');
 
@@ -107,7 +107,9 @@ async function expectClaudeView(page: Page): Promise<void> {
       denied: a.classList.contains('denied'),
       text: a.querySelector('[data-testid=policy]')?.textContent ?? '',
       note: a.querySelector('[data-testid=correlation-note]')?.textContent ?? null,
-      conflicts: [...a.querySelectorAll('[data-testid=conflicts] tr[data-field]')].map((r) => r.textContent ?? ''),
+      conflicts: Array.from(a.querySelectorAll('[data-testid=conflicts] tr[data-field]')).map(
+        (r) => r.textContent ?? '',
+      ),
     })),
   );
   expect(calls.map((c) => [c.policy, c.denied])).toEqual([

@@ -16,7 +16,7 @@ export interface NativeTraceSpec {
   /** The MCP server's binding name (default `shop`). */
   server?: string;
   /** `tools/list` of the server, as the capture proxy saw it. */
-  tools: JsonObject[];
+  tools: readonly JsonObject[];
   reasoning: { visibility: 'encrypted' | 'provider_hidden' } | { text: string };
 }
 
@@ -50,7 +50,7 @@ export function buildNativeTrace(spec: NativeTraceSpec): TraceResult {
     phase: 'initialization',
     jsonrpcId: 1,
     direction: 'server_to_client',
-    payload: { method: 'tools/list', result: { tools: spec.tools } },
+    payload: { method: 'tools/list', result: { tools: [...spec.tools] } },
   });
   const turn = (n: number) => ({ ...s, turnId: `turn-${n}`, phase: 'turn' as const });
   const reported = (n: number) => ({ ...turn(n), server, origin: 'harness_reported' as const });

@@ -7,7 +7,7 @@ import { readResponsesRequest } from './responsesRequest';
 
 describe('reading a Responses request', () => {
   it('reads the request Codex 0.171.0 sent after an MCP tool call', () => {
-    const view = readResponsesRequest(recorded.body as JsonValue);
+    const view = readResponsesRequest(recorded.body as unknown as JsonValue);
     expect(view).toMatchObject({ model: 'fake-model', stream: true });
     // Codex sends its instructions as developer messages and the environment as a user message.
     expect(view.system).toContain('You are a coding agent running in the Codex CLI');

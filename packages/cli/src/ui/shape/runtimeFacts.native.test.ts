@@ -1,6 +1,7 @@
 // The viewer's shaping of traces native drivers really recorded (through their protocol fixture
 // CLIs and the capture proxy), not hand-built ones: the facts, a call the CLI refused, hidden reasoning.
-import { MCPTestKit, type ToolCallEntry, type TraceView } from '@sf-m3/core';
+import type { ToolCallEntry, TraceView } from '@sf-m3/core';
+import { MCPTestKit } from '../../../../core/src/kit/MCPTestKit';
 import { StdioServer } from '../../../../core/src/servers/StdioServer';
 import { ensureBuilt } from '../../../../core/src/agents/acp/acpHarness.testkit';
 import { fakeClaudeAgent } from '../../../../core/src/agents/claude_code/claudeCode.testkit';

@@ -37,6 +37,7 @@ describe('claude_code harness (stream-json fixture)', () => {
     expect(first.response?.text).toBe('done: {"amount":9,"currency":"USD"}');
     const view = result.traceView;
     expect(view.runtime.kind).toBe('claude_code');
+    if (view.runtime.kind === 'direct') throw new Error('an agent trace has an agent runtime');
     expect(view.runtime.agent.value).toEqual({ name: 'claude-code', version: '2.1.44' });
     expect(view.runtime.model.value).toBe('claude-sonnet-4-5-20250929');
     expect(view.runtime.sessionId.value).toMatch(/^[0-9a-f-]{36}$/);

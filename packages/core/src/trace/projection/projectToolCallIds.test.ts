@@ -52,7 +52,7 @@ function project(runtime: RuntimeKind, wires: readonly Wire[], reports: readonly
       server: 'example',
       origin: 'harness_reported' as const,
     };
-    const ids = report.providerCallId !== undefined ? { providerCallId: report.providerCallId } : {};
+    const ids: JsonObject = report.providerCallId !== undefined ? { providerCallId: report.providerCallId } : {};
     const params = { name: report.tool ?? 'add_tool', arguments: report.arguments };
     builder.add('tool.call_requested', { ...at, payload: { method: 'tools/call', params, ...ids } });
     builder.add('tool.result_received', { ...at, payload: { method: 'tools/call', ...ids, status: 'completed' } });
