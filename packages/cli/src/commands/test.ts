@@ -163,6 +163,7 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
       baselineNote: baseline.note,
       alpha: gates.alpha?.value,
       gates,
+      judgeMaxRequests: options.judgeMaxRequests,
       jestExit: { code: exit.code, signal: exit.signal },
     });
     await saveGateProblems(store, runId, summarized.summary.gates);
