@@ -16,6 +16,7 @@ import { saveGateProblems } from '../gates/saveGateProblems';
 import { jestChildEnv } from '../jest/jestChildEnv';
 import { redactArgv } from '../jest/redactArgv';
 import { signalExitStatus, spawnJest, type JestExit } from '../jest/spawnJest';
+import { bearerEnvSecrets } from '../options/serverBearerEnv';
 import { serverSecrets } from '../options/serverGroups';
 import { validateTestOptions, type RawTestOptions, type TestOptions } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
@@ -83,10 +84,13 @@ export function reportSummary(
 /** Runs `m3 test`; returns the exit status. */
 export async function runTestCommand(input: TestCommandInput, io: CliIO): Promise<number> {
   const options: TestOptions = validateTestOptions(input.raw, io.cwd, io.env);
-  const secretNames = options.envFile !== null ? loadEnvFile(options.envFile, io.env) : [];
+  const envFileSecrets = options.envFile !== null ? loadEnvFile(options.envFile, io.env) : [];
+  // `--bearer-env NAME` tokens: their variables are the run's secrets too (in the CLI and every worker).
+  const bearer = bearerEnvSecrets(options.servers, io.env);
+  const secretNames = [...envFileSecrets, ...bearer.names];
   const redactor = cliRedactor(
     io.env,
-    [...serverSecrets(options.servers), ...resultsLocationSecrets(options.resultsDb)],
+    [...serverSecrets(options.servers), ...bearer.values, ...resultsLocationSecrets(options.resultsDb)],
     secretNames,
   );
   const shownDb = displayPath(io.cwd, options.resultsDb);
