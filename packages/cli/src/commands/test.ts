@@ -11,6 +11,7 @@ import { isSecretEnvName, newId, resultsLocationSecrets, type Redactor } from '@
 import { resolveBaseline, type ResolvedBaseline } from '../baseline/resolveBaseline';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { buildFeedback, writeFeedback } from '../feedback/writeFeedback';
+import { jestConfigArgument } from '../gates/loadJestConfig';
 import { projectGates } from '../gates/projectGates';
 import { saveGateProblems } from '../gates/saveGateProblems';
 import { jestChildEnv } from '../jest/jestChildEnv';
@@ -94,7 +95,10 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
     secretNames,
   );
   const shownDb = displayPath(io.cwd, options.resultsDb);
-  const gates = projectGates(options, io.cwd);
+  const gates = projectGates(options, io.cwd, {
+    env: io.env,
+    configArg: jestConfigArgument(input.jestArgs, io.cwd),
+  });
   // postgres lane: one shard of a run that N `m3 test -- --shard=i/N` processes write together.
   const shard = jestShard(input.jestArgs);
   if (shard !== null && options.runId === null) {
