@@ -120,6 +120,31 @@ test('SIGKILL of one worker of two: the run fails naming the file, the other fil
   expect(countSurvivors(jestPid, [ready.pid, worker.pid, ...found.recordedPids])).toEqual([]);
 });
 
+test('SIGKILL of Jest itself while two workers run: the run is interrupted everywhere, no worker is left', async () => {
+  const run = start(['tests/passes', 'tests/stdio', '--', '--maxWorkers=2'], { forgetTimings: true });
+  const ready = await waitForMarker(run, 'ready-stdio');
+  const worker = await waitForMarker(run, 'worker-stdio');
+  const jestPid = jestPidOf(worker, run.child.pid as number);
+  expect(jestPid).not.toBe(worker.pid); // Jest's parent process, its workers still running
+  process.kill(jestPid, 'SIGKILL');
+  const exit = await run.exited;
+  expect(exit.status).toBe(137);
+
+  const found = await inspectFaultRun(run);
+  expectConsistent(found, exit.status, 'interrupted');
+  expect(found.problems).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ kind: 'interrupted', message: 'the run was interrupted: Jest was stopped by SIGKILL' }),
+    ]),
+  );
+  const byName = Object.fromEntries(found.attempts.map((a) => [a.fullName, a]));
+  expect(byName['faults hangs mid-call over stdio']).toMatchObject({
+    outcome: 'failed',
+    failureMessage: expect.stringMatching(/^interrupted: /),
+  });
+  expect(countSurvivors(jestPid, [ready.pid, worker.pid, ...found.recordedPids])).toEqual([]);
+});
+
 test('a test file that cannot load fails the run, naming the file, in every view', async () => {
   const broken = "describe.m3('faults', () => {\n  test('never runs', () => {\n    expect(1).toBe(1);\n  ;\n});\n";
   const run = start(['tests/passes', 'tests/broken', '--', '--maxWorkers=2'], {

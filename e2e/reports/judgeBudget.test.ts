@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
 import { copyFixture, ensureBuilt, removeFixture, runM3Async, withStore } from '../cli.testkit';
 
 jest.setTimeout(240_000);
@@ -45,7 +46,14 @@ describe('the judge budget across two Jest workers', () => {
     expect(new Set(perFile.map((c) => c.pid)).size).toBe(2);
     expect(perFile.reduce((sum, c) => sum + c.requests, 0)).toBe(4);
 
-    const summary = JSON.parse(run.stdout) as { runId: string; evaluations: Record<string, unknown>[] };
+    const summary = JSON.parse(run.stdout) as {
+      runId: string;
+      evaluations: Record<string, unknown>[];
+      judgeBudget: unknown;
+    };
+    // The summary's budget line: the store's counter (where the store can read it) against the cap.
+    const storeCounts = typeof SQLiteExecutionStore.prototype.countJudgeRequests === 'function';
+    expect(summary.judgeBudget).toEqual({ limit: 4, used: storeCounts ? 4 : null, refused: 2 });
     expect(summary.evaluations.find((e) => e.evaluator === 'answer.v1')).toMatchObject({
       passed: 4,
       expected: 6,

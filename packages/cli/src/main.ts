@@ -73,6 +73,7 @@ export function buildProgram(
   const fieldHelp: Record<(typeof SERVER_FIELD_FLAGS)[number], string> = {
     url: 'http group: the endpoint URL',
     header: 'http group: a request header K=V (repeatable, value never printed)',
+    'bearer-env': 'http group: send Authorization: Bearer <the value of this environment variable>',
     trust: 'http group: "trusted_private" to allow a private-range host',
     name: 'server name (default "server")',
     command: 'stdio group: the command to start',

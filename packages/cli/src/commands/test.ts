@@ -11,11 +11,13 @@ import { isSecretEnvName, newId, resultsLocationSecrets, type Redactor } from '@
 import { resolveBaseline, type ResolvedBaseline } from '../baseline/resolveBaseline';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { buildFeedback, writeFeedback } from '../feedback/writeFeedback';
+import { jestConfigArgument } from '../gates/loadJestConfig';
 import { projectGates } from '../gates/projectGates';
 import { saveGateProblems } from '../gates/saveGateProblems';
 import { jestChildEnv } from '../jest/jestChildEnv';
 import { redactArgv } from '../jest/redactArgv';
 import { signalExitStatus, spawnJest, type JestExit } from '../jest/spawnJest';
+import { bearerEnvSecrets } from '../options/serverBearerEnv';
 import { serverSecrets } from '../options/serverGroups';
 import { validateTestOptions, type RawTestOptions, type TestOptions } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
@@ -83,14 +85,20 @@ export function reportSummary(
 /** Runs `m3 test`; returns the exit status. */
 export async function runTestCommand(input: TestCommandInput, io: CliIO): Promise<number> {
   const options: TestOptions = validateTestOptions(input.raw, io.cwd, io.env);
-  const secretNames = options.envFile !== null ? loadEnvFile(options.envFile, io.env) : [];
+  const envFileSecrets = options.envFile !== null ? loadEnvFile(options.envFile, io.env) : [];
+  // `--bearer-env NAME` tokens: their variables are the run's secrets too (in the CLI and every worker).
+  const bearer = bearerEnvSecrets(options.servers, io.env);
+  const secretNames = [...envFileSecrets, ...bearer.names];
   const redactor = cliRedactor(
     io.env,
-    [...serverSecrets(options.servers), ...resultsLocationSecrets(options.resultsDb)],
+    [...serverSecrets(options.servers), ...bearer.values, ...resultsLocationSecrets(options.resultsDb)],
     secretNames,
   );
   const shownDb = displayPath(io.cwd, options.resultsDb);
-  const gates = projectGates(options, io.cwd);
+  const gates = projectGates(options, io.cwd, {
+    env: io.env,
+    configArg: jestConfigArgument(input.jestArgs, io.cwd),
+  });
   // postgres lane: one shard of a run that N `m3 test -- --shard=i/N` processes write together.
   const shard = jestShard(input.jestArgs);
   if (shard !== null && options.runId === null) {
@@ -163,6 +171,7 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
       baselineNote: baseline.note,
       alpha: gates.alpha?.value,
       gates,
+      judgeMaxRequests: options.judgeMaxRequests,
       jestExit: { code: exit.code, signal: exit.signal },
     });
     await saveGateProblems(store, runId, summarized.summary.gates);

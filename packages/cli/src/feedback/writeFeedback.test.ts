@@ -56,6 +56,7 @@ describe('feedback.json', () => {
       'evaluationStats',
       'failedTests',
       'gates',
+      'judgeBudget',
       'requiredFailures',
       'run',
       'runId',
@@ -64,6 +65,7 @@ describe('feedback.json', () => {
       'summary',
       'timeouts',
     ]);
+    expect(feedback.judgeBudget).toBeNull();
     expect(feedback.schemaVersion).toBe(1);
     expect(feedback.runId).toBe(runId);
     expect(feedback.run).toMatchObject({ status: 'failed', resultsDb: '.m3/executions.sqlite' });
@@ -144,6 +146,7 @@ describe('feedback.json', () => {
     const text = readFileSync(writeFeedback(root, buildFeedback(summary, attempts, redactor)), 'utf8');
     expect(text).not.toContain('tok-secret-9876');
     const feedback = JSON.parse(text);
+    expect(feedback.judgeBudget).toBeNull();
     expect(feedback.schemaVersion).toBe(1);
     expect(feedback.timeouts).toEqual([
       expect.objectContaining({

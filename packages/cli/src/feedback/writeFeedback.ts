@@ -28,6 +28,8 @@ export interface Feedback {
   comparison: RunSummary['baseline'];
   /** Every gate the run was held to and how it went (empty without gates). */
   gates: RunSummary['gates'];
+  /** The judge budget's use (`--judge-max-requests`); `null` without a budget. */
+  judgeBudget: RunSummary['judgeBudget'];
   summary: { verdict: RunSummary['verdict']; reasons: string[]; jestExit: RunSummary['jestExit'] };
 }
 
@@ -66,6 +68,7 @@ export function buildFeedback(run: RunSummary, attempts: readonly AttemptRecord[
     requiredFailures: summary.requiredFailures,
     comparison: summary.baseline,
     gates: summary.gates,
+    judgeBudget: summary.judgeBudget,
     summary: { verdict: summary.verdict, reasons: summary.reasons, jestExit: summary.jestExit },
   };
   return redactor.redactJson(feedback);

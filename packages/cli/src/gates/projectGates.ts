@@ -5,12 +5,16 @@ import type { TestOptions } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
 import { validateRunId } from '../options/testOptions';
 import type { GateSettings } from './GateSettings';
-import { readGateConfig } from './readGateConfig';
+import { readGateConfig, type JestConfigSource } from './readGateConfig';
 import { resolveGates } from './resolveGates';
 
 /** Reads the config in `projectRoot` and merges it under the command line's gate flags and `--baseline`. */
-export function projectGates(options: Pick<TestOptions, 'gates' | 'baseline'>, projectRoot: string): GateSettings {
-  const { jestConfig, packageJson } = readGateConfig(projectRoot);
+export function projectGates(
+  options: Pick<TestOptions, 'gates' | 'baseline'>,
+  projectRoot: string,
+  source: JestConfigSource = {},
+): GateSettings {
+  const { jestConfig, packageJson } = readGateConfig(projectRoot, source);
   const commandLine = { ...options.gates, baseline: options.baseline };
   const settings = resolveGates(commandLine, jestConfig, packageJson);
   if (settings.baseline !== null && settings.baseline.value !== 'latest') {

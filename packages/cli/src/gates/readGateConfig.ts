@@ -1,18 +1,16 @@
 // Gates written into the project instead of the command line: `testEnvironmentOptions.m3` of the
-// Jest config (jest.config.{js,cjs,json}, or the "jest" key of package.json) and the "m3" section of
-// package.json. Both take the same keys:
+// Jest config (found and loaded as Jest does, every format: loadJestConfig.ts) and the "m3" section
+// of package.json. Both take the same keys:
 //   { minPassRate: 0.8 | "quality.v1=0.9" | [0.8, "quality.v1=0.9"] | { "*": 0.8, "quality.v1": 0.9 },
 //     failOnRegression: true, alpha: 0.05, baseline: "latest" }
 // Other keys (resultsDb…) belong to the environment and are ignored here.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../options/UsageError';
+import { loadJestConfig } from './loadJestConfig';
 import type { GateConfig, GateSource } from './GateSettings';
 import { noGateConfig } from './GateSettings';
 import { parseAlpha, parseMinPassRate } from './parseGateValues';
-
-/** Jest config files whose `testEnvironmentOptions.m3` the CLI can read (Jest's order). */
-const READABLE_CONFIGS = ['jest.config.js', 'jest.config.cjs', 'jest.config.json'];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -61,25 +59,19 @@ export function parseGateConfig(section: unknown, where: string, source: GateSou
   };
 }
 
-function loadJestConfig(folder: string): { file: string; config: unknown } | null {
-  for (const name of READABLE_CONFIGS) {
-    const path = join(folder, name);
-    if (!existsSync(path)) continue;
-    try {
-      const loaded: unknown = name.endsWith('.json') ? JSON.parse(readFileSync(path, 'utf8')) : require(path);
-      const config = isObject(loaded) && 'default' in loaded && isObject(loaded.default) ? loaded.default : loaded;
-      return { file: name, config };
-    } catch {
-      // A config that does not load is Jest's to report: Jest then fails the run (verdict failed,
-      // exit 1), which no gate could pass anyway, and the run is still recorded.
-      return { file: name, config: undefined };
-    }
-  }
-  return null;
+/** Where the Jest config is read from besides the project folder. */
+export interface JestConfigSource {
+  /** The environment Jest gets (a config may read it); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Jest's `--config` (`jestConfigArgument`), or null to look where Jest looks. */
+  configArg?: string | null;
 }
 
 /** The gate settings of the Jest config and of package.json in `folder` (the project root). */
-export function readGateConfig(folder: string): { jestConfig: GateConfig; packageJson: GateConfig } {
+export function readGateConfig(
+  folder: string,
+  source: JestConfigSource = {},
+): { jestConfig: GateConfig; packageJson: GateConfig } {
   let pkg: Record<string, unknown> | null = null;
   const pkgPath = join(folder, 'package.json');
   if (existsSync(pkgPath)) {
@@ -90,14 +82,14 @@ export function readGateConfig(folder: string): { jestConfig: GateConfig; packag
       throw new UsageError('package.json', `is not valid JSON: ${(error as Error).message}`);
     }
   }
-  const jest =
-    loadJestConfig(folder) ?? (pkg && isObject(pkg.jest) ? { file: 'package.json "jest"', config: pkg.jest } : null);
-  const options = jest && isObject(jest.config) ? jest.config.testEnvironmentOptions : undefined;
-  const jestSection = isObject(options) ? options.m3 : undefined;
+  // A config that does not load is Jest's to report: Jest then fails the run (verdict failed,
+  // exit 1), which no gate could pass anyway, and the run is still recorded.
+  const jest = loadJestConfig(folder, source.env ?? process.env, source.configArg ?? null);
   return {
-    jestConfig: jest
-      ? parseGateConfig(jestSection, `${jest.file} testEnvironmentOptions.m3`, 'jest config')
-      : noGateConfig('jest config'),
+    jestConfig:
+      jest.status === 'loaded'
+        ? parseGateConfig(jest.m3, `${jest.file} testEnvironmentOptions.m3`, 'jest config')
+        : noGateConfig('jest config'),
     packageJson: parseGateConfig(pkg?.m3, 'package.json "m3"', 'package.json'),
   };
 }

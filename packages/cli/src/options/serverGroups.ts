@@ -1,15 +1,24 @@
-// `--server http --url URL [--header K=V]… [--name N]` and
+// `--server http --url URL [--header K=V]… [--bearer-env NAME] [--name N]` and
 // `--server stdio --command CMD [--arg V]… [--env K=V]… [--name N]` groups. Commander sees each
 // flag as a plain repeatable option; the order they appeared in is kept here and grouped.
 import { commandLineCanaries, CREDENTIAL_QUERY_PARAMS, parseEndpointUrl } from '@sf-m3/core';
 import { UsageError } from './UsageError';
 
 /** The flags that belong to server groups. */
-export const SERVER_FIELD_FLAGS = ['url', 'header', 'trust', 'name', 'command', 'arg', 'env'] as const;
+export const SERVER_FIELD_FLAGS = ['url', 'header', 'bearer-env', 'trust', 'name', 'command', 'arg', 'env'] as const;
 /** One server-group flag occurrence, in command-line order. */
 export interface ServerToken {
   flag: 'server' | (typeof SERVER_FIELD_FLAGS)[number];
   value: string;
+}
+
+/**
+ * `--bearer-env NAME`: `HTTPServer({ auth: { kind: 'bearer', token: secretFromEnv(NAME) } })` (SPEC
+ * §17) in JSON form; only the variable's name travels, each worker reads the token at connect time.
+ */
+export interface BearerFromEnv {
+  kind: 'bearer';
+  token: { kind: 'secret_ref'; env: string };
 }
 
 /** A server chosen on the command line; travels to Jest as JSON in `M3_SERVERS`. */
@@ -20,12 +29,14 @@ export type ServerSelection =
       url: string;
       headers: Record<string, string>;
       trust?: 'default' | 'trusted_private';
+      auth?: BearerFromEnv;
     }
   | { transport: 'stdio'; name: string; command: string; args: string[]; env: Record<string, string> };
 
-const HTTP_FIELDS = new Set(['url', 'header', 'trust', 'name']);
+const HTTP_FIELDS = new Set(['url', 'header', 'bearer-env', 'trust', 'name']);
 const STDIO_FIELDS = new Set(['command', 'arg', 'env', 'name']);
-const SINGLE_FIELDS = new Set(['url', 'trust', 'command', 'name']);
+const SINGLE_FIELDS = new Set(['url', 'bearer-env', 'trust', 'command', 'name']);
+const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
@@ -76,6 +87,22 @@ export function validateUrl(value: string): string {
   return url.href;
 }
 
+/** `--bearer-env NAME` as the group's `auth`; the name must be a variable name, and no Authorization header besides. */
+function bearerFromEnv(name: string | undefined, headers: Record<string, string>): BearerFromEnv | undefined {
+  if (name === undefined) return undefined;
+  if (!ENV_NAME_PATTERN.test(name)) {
+    throw new UsageError(
+      '--bearer-env',
+      'takes the name of the environment variable holding the token (letters, digits and "_", e.g. ' +
+        '--bearer-env MCP_TOKEN), never the token itself',
+    );
+  }
+  if (Object.keys(headers).some((key) => key.toLowerCase() === 'authorization')) {
+    throw new UsageError('--bearer-env', 'and --header Authorization=… both authenticate one server: give one of them');
+  }
+  return { kind: 'bearer', token: { kind: 'secret_ref', env: name } };
+}
+
 interface OpenGroup {
   transport: 'http' | 'stdio';
   fields: Map<string, string[]>;
@@ -100,7 +127,8 @@ function closeGroup(group: OpenGroup, index: number): ServerSelection {
       throw new UsageError('--trust', `must be "default" or "trusted_private", not "${trust}"`);
     }
     const selection: ServerSelection = { transport: 'http', name, url: validateUrl(url), headers };
-    return trust === undefined ? selection : { ...selection, trust };
+    const auth = bearerFromEnv(one('bearer-env'), headers);
+    return { ...selection, ...(trust !== undefined && { trust }), ...(auth !== undefined && { auth }) };
   }
   const command = one('command');
   if (command === undefined || command.trim() === '') throw new UsageError('--server stdio', 'needs --command CMD');

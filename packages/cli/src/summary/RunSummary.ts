@@ -243,6 +243,16 @@ export interface GateResult {
   message: string;
 }
 
+/** How much of the run's judge budget (`m3 test --judge-max-requests N`) was used. */
+export interface JudgeBudgetUsage {
+  /** The cap; `null` when the summary does not know it (`m3 report` of an earlier run). */
+  limit: number | null;
+  /** Judge requests the store's counter granted; `null` when the store cannot count them. */
+  used: number | null;
+  /** Judge evaluations the spent budget refused (`judge_budget_exhausted`, never sent). */
+  refused: number;
+}
+
 /** Overall answer of a run; the exit status follows it (passed → 0, failed → 1). */
 export type Verdict = 'passed' | 'failed';
 
@@ -270,6 +280,8 @@ export interface RunSummary {
   baselineNote: string | null;
   /** The gates the run was held to (`--min-pass-rate`, `--fail-on-regression`, config) and how each went. */
   gates: GateResult[];
+  /** The judge budget's use: when `m3 test` set one, or the store counted or refused judge requests; else `null`. */
+  judgeBudget: JudgeBudgetUsage | null;
   /** Jest's exit, when this summary follows a `m3 test` run. */
   jestExit: { code: number | null; signal: string | null } | null;
   verdict: Verdict;

@@ -9,6 +9,7 @@ import { collectAgentPassRates } from './agentPassRates';
 import { collectTimeouts } from './collectTimeouts';
 import { collectRunFacts, finalAttempts, type SummaryStore } from './collectRunFacts';
 import { failureHeadline, fullFailureMessage } from './failureText';
+import { collectJudgeBudgetUsage } from './judgeBudgetUsage';
 import type {
   AttemptTally,
   BaselineComparison,
@@ -34,6 +35,8 @@ export interface BuildRunSummaryOptions {
   alpha?: number;
   /** The gates to hold the run to (`m3 test`); none when omitted. */
   gates?: GateSettings | null;
+  /** The run's `--judge-max-requests` when the summary follows the `m3 test` that set it. */
+  judgeMaxRequests?: number | null;
   /** Jest's exit when the summary follows `m3 test`. */
   jestExit?: { code: number | null; signal: string | null } | null;
 }
@@ -99,6 +102,12 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
     ]);
     baseline = compareBaseline(before, now, options.cwd, options.alpha ?? DEFAULT_ALPHA);
   }
+  const judgeBudget = await collectJudgeBudgetUsage(
+    store,
+    facts.run.runId,
+    options.judgeMaxRequests ?? null,
+    facts.evaluations,
+  );
   const gates = options.gates
     ? evaluateGates(options.gates, facts.evaluators, baseline, options.baselineNote ?? null)
     : [];
@@ -155,6 +164,7 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
     baseline,
     baselineNote: options.baselineNote ?? null,
     gates,
+    judgeBudget,
     jestExit,
     verdict,
     reasons,

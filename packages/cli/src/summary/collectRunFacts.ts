@@ -1,6 +1,6 @@
 // Reads one run's facts from the store: the run, its attempts, suites, per-evaluator statistics
 // (via the store's aggregation) and the required evaluations that did not pass.
-import type { AttemptRecord, ExecutionStore, Redactor, RunRecord, SuiteRecord } from '@sf-m3/core';
+import type { AttemptRecord, EvaluationResult, ExecutionStore, Redactor, RunRecord, SuiteRecord } from '@sf-m3/core';
 import { UsageError } from '../options/UsageError';
 import { failureHeadline } from './failureText';
 import type { EvaluatorStats, RequiredFailure } from './RunSummary';
@@ -18,6 +18,7 @@ export type SummaryStore = Pick<
   | 'listExecutions'
   | 'getTraceView'
   | 'getTrace'
+  | 'countJudgeRequests'
 >;
 
 /** One run as read from the store. */
@@ -27,6 +28,8 @@ export interface RunFacts {
   suites: SuiteRecord[];
   evaluators: EvaluatorStats[];
   requiredFailures: RequiredFailure[];
+  /** The latest evaluation of every lineage of the run. */
+  evaluations: EvaluationResult[];
 }
 
 /** Reads a run's facts; throws `UsageError` when the run is not in the store. */
@@ -89,6 +92,7 @@ export async function collectRunFacts(store: SummaryStore, runId: string, redact
     suites: suites.filter((s) => usedSuiteIds.has(s.suiteId)),
     evaluators,
     requiredFailures,
+    evaluations,
   };
 }
 

@@ -47,6 +47,7 @@ function summary(overrides: Partial<RunSummary> = {}): RunSummary {
     baseline: null,
     baselineNote: null,
     gates: [],
+    judgeBudget: null,
     jestExit: { code: 0, signal: null },
     verdict: 'passed',
     reasons: [],

@@ -1,5 +1,6 @@
 // The plain-text summary printed after Jest's output (and by `m3 report`).
 import { formatComparison } from '../baseline/formatComparison';
+import { formatJudgeBudgetLine } from './judgeBudgetUsage';
 import type { AgentGroupStats, AgentPassRates, RunSummary, TimedOutExecution } from './RunSummary';
 
 /** Extra lines around the summary. */
@@ -130,6 +131,7 @@ export function formatSummary(summary: RunSummary, options: FormatOptions = {}):
       ),
     );
   }
+  if (summary.judgeBudget !== null) lines.push(formatJudgeBudgetLine(summary.judgeBudget));
   if (summary.agents !== null) lines.push(...formatAgents(summary.agents));
   if (summary.requiredFailures.length === 0) {
     lines.push('required failures  none');

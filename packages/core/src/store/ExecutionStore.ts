@@ -97,6 +97,12 @@ export interface ExecutionStore {
    * from the start). Safe across Jest workers and processes sharing the store (`--judge-max-requests`).
    */
   reserveJudgeRequest(runId: string, limit: number): Promise<boolean>;
+  /**
+   * Judge requests `reserveJudgeRequest` has counted for `runId` (0 when none), for the run
+   * summary's budget line. Optional until every store implements it (SQLite and Postgres read
+   * their counter row); a store without it leaves the summary's `used` unknown.
+   */
+  countJudgeRequests?(runId: string): Promise<number>;
 
   // aggregation
   /** SPEC §10: throws `ModelValidationError` naming an unknown label or a missing evaluator rule. */

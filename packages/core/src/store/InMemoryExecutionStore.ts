@@ -297,6 +297,12 @@ export class InMemoryExecutionStore implements ExecutionStore {
     return true;
   }
 
+  async countJudgeRequests(runId: string): Promise<number> {
+    this.assertOpen();
+    requireId(runId, 'runId');
+    return this.judgeRequests.get(runId) ?? 0;
+  }
+
   // retention ----------------------------------------------------------------------------------
 
   async pruneRuns(selection: PruneSelection, options: PruneOptions = {}): Promise<PruneReport> {

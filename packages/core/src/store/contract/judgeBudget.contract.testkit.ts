@@ -34,5 +34,19 @@ export function describeJudgeBudgetContract(store: () => ExecutionStore): void {
       }
       await expect(store().reserveJudgeRequest('', 3)).rejects.toThrow(/runId/);
     });
+
+    it('counts the granted requests of a run, refusals and other runs aside (countJudgeRequests)', async () => {
+      const count = (runId: string) => {
+        const read = store().countJudgeRequests;
+        if (read === undefined) throw new Error('this store does not implement countJudgeRequests');
+        return read.call(store(), runId);
+      };
+      expect(await count('run-count')).toBe(0);
+      for (let i = 0; i < 4; i++) await store().reserveJudgeRequest('run-count', 2);
+      await store().reserveJudgeRequest('run-other', 5);
+      expect(await count('run-count')).toBe(2);
+      expect(await count('run-other')).toBe(1);
+      await expect(count('')).rejects.toThrow(/runId/);
+    });
   });
 }
