@@ -46,7 +46,7 @@ import { evaluationRow } from './evaluations/evaluationRow';
 import { prepareFinishedExecution, writeFinishedExecution } from './executions/writeFinishedExecution';
 import { EvaluationWriter } from './evaluations/EvaluationWriter';
 import { lineageId } from './evaluations/lineageId';
-import { reserveJudgeRequest } from './judge/reserveJudgeRequest';
+import { countJudgeRequests, reserveJudgeRequest } from './judge/reserveJudgeRequest';
 import { pruneRuns } from './retention/pruneRuns';
 import { recordShard } from './shards/recordShard';
 
@@ -185,6 +185,11 @@ export class PostgresExecutionStore implements ExecutionStore {
     if (requireJudgeRequestLimit(limit) === 0) return false;
     this.assertWritable();
     return reserveJudgeRequest(await this.pool(), runId, limit);
+  }
+
+  async countJudgeRequests(runId: string): Promise<number> {
+    requireId(runId, 'runId');
+    return countJudgeRequests(await this.pool(), runId);
   }
 
   // suites -------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ import {
 import { aggregateCountsSql } from './aggregateSql';
 import { encodeEventChunks } from './eventChunks';
 import { frameTexts, insertEventChunks, readEvents } from './eventRows';
-import { reserveJudgeRequestRow } from './judgeBudget/reserveJudgeRequestRow';
+import { countJudgeRequestRows, reserveJudgeRequestRow } from './judgeBudget/reserveJudgeRequestRow';
 import { immediateTransaction, type RetryPolicy, DEFAULT_RETRY } from './immediateTransaction';
 import { lineageId } from './lineageId';
 import { BUSY_TIMEOUT_MS, openDatabase, type OpenedDatabase } from './openDatabase';
@@ -522,6 +522,11 @@ export class SQLiteExecutionStore implements ExecutionStore {
     // A spent budget (limit 0) needs no write, so it also answers on a read-only store.
     if (requireJudgeRequestLimit(limit) === 0) return false;
     return this.write((db) => reserveJudgeRequestRow(db, runId, limit));
+  }
+
+  async countJudgeRequests(runId: string): Promise<number> {
+    requireId(runId, 'runId');
+    return countJudgeRequestRows(await this.reader(), runId);
   }
 
   // retention: the work lives in prune/ ------------------------------------------------------------

@@ -99,10 +99,9 @@ export interface ExecutionStore {
   reserveJudgeRequest(runId: string, limit: number): Promise<boolean>;
   /**
    * Judge requests `reserveJudgeRequest` has counted for `runId` (0 when none), for the run
-   * summary's budget line. Optional until every store implements it (SQLite and Postgres read
-   * their counter row); a store without it leaves the summary's `used` unknown.
+   * summary's budget line.
    */
-  countJudgeRequests?(runId: string): Promise<number>;
+  countJudgeRequests(runId: string): Promise<number>;
 
   // aggregation
   /** SPEC §10: throws `ModelValidationError` naming an unknown label or a missing evaluator rule. */

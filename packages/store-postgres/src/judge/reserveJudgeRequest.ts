@@ -13,3 +13,11 @@ export async function reserveJudgeRequest(pool: Pool, runId: string, limit: numb
   );
   return rowCount === 1;
 }
+
+/** The judge requests counted for `runId` so far (0 when none was). */
+export async function countJudgeRequests(pool: Pool, runId: string): Promise<number> {
+  const { rows } = await pool.query<{ reserved: number }>('SELECT reserved FROM run_judge_requests WHERE run_id = $1', [
+    runId,
+  ]);
+  return rows.length === 0 ? 0 : Number(rows[0]!.reserved);
+}

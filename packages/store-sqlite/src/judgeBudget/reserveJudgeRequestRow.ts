@@ -15,3 +15,9 @@ export async function reserveJudgeRequestRow(db: SqliteConnection, runId: string
   const { changes } = await db.run(RESERVE_SQL, [runId, limit]);
   return changes === 1;
 }
+
+/** The judge requests counted for `runId` so far (0 when none was). */
+export async function countJudgeRequestRows(db: SqliteConnection, runId: string): Promise<number> {
+  const row = await db.get<{ used: number }>('SELECT used FROM judge_requests WHERE run_id = ?', [runId]);
+  return row?.used ?? 0;
+}
