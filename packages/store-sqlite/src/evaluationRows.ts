@@ -46,13 +46,17 @@ const CREATED_AT = index('created_at');
 const EVALUATION_ID = index('evaluation_id');
 
 /**
- * The insert of a batch: each row's values in `EVALUATION_FIELDS` order, then
+ * The insert of a batch: `OR IGNORE`, so a statement that meets a duplicate id or a value a CHECK
+ * refuses skips that row instead of aborting, and SQLite needs no statement journal (it would copy
+ * every index page the statement touches to a temp file first); a batch that inserted fewer rows
+ * than it was given fails as a whole (see `insertEvaluationRows`). Each row's values in
+ * `EVALUATION_FIELDS` order, then
  * `execution_created_at` (the execution's creation time when it is stored: time buckets are of
  * the execution; else the row's own) and `is_latest`. The lineage key is bound as its decimal
  * text and stored as an integer by the column's INTEGER affinity.
  */
 const INSERT = new MultiRowInsert(
-  `INSERT INTO evaluations (${EVALUATION_FIELDS.join(', ')}, execution_created_at, is_latest)`,
+  `INSERT OR IGNORE INTO evaluations (${EVALUATION_FIELDS.join(', ')}, execution_created_at, is_latest)`,
   EVALUATION_FIELDS.length + 2,
 );
 
@@ -104,23 +108,36 @@ export function evaluationRow(evaluation: StoredEvaluation): EvaluationRow {
 
 /**
  * Inserts `rows` (any number, in order) in the open transaction, keeping the latest row of each
- * lineage marked (see `markLatest`), with multi-row statements of bound values.
+ * lineage marked (see `markLatest`), with multi-row statements of bound values. When a row was
+ * skipped (a duplicate id, an invalid value) it throws `SkippedEvaluationRows`: the caller rolls the
+ * transaction back, so nothing of the batch stays, and the write queue retries each row alone.
  */
 export async function insertEvaluationRows(db: SqliteConnection, rows: readonly EvaluationRow[]): Promise<void> {
-  const latest = await markLatest(db, rows, { key: KEY, createdAt: CREATED_AT, evaluationId: EVALUATION_ID });
   const executionIds = [...new Set(rows.map((row) => row[EXECUTION_ID]).filter((id) => id !== null))];
-  const times = new Map<SqlValue, SqlValue>();
-  if (executionIds.length > 0) {
-    const found = await db.all<{ execution_id: string; created_at: string }>(EXECUTION_TIMES_SQL, [
-      JSON.stringify(executionIds),
-    ]);
-    for (const { execution_id, created_at } of found) times.set(execution_id, created_at);
-  }
-  await INSERT.insert(db, rows.length, (params, position) => {
+  const [latest, found] = await Promise.all([
+    markLatest(db, rows, { key: KEY, createdAt: CREATED_AT, evaluationId: EVALUATION_ID }),
+    executionIds.length === 0
+      ? []
+      : db.all<{ execution_id: string; created_at: string }>(EXECUTION_TIMES_SQL, [JSON.stringify(executionIds)]),
+  ]);
+  const times = new Map<SqlValue, SqlValue>(found.map((x) => [x.execution_id, x.created_at]));
+  const inserted = await INSERT.insert(db, rows.length, (params, position) => {
     const row = rows[position]!;
     for (const value of row) params.push(value);
     params.push(times.get(row[EXECUTION_ID]!) ?? row[CREATED_AT]!, latest[position]!);
   });
+  if (inserted !== rows.length) throw new SkippedEvaluationRows(rows.length - inserted, rows.length);
+}
+
+/** Some rows of a batch were not inserted (duplicate ids or invalid values); the batch must roll back. */
+export class SkippedEvaluationRows extends Error {
+  constructor(
+    readonly skipped: number,
+    readonly of: number,
+  ) {
+    super(`${skipped} of ${of} evaluation rows were refused (a duplicate id or an invalid value)`);
+    this.name = 'SkippedEvaluationRows';
+  }
 }
 
 /** Inserts one row alone, naming it when it is a duplicate (rows are append-only) or invalid. */
@@ -128,7 +145,7 @@ export async function insertEvaluationRow(db: SqliteConnection, row: EvaluationR
   try {
     await insertEvaluationRows(db, [row]);
   } catch (error) {
-    if (sqliteErrorCode(error) === 'SQLITE_CONSTRAINT') {
+    if (error instanceof SkippedEvaluationRows || sqliteErrorCode(error) === 'SQLITE_CONSTRAINT') {
       const evaluationId = row[EVALUATION_ID] as string;
       throw new StoreError(
         `evaluation could not be saved: ${evaluationId} already exists or is invalid (rows are append-only)`,

@@ -38,21 +38,34 @@ export class MultiRowInsert {
   }
 
   /**
-   * Inserts `count` rows in order; `fill(params, i)` pushes the `width` values of row `i`. A
-   * failing statement rejects (the caller's transaction rolls the earlier chunks back).
+   * Inserts `count` rows; `fill(params, i)` pushes the `width` values of row `i`. Every chunk's
+   * statement is issued before the first is awaited, so the driver converts the next chunk's
+   * values on the main thread while SQLite (on a worker thread) writes the previous one; the
+   * connection runs them one at a time, so rows keep their order except between chunks. Resolves,
+   * once every chunk has run, with the number of rows inserted (fewer than `count` when the head is
+   * `INSERT OR IGNORE` and some were skipped); rejects with the first failure once all have settled
+   * (the caller's transaction rolls the other chunks back).
    */
-  async insert(db: SqliteConnection, count: number, fill: (params: SqlValue[], row: number) => void): Promise<void> {
+  async insert(db: SqliteConnection, count: number, fill: (params: SqlValue[], row: number) => void): Promise<number> {
+    const runs: Promise<{ changes: number }>[] = [];
     let next = 0;
     while (next < count) {
       const size = chunkSize(count - next);
       const params: SqlValue[] = [];
       for (let row = next; row < next + size; row += 1) fill(params, row);
       if (params.length !== size * this.width) {
+        await Promise.allSettled(runs);
         throw new RangeError(`expected ${size * this.width} values for ${size} rows, got ${params.length}`);
       }
-      await db.run(this.sql(size), params);
+      runs.push(db.run(this.sql(size), params));
       next += size;
     }
+    let inserted = 0;
+    for (const settled of await Promise.allSettled(runs)) {
+      if (settled.status === 'rejected') throw settled.reason;
+      inserted += settled.value.changes;
+    }
+    return inserted;
   }
 }
 
