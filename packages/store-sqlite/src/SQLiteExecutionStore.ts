@@ -454,7 +454,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
   async saveEvaluation(evaluation: StoredEvaluation): Promise<void> {
     const row = evaluationRow(evaluation);
     if (this.readOnly) throw readOnlyWrite(this.path);
-    // Rows saved while a transaction runs are written by one json_each insert in the next one.
+    // Rows saved while a transaction runs are written together in the next one (multi-row inserts).
     const opened = this.opened !== null && !this.closed ? this.opened : await this.database();
     const writer = writerOf(opened);
     await this.queue.enqueueRow(this.evaluationRows, row, () => insertEvaluationRow(writer, row));
