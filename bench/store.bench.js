@@ -1,11 +1,12 @@
 // The cost of the SQLite store, on the built dist (`npm run bench` builds first):
 //  1. 100 000 evaluations saved through SQLiteExecutionStore (1 000 concurrent saveEvaluation
-//     calls at a time: the write queue writes each batch with one json_each insert in one
-//     BEGIN IMMEDIATE transaction; label columns, lineage triggers and indexes maintained) versus
-//     the best raw `sqlite3` use: the same rows, JSON-encoded by the caller, inserted with batched
+//     calls at a time, each resolving once its transaction commits: the write queue writes each
+//     batch in one BEGIN IMMEDIATE transaction with multi-row INSERT … VALUES statements; label
+//     columns, lineages and indexes maintained) versus the best raw `sqlite3` use of json_each: the
+//     same rows and label columns, JSON-encoded by the caller, inserted with batched
 //     `INSERT … SELECT … FROM json_each(?)` in ONE transaction into a plain table (the faster of
 //     1 000-row and 10 000-row batches). Target <= 1.5x (issue 15). Raw per-row prepared inserts
-//     are printed beside it for reference.
+//     and raw multi-row INSERT … VALUES are printed beside it for reference.
 //  2. aggregateEvaluations grouped by suite over 1 000 000 evaluations versus a raw `GROUP BY
 //     suite_name` over the same latest rows computing the same counts: statuses, scores, and the
 //     distinct executions and cases. Target <= 2x (issue 15). The counts-only GROUP BY is printed
@@ -132,11 +133,43 @@ function executionRecord(executionId, n) {
   };
 }
 
-/** The plain table raw inserts write: the same values, a primary key and the unique id only. */
+/**
+ * The plain table raw inserts write: the same values (every label the store keeps, null or not),
+ * a primary key and the unique id only; none of the store's derived columns (lineage key,
+ * execution time, latest flag) or its run, execution and lineage indexes.
+ */
 const RAW_TABLE = `CREATE TABLE evaluations (row_id INTEGER PRIMARY KEY, evaluation_id TEXT NOT NULL UNIQUE, evaluator TEXT,
     execution_id TEXT, turn_id TEXT, subject_digest TEXT, status TEXT, score REAL, required INTEGER, created_at TEXT,
-    run_id TEXT, suite_name TEXT, case_id TEXT, server TEXT, tool TEXT, transport TEXT, trial TEXT, metadata_json TEXT,
-    result_json TEXT)`;
+    run_id TEXT, suite_name TEXT, case_id TEXT, server TEXT, tool TEXT, transport TEXT, harness TEXT, model TEXT,
+    trial TEXT, judge_model TEXT, rubric_id TEXT, matrix_id TEXT, metadata_json TEXT, result_json TEXT)`;
+const RAW_WIDTH = 23;
+
+/** The values of one raw row, in RAW_TABLE order after row_id. */
+const rawValues = ({ result: r, labels: l }) => [
+  r.evaluationId,
+  r.evaluator,
+  r.executionId,
+  r.turnId,
+  r.subjectDigest,
+  r.status,
+  r.score,
+  r.required ? 1 : 0,
+  r.createdAt,
+  l.runId,
+  l.suiteName,
+  l.caseId,
+  l.server,
+  l.tool,
+  l.transport,
+  l.harness,
+  l.model,
+  l.trial,
+  l.judgeModel,
+  l.rubricId,
+  l.matrixId,
+  JSON.stringify(l.metadata),
+  JSON.stringify(r),
+];
 
 async function saveThroughStore(dir, round) {
   const store = new SQLiteExecutionStore(path.join(dir, `store-${round}.sqlite`));
@@ -158,37 +191,10 @@ async function saveRaw(dir, rows, round) {
   await db.exec(RAW_TABLE);
   const timing = await measure(async () => {
     await db.exec('BEGIN');
-    const statement = db.prepare(
-      'INSERT INTO evaluations VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+    const statement = db.prepare(`INSERT INTO evaluations VALUES (NULL, ${Array(RAW_WIDTH).fill('?').join(', ')})`);
     await Promise.all(
       rows.map(
-        ({ result: r, labels: l }) =>
-          new Promise((resolve, reject) =>
-            statement.run(
-              [
-                r.evaluationId,
-                r.evaluator,
-                r.executionId,
-                r.turnId,
-                r.subjectDigest,
-                r.status,
-                r.score,
-                r.required ? 1 : 0,
-                r.createdAt,
-                l.runId,
-                l.suiteName,
-                l.caseId,
-                l.server,
-                l.tool,
-                l.transport,
-                l.trial,
-                JSON.stringify(l.metadata),
-                JSON.stringify(r),
-              ],
-              (e) => (e ? reject(e) : resolve()),
-            ),
-          ),
+        (row) => new Promise((resolve, reject) => statement.run(rawValues(row), (e) => (e ? reject(e) : resolve()))),
       ),
     );
     await new Promise((resolve) => statement.finalize(resolve));
@@ -203,36 +209,45 @@ async function saveRawJsonEach(dir, rows, round, batch) {
   const db = raw(path.join(dir, `raw-json-${batch}-${round}.sqlite`));
   await db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
   await db.exec(RAW_TABLE);
-  const columns = Array.from({ length: 18 }, (_, k) => `value->>${k}`).join(', ');
+  const columns = Array.from({ length: RAW_WIDTH }, (_, k) => `value->>${k}`).join(', ');
   const timing = await measure(async () => {
     await db.exec('BEGIN');
     for (let start = 0; start < rows.length; start += batch) {
-      const values = rows
-        .slice(start, start + batch)
-        .map(({ result: r, labels: l }) => [
-          r.evaluationId,
-          r.evaluator,
-          r.executionId,
-          r.turnId,
-          r.subjectDigest,
-          r.status,
-          r.score,
-          r.required ? 1 : 0,
-          r.createdAt,
-          l.runId,
-          l.suiteName,
-          l.caseId,
-          l.server,
-          l.tool,
-          l.transport,
-          l.trial,
-          JSON.stringify(l.metadata),
-          JSON.stringify(r),
-        ]);
+      const values = rows.slice(start, start + batch).map(rawValues);
       await db.run(`INSERT INTO evaluations SELECT NULL, ${columns} FROM json_each(?)`, [JSON.stringify(values)]);
     }
     await db.exec('COMMIT');
   });
+  await db.close();
+  return timing;
+}
+
+/**
+ * Raw multi-row `INSERT … VALUES (…), (…)` of bound values (no JSON on either side), 256 rows a
+ * prepared statement, in ONE transaction: printed for reference (the target is against json_each).
+ */
+async function saveRawValues(dir, rows, round) {
+  const db = raw(path.join(dir, `raw-values-${round}.sqlite`));
+  await db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  await db.exec(RAW_TABLE);
+  const placeholders = `(NULL, ${Array(RAW_WIDTH).fill('?').join(', ')})`;
+  const statements = new Map();
+  const statement = (n) => {
+    if (!statements.has(n)) {
+      statements.set(n, db.prepare(`INSERT INTO evaluations VALUES ${Array(n).fill(placeholders).join(', ')}`));
+    }
+    return statements.get(n);
+  };
+  const timing = await measure(async () => {
+    await db.exec('BEGIN');
+    for (let start = 0; start < rows.length; start += 256) {
+      const chunk = rows.slice(start, start + 256);
+      const params = chunk.flatMap(rawValues);
+      await new Promise((resolve, reject) => statement(chunk.length).run(params, (e) => (e ? reject(e) : resolve())));
+    }
+    await db.exec('COMMIT');
+  });
+  await Promise.all([...statements.values()].map((s) => new Promise((resolve) => s.finalize(resolve))));
   await db.close();
   return timing;
 }
@@ -321,16 +336,19 @@ async function run() {
     const savedRounds = [];
     const rawRounds = [];
     const jsonRounds = [];
+    const valuesRounds = [];
     for (let round = 0; round < 2; round += 1) {
       const { timing, rows } = await saveThroughStore(dir, round);
       savedRounds.push(timing);
       jsonRounds.push(await saveRawJsonEach(dir, rows, round, 1_000));
       jsonRounds.push(await saveRawJsonEach(dir, rows, round, 10_000));
       rawRounds.push(await saveRaw(dir, rows, round));
+      valuesRounds.push(await saveRawValues(dir, rows, round));
     }
     const saved = best(savedRounds);
     const rawPlain = best(rawRounds);
     const rawJson = best(jsonRounds);
+    const rawMultiRow = best(valuesRounds);
     const { ours, rawSimple, rawDistinct } = await aggregateComparison(dir);
     const perExecution = (await bytesPerDirectExecution(dir)) / EXECUTIONS;
     const line = (label, a, b, target) => {
@@ -344,6 +362,7 @@ async function run() {
         `${'measure (best of 2-3 rounds, ms; ratio = sf-m3 / raw, wall and CPU)'.padEnd(62)}    sf-m3      raw   wall    cpu  target`,
         line(`save ${SAVES} evaluations vs raw batched json_each, one transaction`, saved, rawJson, 1.5),
         line('  same vs raw per-row prepared inserts, one transaction', saved, rawPlain, null),
+        line('  same vs raw multi-row INSERT … VALUES, one transaction', saved, rawMultiRow, null),
         line(
           `aggregate by suite, ${AGGREGATE_ROWS} evals vs raw GROUP BY incl. distinct exec/case`,
           ours,

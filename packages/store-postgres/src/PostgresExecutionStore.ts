@@ -1,8 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
 import {
-  buildAggregateValues,
+  aggregationReportOfRows,
   canonicalInstant,
-  compareGroupKeys,
   evidenceDigestOf,
   ExecutionNotFound,
   ModelValidationError,
@@ -14,6 +13,7 @@ import {
   TraceUnavailable,
   validateAggregationQuery,
   verifyRawEvidence,
+  type AggregationCountsRow,
   type AggregationQuery,
   type AggregationReport,
   type AttemptRecord,
@@ -38,7 +38,6 @@ import {
 } from '@sf-m3/core';
 import type { Pool, PoolClient } from 'pg';
 import { aggregateCountsSql } from './aggregation/aggregateSql';
-import { countsOf, type CountsRow } from './aggregation/countsRow';
 import { describeDatabase, type PostgresLocation } from './connection/describeDatabase';
 import { openPool } from './connection/openPool';
 import { transaction } from './connection/transaction';
@@ -432,20 +431,7 @@ export class PostgresExecutionStore implements ExecutionStore {
   async aggregateEvaluations(query: AggregationQuery): Promise<AggregationReport> {
     const normalized = validateAggregationQuery(query);
     const { text, values } = aggregateCountsSql(normalized);
-    const rows = await this.query<CountsRow>(text, values);
-    const totals = rows.find((row) => Number(row.is_total) === 1)!;
-    const groups = rows
-      .filter((row) => Number(row.is_total) === 0)
-      .map((row) => ({
-        keyValues: normalized.groupBy.map((_, i) => (row[`g${i}`] ?? null) as string | null),
-        values: buildAggregateValues(countsOf(row)),
-      }))
-      .sort((a, b) => compareGroupKeys(a.keyValues, b.keyValues))
-      .map(({ keyValues, values: v }) => ({
-        key: Object.fromEntries(normalized.groupBy.map((label, i) => [label, keyValues[i] ?? null])),
-        values: v,
-      }));
-    return { totals: buildAggregateValues(countsOf(totals)), groups };
+    return aggregationReportOfRows(normalized, await this.query<AggregationCountsRow>(text, values));
   }
 
   /** Waits for queued writes, then closes the pool; idempotent. */

@@ -1,7 +1,6 @@
 import {
-  buildAggregateValues,
+  aggregationReportOfRows,
   canonicalInstant,
-  compareGroupKeys,
   checkedEvidenceDigest,
   evidenceDigestOf,
   ExecutionNotFound,
@@ -14,7 +13,7 @@ import {
   TraceUnavailable,
   validateAggregationQuery,
   verifyRawEvidence,
-  type AggregateCounts,
+  type AggregationCountsRow,
   type AggregationQuery,
   type AggregationReport,
   type AttemptRecord,
@@ -45,7 +44,7 @@ import { immediateTransaction, type RetryPolicy, DEFAULT_RETRY } from './immedia
 import { lineageId } from './lineageId';
 import { BUSY_TIMEOUT_MS, openDatabase, type OpenedDatabase } from './openDatabase';
 import { pruneRunsOf } from './prune/pruneRunsOf';
-import { sqliteErrorCode, type SqliteConnection, type SqlValue } from './SqliteConnection';
+import { sqliteErrorCode, type SqliteConnection } from './SqliteConnection';
 import { runWorks, WriteQueue, type RowBatchKind } from './WriteQueue';
 import {
   evaluationRow,
@@ -454,7 +453,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
   async saveEvaluation(evaluation: StoredEvaluation): Promise<void> {
     const row = evaluationRow(evaluation);
     if (this.readOnly) throw readOnlyWrite(this.path);
-    // Rows saved while a transaction runs are written by one json_each insert in the next one.
+    // Rows saved while a transaction runs are written together in the next one (multi-row inserts).
     const opened = this.opened !== null && !this.closed ? this.opened : await this.database();
     const writer = writerOf(opened);
     await this.queue.enqueueRow(this.evaluationRows, row, () => insertEvaluationRow(writer, row));
@@ -497,22 +496,8 @@ export class SQLiteExecutionStore implements ExecutionStore {
 
   async aggregateEvaluations(query: AggregationQuery): Promise<AggregationReport> {
     const normalized = validateAggregationQuery(query);
-    const db = await this.reader();
     const { sql, params } = aggregateCountsSql(normalized);
-    const rows = await db.all<CountsRow>(sql, params);
-    const totals = rows.find((row) => Number(row.is_total) === 1);
-    const groups = rows
-      .filter((row) => Number(row.is_total) === 0)
-      .map((row) => ({
-        keyValues: normalized.groupBy.map((_, i) => keyValue(row[`g${i}`])),
-        values: buildAggregateValues(countsOf(row)),
-      }))
-      .sort((a, b) => compareGroupKeys(a.keyValues, b.keyValues))
-      .map(({ keyValues, values }) => ({
-        key: Object.fromEntries(normalized.groupBy.map((label, i) => [label, keyValues[i] ?? null])),
-        values,
-      }));
-    return { totals: buildAggregateValues(countsOf(totals!)), groups };
+    return aggregationReportOfRows(normalized, await (await this.reader()).all<AggregationCountsRow>(sql, params));
   }
 
   // judge budget (reports lane) ------------------------------------------------------------
@@ -563,49 +548,4 @@ function readOnlyWrite(path: string): StoreError {
   return new StoreError(`the results database ${path} was opened read-only: open it without readOnly to write`, {
     path,
   });
-}
-
-/** One row of the aggregation SQL. */
-type CountsRow = Record<string, SqlValue> & {
-  is_total: number;
-  evaluation_count: number;
-  passed: number;
-  failed: number;
-  inconclusive: number;
-  error: number;
-  not_run: number;
-  missing: number;
-  pending: number;
-  score_sum: number;
-  score_count: number;
-  execution_count: number;
-  case_count: number;
-  cases_all: number;
-  cases_any: number;
-};
-
-function countsOf(row: CountsRow): AggregateCounts {
-  return {
-    evaluationCount: Number(row.evaluation_count),
-    statusCounts: {
-      passed: Number(row.passed),
-      failed: Number(row.failed),
-      inconclusive: Number(row.inconclusive),
-      error: Number(row.error),
-      not_run: Number(row.not_run),
-    },
-    missingRequiredCount: Number(row.missing),
-    pendingRequiredCount: Number(row.pending),
-    scoreSum: Number(row.score_sum),
-    scoreCount: Number(row.score_count),
-    executionCount: Number(row.execution_count),
-    caseCount: Number(row.case_count),
-    casesAllPassed: Number(row.cases_all),
-    casesAnyPassed: Number(row.cases_any),
-  };
-}
-
-function keyValue(value: SqlValue | undefined): string | null {
-  if (value === null || value === undefined) return null;
-  return typeof value === 'string' ? value : String(value);
 }

@@ -1,6 +1,6 @@
 /**
- * Rows that one statement can write together (evaluation rows): `insert` writes any number of
- * them, in order, with a single statement, e.g. `INSERT … SELECT … FROM json_each(?)`.
+ * Rows that can be written together (evaluation rows): `insert` writes any number of them with a
+ * few multi-row statements (`INSERT … VALUES (…), (…)`, see multiRowInsert.ts).
  */
 export interface RowBatchKind<Row> {
   readonly insert: (rows: readonly Row[]) => Promise<void>;

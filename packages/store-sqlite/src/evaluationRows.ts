@@ -1,11 +1,12 @@
 import { canonicalInstant, caseIdOfEvaluation, requireId, StoreError, type StoredEvaluation } from '@sf-m3/core';
 import { lineageId } from './lineageId';
+import { markLatest } from './latestRows';
+import { MultiRowInsert } from './multiRowInsert';
 import { sqliteErrorCode, type SqliteConnection, type SqlValue } from './SqliteConnection';
 
 /**
- * One evaluation row as the insert statement reads it: a JSON array of the values of one
- * `evaluations` row in `EVALUATION_FIELDS` order (the lineage key as a decimal string: a JS number
- * would lose its low bits).
+ * One evaluation row as the insert binds it: the values of one `evaluations` row in
+ * `EVALUATION_FIELDS` order (the lineage key as a decimal string: a JS number would lose its low bits).
  */
 export type EvaluationRow = readonly SqlValue[];
 
@@ -38,41 +39,30 @@ const EVALUATION_FIELDS = [
 ] as const;
 type Field = (typeof EVALUATION_FIELDS)[number];
 
-const KEY = EVALUATION_FIELDS.indexOf('lineage_id');
-const FLAG = EVALUATION_FIELDS.length;
 const index = (field: Field): number => EVALUATION_FIELDS.indexOf(field);
-const at = (field: Field): string =>
-  field === 'lineage_id' ? `CAST(r.value->>${index(field)} AS INTEGER)` : `r.value->>${index(field)}`;
+const KEY = index('lineage_id');
+const EXECUTION_ID = index('execution_id');
+const CREATED_AT = index('created_at');
+const EVALUATION_ID = index('evaluation_id');
 
 /**
- * The head of a lineage in a batch (its latest row there): lineage key, creation time, id, and the
- * row's position in the batch. The lineage statements read only these, not the rows.
+ * The insert of a batch: `OR IGNORE`, so a statement that meets a duplicate id or a value a CHECK
+ * refuses skips that row instead of aborting, and SQLite needs no statement journal (it would copy
+ * every index page the statement touches to a temp file first); a batch that inserted fewer rows
+ * than it was given fails as a whole (see `insertEvaluationRows`). Each row's values in
+ * `EVALUATION_FIELDS` order, then
+ * `execution_created_at` (the execution's creation time when it is stored: time buckets are of
+ * the execution; else the row's own) and `is_latest`. The lineage key is bound as its decimal
+ * text and stored as an integer by the column's INTEGER affinity.
  */
-type LineageHead = [lineageKey: SqlValue, createdAt: SqlValue, evaluationId: SqlValue, position: number];
+const INSERT = new MultiRowInsert(
+  `INSERT OR IGNORE INTO evaluations (${EVALUATION_FIELDS.join(', ')}, execution_created_at, is_latest)`,
+  EVALUATION_FIELDS.length + 2,
+);
 
-const storedRowsOf = (order: '<' | '>'): string =>
-  `evaluations p WHERE p.lineage_id = CAST(h.value->>0 AS INTEGER) AND p.is_latest = 1
-     AND (p.created_at, p.evaluation_id) ${order} (h.value->>1, h.value->>2)`;
-
-/** Positions of the heads that a stored row of their lineage supersedes: they are not latest. */
-export const SUPERSEDED_SQL = `SELECT h.value->>3 AS position FROM json_each(?) h
-  WHERE EXISTS (SELECT 1 FROM ${storedRowsOf('>')})`;
-
-/** The stored latest rows that a head supersedes step down (a new lineage finds nothing). */
-export const DEMOTE_SQL = `UPDATE evaluations SET is_latest = 0 WHERE row_id IN (
-  SELECT p.row_id FROM json_each(?) h JOIN ${storedRowsOf('<')})`;
-
-/**
- * Inserts every row of a JSON array of rows, each followed by its \`is_latest\`, in one statement
- * (one round trip through the driver however many rows; the SELECT reads no table it writes, so
- * rows stream straight in). \`execution_created_at\` is the execution's creation time when it is
- * stored (time buckets are of the execution), else the row's own.
- */
-export const INSERT_EVALUATIONS_SQL = `INSERT INTO evaluations (${EVALUATION_FIELDS.join(', ')}, execution_created_at, is_latest)
-SELECT ${EVALUATION_FIELDS.map(at).join(', ')},
-  COALESCE((SELECT x.created_at FROM executions x WHERE x.execution_id = ${at('execution_id')}), ${at('created_at')}),
-  r.value->>${FLAG}
-FROM json_each(?) r`;
+/** Creation times of the stored executions among a JSON array of execution ids. */
+export const EXECUTION_TIMES_SQL = `SELECT x.execution_id, x.created_at FROM executions x
+  WHERE x.execution_id IN (SELECT value FROM json_each(?))`;
 
 /** True when some stored row of the lineage was saved as required (required is sticky). */
 export const REQUIRED_LINEAGE_SQL =
@@ -85,7 +75,9 @@ export function evaluationRow(evaluation: StoredEvaluation): EvaluationRow {
   const { result, labels } = evaluation;
   requireId(result.evaluationId, 'evaluationId');
   requireId(result.evaluator, 'evaluator');
-  const row = { ...result, createdAt: canonicalInstant(result.createdAt, 'createdAt') };
+  const createdAt = canonicalInstant(result.createdAt, 'createdAt');
+  // Most results already carry the canonical form: no copy then (the JSON is the same).
+  const row = createdAt === result.createdAt ? result : { ...result, createdAt };
   return [
     row.evaluationId,
     row.evaluator,
@@ -114,42 +106,38 @@ export function evaluationRow(evaluation: StoredEvaluation): EvaluationRow {
   ];
 }
 
-const CREATED_AT = index('created_at');
-const EVALUATION_ID = index('evaluation_id');
-
-/** True when row `a` supersedes row `b` of its lineage (later `createdAt`, then larger id). */
-function isLater(a: EvaluationRow, b: EvaluationRow): boolean {
-  const [ta, tb] = [a[CREATED_AT] as string, b[CREATED_AT] as string];
-  return ta !== tb ? ta > tb : (a[EVALUATION_ID] as string) > (b[EVALUATION_ID] as string);
-}
-
-/** The head of each lineage in `rows`: its latest row there (later \`createdAt\`, then larger id). */
-function headsOf(rows: readonly EvaluationRow[]): Map<SqlValue, number> {
-  const heads = new Map<SqlValue, number>();
-  rows.forEach((row, position) => {
-    const seen = heads.get(row[KEY]!);
-    if (seen === undefined || isLater(row, rows[seen]!)) heads.set(row[KEY]!, position);
-  });
-  return heads;
-}
-
 /**
- * Inserts \`rows\` (any number, in order) in the open transaction, keeping the latest row of each
- * lineage marked: a row is latest when it is its lineage's head in the batch and no stored row of
- * the lineage is later; the stored latest rows the heads supersede step down first.
+ * Inserts `rows` (any number, in order) in the open transaction, keeping the latest row of each
+ * lineage marked (see `markLatest`), with multi-row statements of bound values. When a row was
+ * skipped (a duplicate id, an invalid value) it throws `SkippedEvaluationRows`: the caller rolls the
+ * transaction back, so nothing of the batch stays, and the write queue retries each row alone.
  */
 export async function insertEvaluationRows(db: SqliteConnection, rows: readonly EvaluationRow[]): Promise<void> {
-  const heads: LineageHead[] = [...headsOf(rows).values()].map((position) => {
+  const executionIds = [...new Set(rows.map((row) => row[EXECUTION_ID]).filter((id) => id !== null))];
+  const [latest, found] = await Promise.all([
+    markLatest(db, rows, { key: KEY, createdAt: CREATED_AT, evaluationId: EVALUATION_ID }),
+    executionIds.length === 0
+      ? []
+      : db.all<{ execution_id: string; created_at: string }>(EXECUTION_TIMES_SQL, [JSON.stringify(executionIds)]),
+  ]);
+  const times = new Map<SqlValue, SqlValue>(found.map((x) => [x.execution_id, x.created_at]));
+  const inserted = await INSERT.insert(db, rows.length, (params, position) => {
     const row = rows[position]!;
-    return [row[KEY]!, row[CREATED_AT]!, row[EVALUATION_ID]!, position];
+    for (const value of row) params.push(value);
+    params.push(times.get(row[EXECUTION_ID]!) ?? row[CREATED_AT]!, latest[position]!);
   });
-  const headsJson = JSON.stringify(heads);
-  const superseded = await db.all<{ position: number }>(SUPERSEDED_SQL, [headsJson]);
-  const latest = new Set(heads.map((head) => head[3]));
-  for (const { position } of superseded) latest.delete(Number(position));
-  await db.run(DEMOTE_SQL, [headsJson]);
-  const batch = rows.map((row, position) => [...row, latest.has(position) ? 1 : 0]);
-  await db.run(INSERT_EVALUATIONS_SQL, [JSON.stringify(batch)]);
+  if (inserted !== rows.length) throw new SkippedEvaluationRows(rows.length - inserted, rows.length);
+}
+
+/** Some rows of a batch were not inserted (duplicate ids or invalid values); the batch must roll back. */
+export class SkippedEvaluationRows extends Error {
+  constructor(
+    readonly skipped: number,
+    readonly of: number,
+  ) {
+    super(`${skipped} of ${of} evaluation rows were refused (a duplicate id or an invalid value)`);
+    this.name = 'SkippedEvaluationRows';
+  }
 }
 
 /** Inserts one row alone, naming it when it is a duplicate (rows are append-only) or invalid. */
@@ -157,7 +145,7 @@ export async function insertEvaluationRow(db: SqliteConnection, row: EvaluationR
   try {
     await insertEvaluationRows(db, [row]);
   } catch (error) {
-    if (sqliteErrorCode(error) === 'SQLITE_CONSTRAINT') {
+    if (error instanceof SkippedEvaluationRows || sqliteErrorCode(error) === 'SQLITE_CONSTRAINT') {
       const evaluationId = row[EVALUATION_ID] as string;
       throw new StoreError(
         `evaluation could not be saved: ${evaluationId} already exists or is invalid (rows are append-only)`,

@@ -1,6 +1,7 @@
 export * from './AggregationItem';
 export * from './aggregateItems';
 export * from './aggregateValues';
+export * from './aggregationReportOfRows';
 export * from './buildAggregationItems';
 export * from './lineage';
 export * from './timeBucket';
