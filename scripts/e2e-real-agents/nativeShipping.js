@@ -48,6 +48,24 @@ function missingSummaryRows(output) {
 }
 
 /**
+ * The policy case's follow-up requests (the model's second round, carrying its tool results) whose
+ * `normalize_customer` result is a refusal — not the server's `{"customer_id": ...}` — out of all of
+ * them: every CLI must have handed the model's attempt back refused (Claude Code's permission
+ * denial, Codex's failed exec script, OpenCode's unavailable tool, Pi's tool not found).
+ */
+function refusedAttempts(fake, { lastUserText, trailingToolResults }, prompt) {
+  const followUps = fake.modelRequests.filter(
+    (request) => lastUserText(request).includes(prompt) && trailingToolResults(request).length > 0,
+  );
+  const refused = followUps.filter((request) =>
+    trailingToolResults(request).some(
+      (result) => /normalize_customer$/.test(result.name ?? '') && !/customer_id/.test(result.text),
+    ),
+  );
+  return { followUps: followUps.length, refused: refused.length };
+}
+
+/**
  * Runs `command` with stdout echoed and kept, watching its descendants; resolves its exit, output and
  * the descendants still running when it exited. (A leaked process may hold the stdout pipe open, so
  * the output is awaited for a few seconds after the exit, not until the pipe closes.)
@@ -90,8 +108,9 @@ async function runNativeShipping({ repo, env, log }) {
     log(`shipping: no executable for ${absent.join(', ')} (install them: npm run e2e:real-agents -- --only shipping)`);
     return false;
   }
-  const { FakeModelServer } = require(join(repo, 'testing.js'));
-  const { scriptShippingModel } = require(join(repo, 'examples', 'fixtures', 'shipping', 'shippingModel.js'));
+  const testing = require(join(repo, 'testing.js'));
+  const { FakeModelServer } = testing;
+  const { scriptShippingModel, PROMPTS } = require(join(repo, 'examples', 'fixtures', 'shipping', 'shippingModel.js'));
   // 4 harnesses × 3 cases × 2 trials, one or two model rounds each, plus Codex's discovery rounds
   // and whatever side calls a CLI makes on its own.
   const fake = scriptShippingModel(new FakeModelServer({ maxRequests: 400, maxRounds: 4 }));
@@ -135,6 +154,13 @@ async function runNativeShipping({ repo, env, log }) {
     if (fake.limitViolations.length > 0) problems.push(`the fake model hit ${JSON.stringify(fake.limitViolations[0])}`);
     const dialects = [...new Set(fake.modelRequests.map((request) => request.dialect))].sort();
     if (dialects.join() !== DIALECTS.join()) problems.push(`the fake was asked in ${dialects.join(', ')}`);
+    const attempts = refusedAttempts(fake, testing, PROMPTS.policy);
+    if (attempts.followUps !== SHIPPING_KINDS.length * TRIALS || attempts.refused !== attempts.followUps) {
+      problems.push(
+        `the policy case's normalize_customer came back refused in ${attempts.refused} of ` +
+          `${attempts.followUps} follow-up requests (want ${SHIPPING_KINDS.length * TRIALS})`,
+      );
+    }
     if (processes.alive.length > 0) {
       problems.push(
         `${processes.alive.length} process(es) left: ${processes.alive.map((p) => `${p.pid} ${p.cmdline.slice(0, 120)}`).join('; ')}`,
@@ -142,6 +168,7 @@ async function runNativeShipping({ repo, env, log }) {
     }
     log(
       `shipping: ${seconds} s, ${fake.modelRequests.length} model requests (${dialects.join(', ')}), ` +
+        `normalize_customer refused in ${attempts.refused}/${attempts.followUps} policy follow-ups, ` +
         `${processes.seen} processes seen, ${problems.length === 0 ? 'every check held' : problems.join('; ')}`,
     );
     return problems.length === 0;
