@@ -74,7 +74,10 @@ function expectedUsage(kind: string): UsageValue {
 }
 
 describe.m3('shipping', { agents: nativeAgents() }, () => {
-  /** Scores `turn`'s answer with the suite's evaluator, so the summary has pass rates per harness and model. */
+  /**
+   * Scores `turn`'s answer with the suite's evaluator, first, so the summary's pass rates per harness
+   * and model count a wrong answer too (the assertions after it then fail the test).
+   */
   async function evaluateAnswer(
     kit: import('sf-m3').MCPTestKit,
     result: ExecutionResult,
@@ -92,6 +95,7 @@ describe.m3('shipping', { agents: nativeAgents() }, () => {
     const first = await session.send(PROMPTS.local);
     const second = await session.send(PROMPTS.regional);
     const result = await session.close();
+    await evaluateAnswer(kit, result, second, [AMOUNTS.regional]);
 
     expect(result).toBeCompleted();
     expect(result.traceView.runtime.kind).toBe(agent!.harness);
@@ -101,7 +105,6 @@ describe.m3('shipping', { agents: nativeAgents() }, () => {
     expect(second.response?.text).toContain(`${AMOUNTS.regional} USD`);
     const said = result.traceView.messages.filter((m) => m.role === 'assistant').map((m) => m.text);
     expect(said).toEqual(expect.arrayContaining([`The quote is ${AMOUNTS.local} USD.`]));
-    await evaluateAnswer(kit, result, second, [AMOUNTS.regional]);
   });
 
   test.m3('keeps a tool outside the run policy off the server', async ({ kit, agent }) => {
@@ -111,6 +114,8 @@ describe.m3('shipping', { agents: nativeAgents() }, () => {
       tools: ['shipping:shipping_quote'],
       timeoutMs: TIMEOUT_MS,
     });
+    const turn = result.turns[0]!;
+    await evaluateAnswer(kit, result, turn, [AMOUNTS.policy]);
 
     expect(result).toBeCompleted();
     expect(result).toHaveToolCall('shipping_quote', {
@@ -129,9 +134,7 @@ describe.m3('shipping', { agents: nativeAgents() }, () => {
       .filter((event) => event.kind === 'tool.call_requested' && event.origin === 'wire_observed')
       .map((event) => (event.payload as { params?: { name?: unknown } }).params?.name);
     expect(wireNames.filter((name) => name === 'shipping_quote')).toEqual(['shipping_quote']);
-    const turn = result.turns[0]!;
     expect(turn.response?.text).toContain(`${AMOUNTS.policy} USD`);
-    await evaluateAnswer(kit, result, turn, [AMOUNTS.policy]);
   });
 
   test.m3('reports usage, and cost where the CLI reports one', async ({ agent }) => {
