@@ -29,3 +29,10 @@ export const everythingServer = new StdioServer({
 export function httpServer(url: string): HTTPServer {
   return new HTTPServer({ name: 'example-http', url });
 }
+
+/** The example server under the name the shipping suites give it (`shipping:shipping_quote`). */
+export const shippingServer = new StdioServer({
+  name: 'shipping',
+  command: process.execPath,
+  args: [path.join(serversDist, 'example-server.js')],
+});

@@ -78,12 +78,14 @@ test('--only picks targets, --no-build is the runner own, the rest goes to Jest'
     jestArgs: ['-t', 'two turns'],
   });
   expect(parseRunArgs(['--only=claude-code', '--no-build']).targets).toEqual(['claude_code']);
-  expect(parseRunArgs([]).targets).toEqual(['acp', ...NATIVE_KINDS, 'math']);
+  expect(parseRunArgs([]).targets).toEqual(['acp', ...NATIVE_KINDS, 'math', 'shipping']);
   expect(() => parseRunArgs(['--only', 'codex,gemini'])).toThrow(
     /unknown target gemini; use a comma-separated list of acp,/,
   );
   expect(() => parseRunArgs(['--only'])).toThrow(/--only needs a list/);
   expect(kindsToInstall(['math', 'pi'])).toEqual(['codex', 'opencode', 'pi']);
+  expect(kindsToInstall(['shipping'])).toEqual(NATIVE_KINDS);
+  expect(testFilesOf(['shipping'])).toEqual({ files: [], untested: [] });
   expect(testFilesOf(['acp', 'pi', 'math'])).toEqual({
     files: ['realAgents.test.js', 'nativeAgents.test.js', 'pi.test.js'],
     untested: [],
@@ -93,4 +95,36 @@ test('--only picks targets, --no-build is the runner own, the rest goes to Jest'
     files: ['nativeAgents.test.js', 'claude-code.test.js', 'codex.test.js'],
     untested: ['pi'],
   });
+});
+
+test('the shipping target wants the evaluator at 100% per harness and per harness:model', () => {
+  const { missingSummaryRows, SHIPPING_MODELS } = require('./nativeShipping');
+  const rows = Object.entries(SHIPPING_MODELS).flatMap(([kind, model]) => [
+    `    example.shipping_answer.v1    ${kind}  100.0%  [51.0%–100.0%]  4/4`,
+    `    example.shipping_answer.v1    ${kind}:${model}  100.0%  [51.0%–100.0%]  4/4`,
+  ]);
+  expect(missingSummaryRows(rows.join('\n'))).toEqual([]);
+  const lower = rows.map((row) =>
+    row.replace('pi:fake/shipper  100.0%  [51.0%–100.0%]  4/4', 'pi:fake/shipper  75.0%  [x]  3/4'),
+  );
+  expect(missingSummaryRows(lower.join('\n'))).toEqual(['pi:fake/shipper']);
+  expect(missingSummaryRows(rows.filter((row) => !row.includes(' codex ')).join('\n'))).toEqual(['codex']);
+});
+
+test('the descendant watch lists a child a command left running, and not one that exited', async () => {
+  const { spawn } = require('node:child_process');
+  const { watchDescendants } = require('./descendantWatch');
+  // A shell that starts a sleeper in the background and exits (the sleeper is its leak) and a quick child.
+  const parent = spawn('sh', ['-c', 'sleep 30 & echo $!; sleep 0.5; true'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const watch = watchDescendants(parent.pid, { repo: join(__dirname, '..', '..'), intervalMs: 50 });
+  let leaked = '';
+  parent.stdout.on('data', (chunk) => (leaked += chunk));
+  await new Promise((resolve) => parent.once('exit', resolve));
+  const { seen, alive } = watch.survivors();
+  try {
+    expect(seen).toBeGreaterThanOrEqual(2);
+    expect(alive.map((p) => [p.pid, p.cmdline])).toEqual([[Number(leaked.trim()), 'sleep 30']]);
+  } finally {
+    process.kill(Number(leaked.trim()), 'SIGKILL');
+  }
 });

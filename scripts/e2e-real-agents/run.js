@@ -6,6 +6,7 @@
 //   acp          Gemini CLI and Claude Code ACP through the acp harness (realAgents.test.js)
 //   claude_code, codex, opencode, pi   each native CLI through its native harness (<kind>.test.js)
 //   math         the examples' math matrix through `m3 test --harness opencode=… --harness codex=…`
+//   shipping     issue 12's shipping suite on all four native CLIs through `m3 test --harness …` ×4
 // `--no-build` skips `npm run build`; other arguments go to Jest (e.g. `-- -t 'two turns'`).
 'use strict';
 
@@ -120,6 +121,11 @@ async function main() {
   if (targets.includes('math')) {
     const { runNativeMathMatrix } = require('./nativeMathMatrix');
     const ok = await runNativeMathMatrix({ repo, env, log: (line) => console.log(line) });
+    if (!ok) process.exit(1);
+  }
+  if (targets.includes('shipping')) {
+    const { runNativeShipping } = require('./nativeShipping');
+    const ok = await runNativeShipping({ repo, env, log: (line) => console.log(line) });
     if (!ok) process.exit(1);
   }
 }

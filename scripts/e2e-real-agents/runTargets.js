@@ -1,15 +1,18 @@
 // What `npm run e2e:real-agents [-- --only a,b] [--no-build] [jest args]` runs: the targets and
 // the arguments left for Jest. Targets: `acp` (Gemini CLI and Claude Code ACP through the acp
 // harness), each native kind (its CLI through its native harness) and `math` (the examples' math
-// matrix through `m3 test --harness opencode=… --harness codex=… --trials 2`).
+// matrix through `m3 test --harness opencode=… --harness codex=… --trials 2`) and `shipping` (issue
+// 12's shipping suite through `m3 test` with all four native harnesses).
 'use strict';
 
 const { NATIVE_KINDS } = require('./nativeAgents');
 
-const TARGETS = ['acp', ...NATIVE_KINDS, 'math'];
+const TARGETS = ['acp', ...NATIVE_KINDS, 'math', 'shipping'];
 
 /** The native CLIs the math matrix drives. */
 const MATH_KINDS = ['opencode', 'codex'];
+/** The native CLIs the shipping suite drives: all of them. */
+const SHIPPING_KINDS = NATIVE_KINDS;
 
 function parseTargetList(value) {
   const targets = value
@@ -54,13 +57,16 @@ function parseRunArgs(argv) {
 /** The native CLIs the targets need installed. */
 function kindsToInstall(targets) {
   return NATIVE_KINDS.filter(
-    (kind) => targets.includes(kind) || (targets.includes('math') && MATH_KINDS.includes(kind)),
+    (kind) =>
+      targets.includes(kind) ||
+      (targets.includes('math') && MATH_KINDS.includes(kind)) ||
+      (targets.includes('shipping') && SHIPPING_KINDS.includes(kind)),
   );
 }
 
 /**
  * Jest test files (in this folder) of the targets: for a native kind `<kind>.test.js`, or with a
- * hyphen (`claude-code.test.js`), whichever `exists`; `math` runs through `m3 test` instead.
+ * hyphen (`claude-code.test.js`), whichever `exists`; `math` and `shipping` run through `m3 test` instead.
  * Resolves the files and the kinds that have no test file yet.
  */
 function testFilesOf(targets, exists = () => true) {
@@ -77,4 +83,4 @@ function testFilesOf(targets, exists = () => true) {
   return { files, untested };
 }
 
-module.exports = { TARGETS, MATH_KINDS, parseRunArgs, kindsToInstall, testFilesOf };
+module.exports = { TARGETS, MATH_KINDS, SHIPPING_KINDS, parseRunArgs, kindsToInstall, testFilesOf };
