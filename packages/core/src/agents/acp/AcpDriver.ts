@@ -1,10 +1,10 @@
 import { M3Error } from '../../errors';
 import { newId } from '../../ids';
-import type { JsonObject } from '../../json';
+import { isObject, type JsonObject } from '../../json';
 import type { HarnessContext, HarnessDriver, HarnessTurn, HarnessTurnEnd } from '../HarnessDriver';
 import { TurnWireSync } from '../wire/TurnWireSync';
 import { AgentProcess, type AgentExit } from '../process/AgentProcess';
-import { abortRejection, delay, describeExit, endAgentProcess, exitWithin, isObject } from '../process/agentWaits';
+import { abortRejection, delay, describeExit, endAgentProcess, exitWithin } from '../process/agentWaits';
 import { removeLaunchRootNotingFailure } from '../process/launchPlan';
 import { registerAcpClientRequests } from './acpClientRequests';
 import { prepareAcpLaunch, removeLaunchRoot, type AcpLaunchPlan } from './acpEnvironment';

@@ -5,7 +5,7 @@ import { NativeEventRecorder } from '../native/NativeEventRecorder';
 import type { ResolvedNativeSelection } from '../native/nativeSelection';
 import { nativeToolSelection } from '../native/nativeToolSelection';
 import { AgentProcess } from '../process/AgentProcess';
-import { abortRejection, delay, endAgentProcess, exitWithin, isObject } from '../process/agentWaits';
+import { abortRejection, delay, endAgentProcess, exitWithin } from '../process/agentWaits';
 import { removeLaunchRootNotingFailure, type AgentLaunchPlan } from '../process/launchPlan';
 import { TurnWireSync } from '../wire/TurnWireSync';
 import { prepareCodexLaunch } from './codexLaunch';
@@ -14,6 +14,7 @@ import { CodexRpc } from './CodexRpc';
 import { answerCodexRequest } from './codexServerRequests';
 import { codexAgentInfo, codexTurnEnd } from './codexTurnEnd';
 import { codexExited, waitUntil } from './codexWaiting';
+import { isObject } from '../../json';
 
 /** Bound on `turn/interrupt` and on the agent leaving on its own after stdin closes. */
 const CANCEL_WAIT_MS = 500;

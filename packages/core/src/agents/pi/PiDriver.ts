@@ -6,7 +6,7 @@ import { prepareNativeLaunch } from '../native/nativeLaunch';
 import type { ResolvedNativeSelection } from '../native/nativeSelection';
 import { nativeToolSelection } from '../native/nativeToolSelection';
 import { AgentProcess } from '../process/AgentProcess';
-import { abortRejection, delay, endAgentProcess, isObject } from '../process/agentWaits';
+import { abortRejection, delay, endAgentProcess } from '../process/agentWaits';
 import { removeLaunchRootNotingFailure, type AgentLaunchPlan } from '../process/launchPlan';
 import { TurnWireSync } from '../wire/TurnWireSync';
 import { PiEventProjection } from './PiEventProjection';
@@ -15,6 +15,7 @@ import { piLaunchExtras } from './piLaunch';
 import { parsePiModel, piKeyEnv, type PiModel } from './piModel';
 import { piExited, PiRpc, type PiFrame } from './piRpc';
 import { piTurnEnd } from './piTurnEnd';
+import { isObject } from '../../json';
 
 /** Bound on `abort` reaching `agent_end`, and on Pi leaving on its own once stdin closes. */
 const CANCEL_WAIT_MS = 1000;

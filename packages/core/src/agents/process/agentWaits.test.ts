@@ -1,5 +1,5 @@
 import type { AgentExit, AgentProcess } from './AgentProcess';
-import { abortRejection, describeExit, exitWithin, isObject } from './agentWaits';
+import { abortRejection, describeExit, endAgentProcess, exitWithin } from './agentWaits';
 
 const procExiting = (exited: Promise<AgentExit>): AgentProcess => ({ exited }) as unknown as AgentProcess;
 
@@ -41,7 +41,15 @@ describe('agentWaits', () => {
     abortRejection(AbortSignal.abort(new Error('ignored')));
   });
 
-  it('takes plain objects only as objects', () => {
-    expect([isObject({}), isObject([]), isObject(null), isObject('x')]).toEqual([true, false, false, false]);
+  it('ends a process: stdin closed, a bounded wait for its exit, then its group terminated', async () => {
+    const steps: string[] = [];
+    const proc = {
+      child: { stdin: { end: () => steps.push('stdin closed') } },
+      exited: new Promise<AgentExit>(() => undefined),
+      terminate: async () => (steps.push('terminated'), false),
+    } as unknown as AgentProcess;
+    await expect(endAgentProcess(proc, 5)).resolves.toBe(false);
+    expect(steps).toEqual(['stdin closed', 'terminated']);
+    await expect(endAgentProcess(undefined, 5)).resolves.toBe(true);
   });
 });

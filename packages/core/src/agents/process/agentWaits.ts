@@ -3,10 +3,6 @@ import type { AgentExit, AgentProcess } from './AgentProcess';
 /** Resolves after `ms` (the timer does not keep the process alive). */
 export const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
 
-/** A JSON object (not null, not an array). */
-export const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** How an agent ended, for an error message: its spawn error, `signal SIGTERM` or `exit code 1`. */
 export function describeExit(exit: AgentExit): string {
   return exit.spawnError ?? (exit.signal !== null ? `signal ${exit.signal}` : `exit code ${String(exit.code)}`);
