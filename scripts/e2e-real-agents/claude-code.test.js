@@ -8,10 +8,18 @@
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 const { homedir } = require('node:os');
-const { InProcessServer, MCPTestKit, StdioServer } = require('../../index.js');
+const { InProcessServer, StdioServer } = require('../../index.js');
 const { FakeModelServer, offeredTool } = require('../../testing.js');
 const { createExampleServer, exampleServerBin } = require('@sf-m3/example-servers');
-const { descendantsOf, isAlive } = require('../../packages/core/dist/transport/processTree.js');
+const {
+  addDescendants,
+  alivePids,
+  processesUntil,
+  toolResultAmounts,
+  untilModelRequested,
+  sendWatched,
+  useKitAndFakeModel,
+} = require('./realAgentTestkit');
 const realAgents = require('./realAgents');
 
 /** The CLI: the native-matrix installer's when it exports one, else M3_CLAUDE_CODE_EXECUTABLE, else the cache path. */
@@ -28,13 +36,6 @@ function claudeExecutable() {
 
 const executable = claudeExecutable();
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
-const amountOf = (request) => {
-  const text = request.messages
-    .at(-1)
-    .toolResults.map((r) => r.text)
-    .join('\n');
-  return [...text.matchAll(/"amount"\s*:\s*([\d.]+)/g)].map((m) => m[1]);
-};
 
 function scriptedModel() {
   return new FakeModelServer({ maxRequests: 20, maxRounds: 3 })
@@ -56,27 +57,18 @@ function scriptedModel() {
       { times: 1 },
     )
     .when({ tool: 'shipping_quote', afterToolResult: true }, (request) => ({
-      content: `Quoted: ${amountOf(request).join(', ') || 'nothing'} USD.`,
+      content: `Quoted: ${toolResultAmounts(request).join(', ') || 'nothing'} USD.`,
     }));
 }
 
 describe('claude_code (real CLI) over the native harness', () => {
-  let fake;
-  let kit;
   beforeAll(() => {
     if (!existsSync(executable)) throw new Error(`Claude Code not found at ${executable}: run npm run e2e:real-agents`);
   });
-  beforeEach(async () => {
-    fake = scriptedModel();
-    await fake.start();
-    kit = new MCPTestKit();
-  });
-  afterEach(async () => {
-    await kit.close();
-    await fake.close();
-  });
+  const env = useKitAndFakeModel(scriptedModel);
 
   it('runs two turns with a tool call on the wire in each, refuses the denied tool, reports usage', async () => {
+    const { fake, kit } = env;
     const started = Date.now();
     const [agent] = kit.agents([{ harness: 'claude_code', executable, baseUrl: fake.origin, models: ['sonnet'] }]);
     const session = await agent.session({
@@ -84,25 +76,14 @@ describe('claude_code (real CLI) over the native harness', () => {
       tools: ['example:shipping_quote'],
       timeoutMs: 150_000,
     });
-    const pids = new Set();
-    const note = (event) => {
-      if (event.kind === 'process.started' && typeof event.payload.pid === 'number') pids.add(event.payload.pid);
-    };
-    const { past, stop } = session.follow(note);
-    past.forEach(note);
-    const sampler = setInterval(() => {
-      for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
-    }, 100);
-    let first;
-    let second;
-    try {
-      first = await session.send('Get a shipping quote for a 2 kg parcel to the local zone.');
-      second = await session.send('Look up order ord-1, then quote 5 kg to the international zone.');
-    } finally {
-      clearInterval(sampler);
-    }
-    const result = await session.close();
-    stop();
+    const {
+      turns: [first, second],
+      result,
+      processes,
+    } = await sendWatched(session, [
+      'Get a shipping quote for a 2 kg parcel to the local zone.',
+      'Look up order ord-1, then quote 5 kg to the international zone.',
+    ]);
 
     expect([first.outcome, second.outcome, result.snapshot.outcome]).toEqual(['completed', 'completed', 'completed']);
     expect(first.response?.text).toBe('Quoted: 9 USD.');
@@ -131,23 +112,20 @@ describe('claude_code (real CLI) over the native harness', () => {
     expect(view.summary.usage.value.inputTokens).toBeGreaterThan(0);
     expect(view.summary.usage.value.cost).toBeGreaterThan(0);
     expect(fake.limitViolations).toEqual([]);
-    expect(pids.size).toBeGreaterThanOrEqual(3);
-    expect([...pids].filter(isAlive)).toEqual([]);
+    expect(processes.pids.size).toBeGreaterThanOrEqual(3);
+    expect(processes.alive()).toEqual([]);
     console.log(`claude_code real-CLI two-turn session: ${Date.now() - started} ms`);
   });
 
   it('cancels a turn in flight with the interrupt control request and leaves no process', async () => {
+    const { fake, kit } = env;
     fake.when({ lastUserText: 'take your time' }, { content: 'too late', delayMs: 30_000 });
     const [agent] = kit.agents([{ harness: 'claude_code', executable, baseUrl: fake.origin, models: ['sonnet'] }]);
     const handle = agent.submit('Please take your time.', { servers: [example], timeoutMs: 60_000 });
-    const pids = new Set();
-    for await (const event of handle.events()) {
-      if (event.kind === 'process.started' && typeof event.payload.pid === 'number') pids.add(event.payload.pid);
-      // The model request is out once the CLI has said which session it runs.
-      if (event.kind === 'session.created') break;
-    }
-    while (fake.modelRequests.length === 0) await new Promise((r) => setTimeout(r, 50));
-    for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
+    // The model request is out once the CLI has said which session it runs.
+    const pids = await processesUntil(handle, (event) => event.kind === 'session.created');
+    await untilModelRequested(fake, 50);
+    addDescendants(pids);
     await handle.cancel();
     const result = await handle.result({ timeoutMs: 20_000 });
 
@@ -162,10 +140,11 @@ describe('claude_code (real CLI) over the native harness', () => {
     expect(
       frames.some((m) => m.direction === 'harness_to_sdk' && String(m.preview.value).includes('control_response')),
     ).toBe(true);
-    expect([...pids].filter(isAlive)).toEqual([]);
+    expect(alivePids(pids)).toEqual([]);
   });
 
   it('reaches an HTTP server (in process, behind the loopback reverse proxy) through a type: http entry', async () => {
+    const { fake, kit } = env;
     const shop = new InProcessServer({ name: 'shop', factory: createExampleServer });
     const [agent] = kit.agents([{ harness: 'claude_code', executable, baseUrl: fake.origin, models: ['sonnet'] }]);
     const result = await agent.run('Get a shipping quote for a 2 kg parcel to the local zone.', {

@@ -12,10 +12,18 @@
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 const { homedir } = require('node:os');
-const { InProcessServer, MCPTestKit, StdioServer } = require('../../index.js');
+const { InProcessServer, StdioServer } = require('../../index.js');
 const { FakeModelServer, offeredTool } = require('../../testing.js');
 const { createExampleServer, exampleServerBin } = require('@sf-m3/example-servers');
-const { descendantsOf, isAlive } = require('../../packages/core/dist/transport/processTree.js');
+const {
+  addDescendants,
+  alivePids,
+  processesUntil,
+  toolResultAmounts,
+  untilModelRequested,
+  sendWatched,
+  useKitAndFakeModel,
+} = require('./realAgentTestkit');
 const realAgents = require('./realAgents');
 
 /** The CLI: the native-matrix installer's when it exports one, else M3_CODEX_EXECUTABLE, else the cache path. */
@@ -28,13 +36,6 @@ function codexExecutable() {
 const executable = codexExecutable();
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
 const MODEL = 'm3-fake-responses';
-const amountOf = (request) => {
-  const text = request.messages
-    .at(-1)
-    .toolResults.map((r) => r.text)
-    .join('\n');
-  return [...text.matchAll(/"amount"\s*:\s*([\d.]+)/g)].map((m) => m[1]);
-};
 const offered = (request) => request.tools.map((t) => t.name);
 
 function scriptedModel() {
@@ -61,54 +62,31 @@ function scriptedModel() {
       { times: 1 },
     )
     .when({ tool: 'shipping_quote', afterToolResult: true }, (request) => ({
-      content: `Quoted: ${amountOf(request).join(', ') || 'nothing'} USD.`,
+      content: `Quoted: ${toolResultAmounts(request).join(', ') || 'nothing'} USD.`,
     }));
 }
 
 describe('codex (real CLI) over the native harness', () => {
-  let fake;
-  let kit;
   beforeAll(() => {
     if (!existsSync(executable)) throw new Error(`Codex not found at ${executable}: run npm run e2e:real-agents`);
   });
-  beforeEach(async () => {
-    fake = scriptedModel();
-    await fake.start();
-    kit = new MCPTestKit();
-  });
-  afterEach(async () => {
-    await kit.close();
-    await fake.close();
-  });
+  const env = useKitAndFakeModel(scriptedModel);
 
   /** Runs the two scripted turns with `model`; returns the turns, the closed session's result and the pids seen. */
   async function twoTurns(model) {
+    const { fake, kit } = env;
     const [agent] = kit.agents([{ harness: 'codex', executable, baseUrl: fake.baseUrl, models: [model] }]);
     const session = await agent.session({
       servers: [example],
       tools: ['example:shipping_quote'],
       timeoutMs: 150_000,
     });
-    const pids = new Set();
-    const note = (event) => {
-      if (event.kind === 'process.started' && typeof event.payload.pid === 'number') pids.add(event.payload.pid);
-    };
-    const { past, stop } = session.follow(note);
-    past.forEach(note);
-    const sampler = setInterval(() => {
-      for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
-    }, 100);
-    let first;
-    let second;
-    try {
-      first = await session.send('Get a shipping quote for a 2 kg parcel to the local zone.');
-      second = await session.send('Normalize customer Ada, then quote 5 kg to the international zone.');
-    } finally {
-      clearInterval(sampler);
-    }
-    const result = await session.close();
-    stop();
-    return { first, second, result, pids };
+    const { turns, result, processes } = await sendWatched(session, [
+      'Get a shipping quote for a 2 kg parcel to the local zone.',
+      'Normalize customer Ada, then quote 5 kg to the international zone.',
+    ]);
+    const [first, second] = turns;
+    return { first, second, result, pids: processes.pids };
   }
 
   /** What both modes must show: two completed turns, one correlated quote on the wire each, usage, no process left. */
@@ -138,13 +116,14 @@ describe('codex (real CLI) over the native harness', () => {
     expect(view.summary.usage.state).toBe('observed');
     expect(view.summary.usage.value.inputTokens).toBeGreaterThan(0);
     expect(view.summary.usage.value.cost).toBeNull(); // Codex reports tokens, never a cost
-    expect(fake.limitViolations).toEqual([]);
+    expect(env.fake.limitViolations).toEqual([]);
     expect(pids.size).toBeGreaterThanOrEqual(3);
-    expect([...pids].filter(isAlive)).toEqual([]);
+    expect(alivePids(pids)).toEqual([]);
     return quotes;
   }
 
   it('runs two turns with a tool call on the wire in each, never offers the denied tool, reports usage', async () => {
+    const { fake } = env;
     const started = Date.now();
     const run = await twoTurns(MODEL);
     expectTwoTurns(run, MODEL);
@@ -162,6 +141,7 @@ describe('codex (real CLI) over the native harness', () => {
   });
 
   it('runs the same rules against gpt-5.6-sol in code mode: calls made from exec JavaScript, on the wire and correlated', async () => {
+    const { fake } = env;
     const started = Date.now();
     const run = await twoTurns('gpt-5.6-sol');
     const quotes = expectTwoTurns(run, 'gpt-5.6-sol');
@@ -188,18 +168,18 @@ describe('codex (real CLI) over the native harness', () => {
   });
 
   it('cancel mid-turn sends turn/interrupt to the real CLI, finishes cancelled and leaves no process', async () => {
-    await fake.close(); // a model that takes its time, so the turn is in flight when cancelled
-    fake = new FakeModelServer({ maxRequests: 5 }).when({}, { content: 'too late', delayMs: 20_000 });
+    await env.fake.close(); // a model that takes its time, so the turn is in flight when cancelled
+    env.fake = new FakeModelServer({ maxRequests: 5 }).when({}, { content: 'too late', delayMs: 20_000 });
+    const { fake, kit } = env;
     await fake.start();
     const [agent] = kit.agents([{ harness: 'codex', executable, baseUrl: fake.baseUrl, models: [MODEL] }]);
     const handle = agent.submit('Take your time.', { servers: [example], timeoutMs: 60_000 });
-    const pids = new Set();
-    for await (const event of handle.events()) {
-      if (event.kind === 'process.started' && typeof event.payload.pid === 'number') pids.add(event.payload.pid);
-      if (event.kind === 'raw.frame' && event.turnId !== undefined && pids.size > 0) break;
-    }
-    while (fake.modelRequests.length === 0) await new Promise((r) => setTimeout(r, 50));
-    for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
+    const pids = await processesUntil(
+      handle,
+      (event, seen) => event.kind === 'raw.frame' && event.turnId !== undefined && seen.size > 0,
+    );
+    await untilModelRequested(fake, 50);
+    addDescendants(pids);
     const started = Date.now();
     await handle.cancel();
     const result = await handle.result({ timeoutMs: 15_000 });
@@ -208,11 +188,12 @@ describe('codex (real CLI) over the native harness', () => {
     expect(result.turns[0].outcome).toBe('cancelled');
     const sent = result.traceView.rawMessages.filter((m) => m.source === 'harness' && m.direction === 'sdk_to_harness');
     expect(sent.some((m) => String(m.preview.value).includes('"turn/interrupt"'))).toBe(true);
-    expect([...pids].filter(isAlive)).toEqual([]);
+    expect(alivePids(pids)).toEqual([]);
     console.log(`codex real-CLI cancel to clean exit: ${Date.now() - started} ms`);
   });
 
   it('reaches an HTTP (in-process) server through its url behind the reverse proxy', async () => {
+    const { fake, kit } = env;
     const shop = new InProcessServer({ name: 'shop', factory: createExampleServer });
     const [agent] = kit.agents([{ harness: 'codex', executable, baseUrl: fake.baseUrl, models: [MODEL] }]);
     const result = await agent.run('Get a shipping quote for a 2 kg parcel to the local zone.', {

@@ -9,10 +9,17 @@
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 const { homedir } = require('node:os');
-const { MCPTestKit, StdioServer } = require('../../index.js');
+const { StdioServer } = require('../../index.js');
 const { FakeModelServer } = require('../../testing.js');
 const { exampleServerBin } = require('@sf-m3/example-servers');
-const { descendantsOf, isAlive } = require('../../packages/core/dist/transport/processTree.js');
+const {
+  addDescendants,
+  alivePids,
+  processesUntil,
+  untilModelRequested,
+  sendWatched,
+  useKitAndFakeModel,
+} = require('./realAgentTestkit');
 const realAgents = require('./realAgents');
 
 const OPENCODE_VERSION = '1.18.33';
@@ -60,19 +67,10 @@ function scriptedModel() {
 }
 
 describe('opencode (real CLI) over the opencode harness', () => {
-  let fake;
-  let kit;
-  beforeEach(async () => {
-    fake = scriptedModel();
-    await fake.start();
-    kit = new MCPTestKit();
-  });
-  afterEach(async () => {
-    await kit?.close();
-    await fake?.close();
-  });
+  const env = useKitAndFakeModel(scriptedModel);
 
   it('runs two turns with a wire tool call each, refuses a tool outside tools, reports usage, leaves no process', async () => {
+    const { fake, kit } = env;
     const [agent] = kit.agents([
       { harness: 'opencode', executable, models: ['opencode/big-pickle'], baseUrl: fake.baseUrl },
     ]);
@@ -82,29 +80,15 @@ describe('opencode (real CLI) over the opencode harness', () => {
       tools: ['example:shipping_quote'],
       timeoutMs: 150_000,
     });
-    const pids = new Set();
-    const collect = () => {
-      for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
-    };
-    const note = (event) => {
-      if (event.kind === 'process.started' && typeof event.payload.pid === 'number') pids.add(event.payload.pid);
-    };
-    const { past, stop } = session.follow(note);
-    past.forEach(note);
-    const sampler = setInterval(collect, 100);
-    let first;
-    let second;
-    let third;
-    try {
-      first = await session.send('Quote a 2 kg parcel to the local zone.');
-      second = await session.send('Now a 3 kg parcel to the regional zone.');
-      third = await session.send('Normalize the customer name " ada ".');
-      collect();
-    } finally {
-      clearInterval(sampler);
-    }
-    const result = await session.close();
-    stop();
+    const {
+      turns: [first, second, third],
+      result,
+      processes,
+    } = await sendWatched(session, [
+      'Quote a 2 kg parcel to the local zone.',
+      'Now a 3 kg parcel to the regional zone.',
+      'Normalize the customer name " ada ".',
+    ]);
     console.log(`opencode real-CLI session: ${Date.now() - started} ms`);
 
     expect(result.snapshot.outcome).toBe('completed');
@@ -154,23 +138,20 @@ describe('opencode (real CLI) over the opencode harness', () => {
     expect(view.summary.usage.value.outputTokens).toBeGreaterThan(0);
 
     expect(fake.limitViolations).toEqual([]);
-    expect(pids.size).toBeGreaterThanOrEqual(2);
-    expect([...pids].filter(isAlive)).toEqual([]);
+    expect(processes.pids.size).toBeGreaterThanOrEqual(2);
+    expect(processes.alive()).toEqual([]);
   });
 
   it('cancels a turn in flight with POST /session/{id}/abort and leaves no process', async () => {
+    const { fake, kit } = env;
     const [agent] = kit.agents([
       { harness: 'opencode', executable, models: ['opencode/big-pickle'], baseUrl: fake.baseUrl },
     ]);
     const started = Date.now();
     const handle = agent.submit('Answer when you like, take your time.', { servers: [example], timeoutMs: 120_000 });
-    const pids = new Set();
-    for await (const event of handle.events()) {
-      if (event.kind === 'process.started' && typeof event.payload.pid === 'number') pids.add(event.payload.pid);
-      if (event.kind === 'turn.created') break;
-    }
-    while (fake.modelRequests.length === 0) await new Promise((r) => setTimeout(r, 100));
-    for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
+    const pids = await processesUntil(handle, (event) => event.kind === 'turn.created');
+    await untilModelRequested(fake, 100);
+    addDescendants(pids);
     await handle.cancel();
     const result = await handle.result({ timeoutMs: 30_000 });
     console.log(`opencode real-CLI cancel: ${Date.now() - started} ms`);
@@ -182,6 +163,6 @@ describe('opencode (real CLI) over the opencode harness', () => {
     );
     expect(aborts.map((e) => e.payload.answer)).toEqual([true]);
     expect(pids.size).toBeGreaterThanOrEqual(2);
-    expect([...pids].filter(isAlive)).toEqual([]);
+    expect(alivePids(pids)).toEqual([]);
   });
 });

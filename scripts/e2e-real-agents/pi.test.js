@@ -9,10 +9,10 @@
 const { existsSync } = require('node:fs');
 const { homedir } = require('node:os');
 const { join } = require('node:path');
-const { MCPTestKit, StdioServer } = require('../../index.js');
+const { StdioServer } = require('../../index.js');
 const { FakeModelServer, offeredTool } = require('../../testing.js');
 const { exampleServerBin } = require('@sf-m3/example-servers');
-const { descendantsOf, isAlive } = require('../../packages/core/dist/transport/processTree.js');
+const { sendWatched, toolResultAmounts, useKitAndFakeModel } = require('./realAgentTestkit');
 const realAgents = require('./realAgents');
 
 function piExecutable() {
@@ -36,13 +36,6 @@ beforeAll(() => {
 
 /** Turn 1: a quote, then create_order (denied: Pi never offers it), then an answer; turn 2: another quote. */
 function scriptedModel() {
-  const amountOf = (request) =>
-    /"amount"\s*:\s*([\d.]+)/.exec(
-      request.messages
-        .at(-1)
-        .toolResults.map((r) => r.text)
-        .join('\n'),
-    );
   return new FakeModelServer({ maxRequests: 20, maxRounds: 4 })
     .when(
       { lastUserText: 'local zone', afterToolResult: false },
@@ -69,28 +62,19 @@ function scriptedModel() {
       usage: { promptTokens: 100, completionTokens: 8 },
     }))
     .when({ lastUserText: 'regional zone', afterToolResult: true }, (request) => {
-      const amount = amountOf(request);
+      const [amount] = toolResultAmounts(request);
       return {
-        content: `3 kg regional costs ${amount ? amount[1] : 'unknown'} USD.`,
+        content: `3 kg regional costs ${amount ?? 'unknown'} USD.`,
         usage: { promptTokens: 120, completionTokens: 10 },
       };
     });
 }
 
 describe('pi (real CLI) over the pi harness', () => {
-  let fake;
-  let kit;
-  beforeEach(async () => {
-    fake = scriptedModel();
-    await fake.start();
-    kit = new MCPTestKit();
-  });
-  afterEach(async () => {
-    await kit.close();
-    await fake.close();
-  });
+  const env = useKitAndFakeModel(scriptedModel);
 
   it('runs two turns with a wire tool call in each, keeps a denied tool off the wire, reports usage, leaves nothing', async () => {
+    const { fake, kit } = env;
     const started = Date.now();
     const [agent] = kit.agents([{ harness: 'pi', executable, models: ['fake/fake-model'], baseUrl: fake.baseUrl }]);
     const session = await agent.session({
@@ -98,28 +82,15 @@ describe('pi (real CLI) over the pi harness', () => {
       tools: ['example:shipping_quote'],
       timeoutMs: 120_000,
     });
-    const pids = new Set();
-    const collect = () => {
-      for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
-    };
-    const note = (event) => {
-      if (event.kind === 'process.started' && typeof event.payload.pid === 'number') pids.add(event.payload.pid);
-    };
-    const { past, stop } = session.follow(note);
-    past.forEach(note);
-    const sampler = setInterval(collect, 50);
-    let first;
-    let second;
-    try {
-      first = await session.send('Get a shipping quote for a 2 kg parcel to the local zone, then order it.');
-      collect();
-      second = await session.send('And 3 kg to the regional zone?');
-      collect();
-    } finally {
-      clearInterval(sampler);
-    }
-    const result = await session.close();
-    stop();
+    const {
+      turns: [first, second],
+      result,
+      processes,
+    } = await sendWatched(
+      session,
+      ['Get a shipping quote for a 2 kg parcel to the local zone, then order it.', 'And 3 kg to the regional zone?'],
+      50,
+    );
 
     expect([first.outcome, second.outcome]).toEqual(['completed', 'completed']);
     expect(first.response?.text).toContain('costs 9 USD');
@@ -159,8 +130,8 @@ describe('pi (real CLI) over the pi harness', () => {
     expect(view.summary.usage.value).toMatchObject({ inputTokens: 400, outputTokens: 50, totalTokens: 450 });
     expect(fake.limitViolations).toEqual([]);
 
-    expect(pids.size).toBeGreaterThanOrEqual(3);
-    expect([...pids].filter(isAlive)).toEqual([]);
+    expect(processes.pids.size).toBeGreaterThanOrEqual(3);
+    expect(processes.alive()).toEqual([]);
     console.log(`pi real CLI e2e: ${Date.now() - started} ms`);
   });
 });

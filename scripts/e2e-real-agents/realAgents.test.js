@@ -4,10 +4,10 @@
 // installs the agents and builds the repository); uses the built dist.
 'use strict';
 
-const { MCPTestKit, StdioServer } = require('../../index.js');
+const { StdioServer } = require('../../index.js');
 const { FakeModelServer, offeredTool } = require('../../testing.js');
 const { exampleServerBin } = require('@sf-m3/example-servers');
-const { descendantsOf, isAlive } = require('../../packages/core/dist/transport/processTree.js');
+const { sendWatched, toolResultAmounts, useKitAndFakeModel } = require('./realAgentTestkit');
 const { cacheDir, missingPackages, realAgentManifests } = require('./realAgents');
 
 const cache = cacheDir();
@@ -33,12 +33,8 @@ function scriptedModel() {
         { times: 1 },
       )
       .when({ afterToolResult: true }, (request) => {
-        const results = request.messages
-          .at(-1)
-          .toolResults.map((r) => r.text)
-          .join('\n');
-        const amount = /"amount"\s*:\s*([\d.]+)/.exec(results);
-        return { content: `A 2 kg parcel to the local zone costs ${amount ? amount[1] : 'an unknown amount'} USD.` };
+        const [amount] = toolResultAmounts(request);
+        return { content: `A 2 kg parcel to the local zone costs ${amount ?? 'an unknown amount'} USD.` };
       })
       // Side calls an agent makes on its own (titles, summaries) get a plain answer.
       .when({}, { content: 'ok' })
@@ -49,43 +45,20 @@ describe.each([
   ['gemini', 'gemini-2.5-flash', 'gemini'],
   ['claude', 'claude-code-default', 'anthropic_messages'],
 ])('%s (real agent) over the acp harness', (agentName, model, dialect) => {
-  let fake;
-  let kit;
-  beforeEach(async () => {
-    fake = scriptedModel();
-    await fake.start();
-    kit = new MCPTestKit();
-  });
-  afterEach(async () => {
-    await kit.close();
-    await fake.close();
-  });
+  const env = useKitAndFakeModel(scriptedModel);
 
   it('calls shipping_quote on the example server through the fake model and answers with its result', async () => {
+    const { fake, kit } = env;
     const manifest = realAgentManifests(cache, fake.origin)[agentName];
     const [agent] = kit.agents([{ harness: 'acp', manifest, models: [model], name: agentName }]);
     const session = await agent.session({ servers: [example], timeoutMs: 150_000 });
 
     // Every process the run starts: the ones it records, and their descendants sampled while alive.
-    const pids = new Set();
-    const collect = () => {
-      for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
-    };
-    const note = (event) => {
-      if (event.kind === 'process.started' && typeof event.payload.pid === 'number') pids.add(event.payload.pid);
-    };
-    const { past, stop } = session.follow(note);
-    past.forEach(note);
-    const sampler = setInterval(collect, 100);
-    let turn;
-    try {
-      turn = await session.send(PROMPT);
-      collect();
-    } finally {
-      clearInterval(sampler);
-    }
-    const result = await session.close();
-    stop();
+    const {
+      turns: [turn],
+      result,
+      processes,
+    } = await sendWatched(session, [PROMPT]);
 
     expect(result.snapshot.outcome).toBe('completed');
     expect(turn.outcome).toBe('completed');
@@ -114,7 +87,7 @@ describe.each([
     expect(fake.answers.filter((a) => a.kind === 'rule').map((a) => a.index)).toEqual(expect.arrayContaining([0, 1]));
     expect(fake.limitViolations).toEqual([]);
 
-    expect(pids.size).toBeGreaterThanOrEqual(2);
-    expect([...pids].filter(isAlive)).toEqual([]);
+    expect(processes.pids.size).toBeGreaterThanOrEqual(2);
+    expect(processes.alive()).toEqual([]);
   });
 });

@@ -3,23 +3,19 @@ import type { TraceEvent } from '../../trace/Event';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { secretFromEnv } from '../../redaction/SecretRef';
 import { StdioServer } from '../../servers/StdioServer';
-import { descendantsOf } from '../../transport/processTree';
-import { agentManifests, agentPidOf, alive, ensureBuilt, livePidsOf, tracedPids } from './acpHarness.testkit';
+import {
+  agentManifests,
+  agentPidOf,
+  alive,
+  ensureBuilt,
+  livePidsOf,
+  pidsOnceSeen,
+  tracedPids,
+} from './acpHarness.testkit';
 
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
 
 beforeAll(ensureBuilt, 120_000);
-
-/** Reads a handle's events until `until` matches; returns the agent pid and its descendants then. */
-async function pidsOnceSeen(events: AsyncIterable<TraceEvent>, until: (e: TraceEvent) => boolean): Promise<number[]> {
-  const seen: TraceEvent[] = [];
-  for await (const event of events) {
-    seen.push(event);
-    if (until(event)) break;
-  }
-  const agent = agentPidOf(seen);
-  return agent === undefined ? [] : [agent, ...descendantsOf(agent)];
-}
 
 const firstChunk = (e: TraceEvent) => e.kind === 'assistant.content';
 

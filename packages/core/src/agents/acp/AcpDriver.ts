@@ -1,9 +1,11 @@
 import { M3Error } from '../../errors';
 import { newId } from '../../ids';
-import type { JsonObject } from '../../json';
+import { isObject, type JsonObject } from '../../json';
 import type { HarnessContext, HarnessDriver, HarnessTurn, HarnessTurnEnd } from '../HarnessDriver';
-import { AgentServerGroup } from '../wire/AgentServerGroup';
+import { TurnWireSync } from '../wire/TurnWireSync';
 import { AgentProcess, type AgentExit } from '../process/AgentProcess';
+import { abortRejection, delay, describeExit, endAgentProcess, exitWithin } from '../process/agentWaits';
+import { removeLaunchRootNotingFailure } from '../process/launchPlan';
 import { registerAcpClientRequests } from './acpClientRequests';
 import { prepareAcpLaunch, removeLaunchRoot, type AcpLaunchPlan } from './acpEnvironment';
 import { frameEvidence } from './acpFrameEvidence';
@@ -15,18 +17,13 @@ import { applySessionOptions } from './acpSessionOptions';
 
 /** ACP protocol version the kit speaks. */
 export const ACP_PROTOCOL_VERSION = 1;
-/** How often wire evidence is read while a turn runs. */
-const SYNC_INTERVAL_MS = 100;
 /** Bound on `session/cancel` and on waiting for the agent to leave on its own after stdin closes. */
 const CANCEL_WAIT_MS = 500;
 const EXIT_WAIT_MS = 250;
 
-const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The error of an agent that exited (or could not start) while the kit waited for `method`. */
 function agentExited(exit: AgentExit, method: string): M3Error {
-  const how = exit.spawnError ?? (exit.signal !== null ? `signal ${exit.signal}` : `exit code ${String(exit.code)}`);
+  const how = describeExit(exit);
   return new M3Error('agent_exited', `the acp agent exited (${how}) while the kit waited for ${method}`, {
     exitCode: exit.code,
     signal: exit.signal,
@@ -46,17 +43,10 @@ export class AcpDriver implements HarnessDriver {
   private plan: AcpLaunchPlan | undefined;
   private process: AgentProcess | undefined;
   private connection: AcpClientConnection | undefined;
-  private group: AgentServerGroup | undefined;
+  private wire: TurnWireSync | undefined;
   private updates: AcpUpdateRecorder | undefined;
   private agentSessionId = '';
-  /**
-   * The turn wire evidence belongs to: the latest one started. The proxy records a frame before the
-   * agent can see its answer, so this only guards against a late read, not a late capture.
-   */
-  private wireTurnId: string | undefined;
   private prompt: Promise<unknown> | undefined;
-  private syncing: Promise<void> = Promise.resolve();
-  private syncQueued = false;
   private cancelSent = false;
   private closing: Promise<void> | undefined;
 
@@ -68,18 +58,8 @@ export class AcpDriver implements HarnessDriver {
     ctx.setStage({ stage: 'harness_startup', operation: 'launch' });
     this.plan = await prepareAcpLaunch(this.selection.manifest, ctx.redactor);
     const { servers, policies } = ctx.options;
-    const scope = () => ({
-      sessionId: ctx.sessionId,
-      ...(this.wireTurnId !== undefined && { turnId: this.wireTurnId }),
-    });
-    this.group = new AgentServerGroup({
-      servers,
-      policies,
-      recorder,
-      redactor: ctx.redactor,
-      logger: ctx.logger,
-      scope,
-    });
+    const wire = new TurnWireSync(ctx);
+    this.wire = wire;
     this.updates = new AcpUpdateRecorder(
       recorder,
       servers.map((s) => s.name),
@@ -96,7 +76,7 @@ export class AcpDriver implements HarnessDriver {
     const stream = newlineFramedStream(proc.child.stdin, proc.child.stdout, observer);
     const app = sdk.client({ name: 'sf-m3' }).onNotification('session/update', (c) => {
       this.updates?.handle(c.params);
-      this.sync();
+      wire.sync();
     });
     registerAcpClientRequests(app, {
       recorder,
@@ -128,7 +108,7 @@ export class AcpDriver implements HarnessDriver {
       );
     }
     ctx.setStage({ stage: 'harness_startup', operation: 'start MCP capture proxies' });
-    const mcpServers = await this.group.start(ctx.signal);
+    const mcpServers = await wire.group.start(ctx.signal);
     ctx.setStage({ stage: 'harness_startup', operation: 'session/new' });
     const created = await this.call<Record<string, unknown>>(ctx, 'session/new', {
       cwd: this.plan.workspace,
@@ -156,23 +136,16 @@ export class AcpDriver implements HarnessDriver {
       return this.call(ctx, method, { sessionId: this.agentSessionId, ...params });
     });
     proc.rememberDescendants();
-    this.sync();
-    await this.syncing;
+    await wire.settle();
   }
 
   async runTurn(ctx: HarnessContext, turn: HarnessTurn): Promise<HarnessTurnEnd> {
     const updates = this.updates as AcpUpdateRecorder;
-    // What the proxies captured since the last turn ended still belongs to that turn.
-    this.sync();
-    await this.syncing;
-    this.wireTurnId = turn.turnId;
+    const wire = this.wire as TurnWireSync;
+    await wire.beginTurn(turn.turnId, () => this.process);
     updates.beginTurn();
     this.cancelSent = false;
     ctx.setStage({ stage: 'waiting_for_harness_response', operation: 'session/prompt' });
-    const timer = setInterval(() => {
-      this.process?.rememberDescendants();
-      this.sync();
-    }, SYNC_INTERVAL_MS);
     const params = { sessionId: this.agentSessionId, prompt: [{ type: 'text', text: turn.prompt }] };
     const prompt = this.call<Record<string, unknown>>(ctx, 'session/prompt', params);
     this.prompt = prompt.catch(() => undefined);
@@ -191,10 +164,8 @@ export class AcpDriver implements HarnessDriver {
       if (terminal) ctx.recorder.addLimitation('partial_trace');
       return { text, stopReason: null, error: failure, terminal };
     } finally {
-      clearInterval(timer);
       this.prompt = undefined;
-      this.sync();
-      await this.syncing;
+      await wire.endTurn();
     }
   }
 
@@ -216,15 +187,9 @@ export class AcpDriver implements HarnessDriver {
   private async cleanup(ctx: HarnessContext): Promise<void> {
     await this.cancelTurn().catch(() => undefined);
     this.connection?.close();
-    this.process?.child.stdin.end();
-    let clean = true;
-    if (this.process !== undefined) {
-      await Promise.race([this.process.exited, delay(EXIT_WAIT_MS)]);
-      clean = await this.process.terminate();
-    }
-    await this.group?.close();
-    clean = (await removeLaunchRoot(this.plan)) && clean;
-    if (!clean) ctx.recorder.addLimitation('cleanup_failed');
+    const clean = await endAgentProcess(this.process, EXIT_WAIT_MS);
+    await this.wire?.group.close();
+    await removeLaunchRootNotingFailure(ctx.recorder, this.plan, clean);
   }
 
   private turnEnd(text: string, stopReason: string | null): HarnessTurnEnd {
@@ -240,19 +205,6 @@ export class AcpDriver implements HarnessDriver {
     };
   }
 
-  /** Reads the proxies' captures now (serialized; a call while one runs queues one more). */
-  private sync(): void {
-    const group = this.group;
-    if (group === undefined || this.syncQueued) return;
-    this.syncQueued = true;
-    this.syncing = this.syncing
-      .then(() => {
-        this.syncQueued = false;
-        return group.sync();
-      })
-      .catch(() => undefined);
-  }
-
   /**
    * One request to the agent, raced against the agent's exit and the execution's end. A JSON-RPC
    * error answer becomes `acp_request_failed`; a lost connection `agent_exited` (with the exit).
@@ -260,14 +212,9 @@ export class AcpDriver implements HarnessDriver {
   private async call<T>(ctx: HarnessContext, method: string, params: unknown): Promise<T> {
     const connection = this.connection as AcpClientConnection;
     const proc = this.process as AgentProcess;
-    let onAbort = (): void => undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(ctx.signal.reason);
-      if (ctx.signal.aborted) onAbort();
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
-    });
+    const abort = abortRejection(ctx.signal);
     try {
-      return await Promise.race([connection.agent.request<T>(method, params), aborted]);
+      return await Promise.race([connection.agent.request<T>(method, params), abort.aborted]);
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       const code = (error as { code?: unknown }).code;
@@ -278,11 +225,11 @@ export class AcpDriver implements HarnessDriver {
           { method, jsonrpcCode: code },
         );
       }
-      const exit = await Promise.race([proc.exited, delay(CANCEL_WAIT_MS).then(() => undefined)]);
+      const exit = await exitWithin(proc, CANCEL_WAIT_MS);
       if (exit !== undefined) throw agentExited(exit, method);
       throw new M3Error('acp_connection_lost', `the connection to the acp agent broke during ${method}`, { method });
     } finally {
-      ctx.signal.removeEventListener('abort', onAbort);
+      abort.dispose();
     }
   }
 }

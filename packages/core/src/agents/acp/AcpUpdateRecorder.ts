@@ -2,6 +2,7 @@ import type { JsonObject, JsonValue } from '../../json';
 import { canonicalJson } from '../../trace/projection/ProjectionContext';
 import type { TraceRecorder } from '../../trace/TraceRecorder';
 import { acpToolIdentity, type AcpToolIdentity } from './acpToolIdentity';
+import { isObject } from '../../json';
 
 type Scope = () => { sessionId: string; turnId?: string };
 
@@ -16,8 +17,6 @@ interface ReportedCall {
 }
 
 const FINISHED: ReadonlySet<string> = new Set(['completed', 'failed', 'success', 'error', 'cancelled']);
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The text of an ACP content block or list of blocks (`{ type: 'text', text }`). */
 function textOf(content: unknown): string {

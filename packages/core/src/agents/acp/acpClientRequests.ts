@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../json';
+import { isObject, type JsonObject } from '../../json';
 import { isToolAllowed, type ProxyToolPolicy } from '../../proxy/toolPolicy';
 import type { TraceRecorder } from '../../trace/TraceRecorder';
 import type { AcpFileSystemHandlers } from './acpOptions';
@@ -17,8 +17,6 @@ export interface AcpClientRequestContext {
   readonly connectionId: string;
   readonly scope: () => { sessionId: string; turnId?: string };
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The option a permission is granted with: the first `allow_*` one (else one named `allow_once`). */
 function allowOption(options: unknown): string | undefined {

@@ -41,6 +41,20 @@ export function livePidsOf(session: AgentSession): number[] {
   return agent === undefined ? [] : [agent, ...descendantsOf(agent)];
 }
 
+/** Reads a handle's events until `until` matches; returns the agent pid and its descendants then. */
+export async function pidsOnceSeen(
+  events: AsyncIterable<TraceEvent>,
+  until: (event: TraceEvent) => boolean,
+): Promise<number[]> {
+  const seen: TraceEvent[] = [];
+  for await (const event of events) {
+    seen.push(event);
+    if (until(event)) break;
+  }
+  const agent = agentPidOf(seen);
+  return agent === undefined ? [] : [agent, ...descendantsOf(agent)];
+}
+
 /** The pids still alive (zombies count as gone). Called right after close: cleanup must be done. */
 export function alive(pids: readonly number[]): number[] {
   return pids.filter(isAlive);

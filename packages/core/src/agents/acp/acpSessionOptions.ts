@@ -1,7 +1,6 @@
 import { M3Error } from '../../errors';
 import type { ResolvedAcpSelection } from './acpOptions';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../../json';
 
 /** Ids of what `session/new` advertised: modes and config options. */
 function advertised(created: Record<string, unknown>): { modes: string[]; configs: string[] } {

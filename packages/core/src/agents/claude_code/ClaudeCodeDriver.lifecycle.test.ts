@@ -6,8 +6,7 @@ import type { TraceEvent } from '../../trace/Event';
 import type { RawMessageEntry } from '../../trace/TraceEntry';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { StdioServer } from '../../servers/StdioServer';
-import { descendantsOf } from '../../transport/processTree';
-import { agentPidOf, alive, ensureBuilt, livePidsOf, tracedPids } from '../acp/acpHarness.testkit';
+import { agentPidOf, alive, ensureBuilt, livePidsOf, pidsOnceSeen, tracedPids } from '../acp/acpHarness.testkit';
 import { FAKE_CLAUDE, fakeClaudeAgent } from './claudeCode.testkit';
 
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
@@ -15,15 +14,8 @@ const example = new StdioServer({ name: 'example', command: process.execPath, ar
 beforeAll(ensureBuilt, 120_000);
 
 /** Reads a handle's events until the first assistant message; returns the CLI's pid and descendants then. */
-async function pidsOnceAnswering(events: AsyncIterable<TraceEvent>): Promise<number[]> {
-  const seen: TraceEvent[] = [];
-  for await (const event of events) {
-    seen.push(event);
-    if (event.kind === 'assistant.content') break;
-  }
-  const cli = agentPidOf(seen);
-  return cli === undefined ? [] : [cli, ...descendantsOf(cli)];
-}
+const pidsOnceAnswering = (events: AsyncIterable<TraceEvent>): Promise<number[]> =>
+  pidsOnceSeen(events, (event) => event.kind === 'assistant.content');
 
 const interruptsSent = (result: { traceView: { rawMessages: readonly RawMessageEntry[] } }) =>
   result.traceView.rawMessages.filter(

@@ -8,25 +8,22 @@ import type { ResolvedNativeSelection } from '../native/nativeSelection';
 import { nativeToolSelection } from '../native/nativeToolSelection';
 import { readNdjsonLines, writeNdjsonLine } from '../native/ndjsonLines';
 import { AgentProcess, type AgentExit } from '../process/AgentProcess';
-import { removeLaunchRoot, type AgentLaunchPlan } from '../process/launchPlan';
-import { AgentServerGroup } from '../wire/AgentServerGroup';
+import { abortRejection, delay, describeExit, endAgentProcess, exitWithin } from '../process/agentWaits';
+import { removeLaunchRootNotingFailure, type AgentLaunchPlan } from '../process/launchPlan';
+import { TurnWireSync } from '../wire/TurnWireSync';
 import { CLAUDE_CODE_DEFAULTS } from './claudeCodeDefaults';
 import { claudeApiKey, claudeLaunchExtras, claudeServerKeys } from './claudeCodeLaunch';
 import { claudeScriptExecutable } from './claudeScriptExecutable';
 import { claudeTurnEnd } from './claudeTurnEnd';
 import { ClaudeStreamRecorder, type ClaudeTurnResult } from './ClaudeStreamRecorder';
 
-/** How often wire evidence is read while a turn runs. */
-const SYNC_INTERVAL_MS = 100;
 /** Bound on waiting for the `result` after an interrupt, and for the CLI to leave after stdin closes. */
 const CANCEL_WAIT_MS = 1000;
 const EXIT_WAIT_MS = 500;
 
-const delay = <T>(ms: number, value: T): Promise<T> => new Promise((r) => setTimeout(() => r(value), ms).unref());
-
 /** The error of a CLI that exited (or could not start) while the kit waited for `what`. */
 function cliExited(exit: AgentExit, what: string): M3Error {
-  const how = exit.spawnError ?? (exit.signal !== null ? `signal ${exit.signal}` : `exit code ${String(exit.code)}`);
+  const how = describeExit(exit);
   return new M3Error('agent_exited', `Claude Code exited (${how}) while the kit waited for ${what}`, {
     exitCode: exit.code,
     signal: exit.signal,
@@ -56,17 +53,13 @@ export class ClaudeCodeDriver implements HarnessDriver {
   private readonly connectionId = newId('conn');
   private plan: AgentLaunchPlan | undefined;
   private process: AgentProcess | undefined;
-  private group: AgentServerGroup | undefined;
+  private wire: TurnWireSync | undefined;
   private events: NativeEventRecorder | undefined;
   private stream: ClaudeStreamRecorder | undefined;
   private stopReading: (() => void) | undefined;
-  /** The turn wire evidence belongs to: the latest one started. */
-  private wireTurnId: string | undefined;
   private waiting: ((result: ClaudeTurnResult) => void) | undefined;
   private turnDone: Promise<unknown> | undefined;
   private cancelSent = false;
-  private syncing: Promise<void> = Promise.resolve();
-  private syncQueued = false;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -78,15 +71,8 @@ export class ClaudeCodeDriver implements HarnessDriver {
     const { recorder, options } = ctx;
     ctx.setStage({ stage: 'harness_startup', operation: 'launch' });
     const keys = claudeServerKeys(options.servers.map((s) => s.name));
-    const group = new AgentServerGroup({
-      servers: options.servers,
-      policies: options.policies,
-      recorder,
-      redactor: ctx.redactor,
-      logger: ctx.logger,
-      scope: () => ({ sessionId: ctx.sessionId, ...(this.wireTurnId !== undefined && { turnId: this.wireTurnId }) }),
-    });
-    this.group = group;
+    const wire = new TurnWireSync(ctx);
+    this.wire = wire;
     const events = new NativeEventRecorder(recorder, ctx.scope, this.connectionId);
     this.events = events;
     this.stream = new ClaudeStreamRecorder(events, keys, this.model);
@@ -99,7 +85,7 @@ export class ClaudeCodeDriver implements HarnessDriver {
         async (dirs, key) => {
           const apiKey = claudeApiKey(this.selection, key);
           ctx.setStage({ stage: 'harness_startup', operation: 'start MCP capture proxies' });
-          const descriptors = await group.start(ctx.signal);
+          const descriptors = await wire.group.start(ctx.signal);
           const extras = await claudeLaunchExtras(dirs, {
             selection: this.selection,
             model: this.model,
@@ -126,7 +112,7 @@ export class ClaudeCodeDriver implements HarnessDriver {
         events.frame('harness_to_sdk', raw);
         const end = this.stream?.handle(message);
         if (end !== undefined) this.waiting?.(end);
-        this.sync();
+        wire.sync();
       },
       malformed: (raw, reason) => {
         events.frame('harness_to_sdk', raw);
@@ -140,25 +126,15 @@ export class ClaudeCodeDriver implements HarnessDriver {
   async runTurn(ctx: HarnessContext, turn: HarnessTurn): Promise<HarnessTurnEnd> {
     const stream = this.stream as ClaudeStreamRecorder;
     const proc = this.process as AgentProcess;
-    // What the proxies captured since the last turn ended still belongs to that turn.
-    this.sync();
-    await this.syncing;
-    this.wireTurnId = turn.turnId;
+    const wire = this.wire as TurnWireSync;
+    await wire.beginTurn(turn.turnId, () => proc);
     stream.beginTurn();
     this.cancelSent = false;
     ctx.setStage({ stage: 'waiting_for_harness_response', operation: 'stream-json user message' });
     const result = new Promise<ClaudeTurnResult>((resolve) => (this.waiting = resolve));
     this.turnDone = result;
-    let onAbort = (): void => undefined;
-    const aborted = new Promise<'aborted'>((resolve) => {
-      onAbort = () => resolve('aborted');
-      if (ctx.signal.aborted) onAbort();
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
-    });
-    const timer = setInterval(() => {
-      proc.rememberDescendants();
-      this.sync();
-    }, SYNC_INTERVAL_MS);
+    const abort = abortRejection(ctx.signal);
+    const aborted = abort.aborted.catch(() => 'aborted' as const);
     try {
       const message = {
         type: 'user',
@@ -168,7 +144,7 @@ export class ClaudeCodeDriver implements HarnessDriver {
       };
       this.events?.frame('sdk_to_harness', JSON.stringify(message));
       if (!(await writeNdjsonLine(proc.child.stdin, message))) {
-        const exit = await Promise.race([proc.exited, delay(EXIT_WAIT_MS, undefined)]);
+        const exit = await exitWithin(proc, EXIT_WAIT_MS);
         const error =
           exit !== undefined
             ? cliExited(exit, 'the prompt to be read')
@@ -184,12 +160,10 @@ export class ClaudeCodeDriver implements HarnessDriver {
       }
       return claudeTurnEnd(end, this.cancelSent);
     } finally {
-      ctx.signal.removeEventListener('abort', onAbort);
-      clearInterval(timer);
+      abort.dispose();
       this.waiting = undefined;
       this.turnDone = undefined;
-      this.sync();
-      await this.syncing;
+      await wire.endTurn();
     }
   }
 
@@ -205,7 +179,7 @@ export class ClaudeCodeDriver implements HarnessDriver {
     };
     this.events?.frame('sdk_to_harness', JSON.stringify(request));
     await writeNdjsonLine(proc.child.stdin, request);
-    await Promise.race([this.turnDone, proc.exited, delay(CANCEL_WAIT_MS, undefined)]);
+    await Promise.race([this.turnDone, proc.exited, delay(CANCEL_WAIT_MS)]);
   }
 
   close(ctx: HarnessContext): Promise<void> {
@@ -216,28 +190,9 @@ export class ClaudeCodeDriver implements HarnessDriver {
   /** Interrupt a turn in flight, close stdin, end the process group, close the proxies, remove the temp root. */
   private async cleanup(ctx: HarnessContext): Promise<void> {
     await this.cancelTurn().catch(() => undefined);
-    let clean = true;
-    if (this.process !== undefined) {
-      this.process.child.stdin.end();
-      await Promise.race([this.process.exited, delay(EXIT_WAIT_MS, undefined)]);
-      clean = await this.process.terminate();
-    }
+    const clean = await endAgentProcess(this.process, EXIT_WAIT_MS);
     this.stopReading?.();
-    await this.group?.close();
-    if (this.plan !== undefined) clean = (await removeLaunchRoot(this.plan)) && clean;
-    if (!clean) ctx.recorder.addLimitation('cleanup_failed');
-  }
-
-  /** Reads the proxies' captures now (serialized; a call while one runs queues one more). */
-  private sync(): void {
-    const group = this.group;
-    if (group === undefined || this.syncQueued) return;
-    this.syncQueued = true;
-    this.syncing = this.syncing
-      .then(() => {
-        this.syncQueued = false;
-        return group.sync();
-      })
-      .catch(() => undefined);
+    await this.wire?.group.close();
+    await removeLaunchRootNotingFailure(ctx.recorder, this.plan, clean);
   }
 }

@@ -3,10 +3,10 @@ import type { UsageValue } from '../../trace/TraceEntry';
 import type { NativeEventRecorder, NativeReportedCall } from '../native/NativeEventRecorder';
 import { splitPrefixedToolName } from '../native/nativeToolSelection';
 import { CLAUDE_MCP_PREFIX, CLAUDE_MCP_SEPARATOR } from './claudeCodeLaunch';
+import { isObject } from '../../json';
 
 type Message = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Message => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 

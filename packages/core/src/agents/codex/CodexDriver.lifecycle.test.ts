@@ -1,28 +1,16 @@
 import type { TraceEvent } from '../../trace/Event';
 import { MCPTestKit } from '../../kit/MCPTestKit';
-import { descendantsOf } from '../../transport/processTree';
 import {
-  agentPidOf,
   alive,
   ensureBuilt,
   example,
   fakeCodexAgent,
   harnessFrames,
+  pidsOnceSeen,
   tracedPids,
 } from './codexHarness.testkit';
 
 beforeAll(ensureBuilt, 120_000);
-
-/** Reads a handle's events until `until` matches; returns the agent pid and its descendants then. */
-async function pidsOnceSeen(events: AsyncIterable<TraceEvent>, until: (e: TraceEvent) => boolean): Promise<number[]> {
-  const seen: TraceEvent[] = [];
-  for await (const event of events) {
-    seen.push(event);
-    if (until(event)) break;
-  }
-  const agent = agentPidOf(seen);
-  return agent === undefined ? [] : [agent, ...descendantsOf(agent)];
-}
 
 /** The turn is under way once Codex streamed its first delta (a raw frame from the harness). */
 const streaming = (e: TraceEvent) =>

@@ -5,24 +5,22 @@ import { NativeEventRecorder } from '../native/NativeEventRecorder';
 import type { ResolvedNativeSelection } from '../native/nativeSelection';
 import { nativeToolSelection } from '../native/nativeToolSelection';
 import { AgentProcess } from '../process/AgentProcess';
-import { removeLaunchRoot, type AgentLaunchPlan } from '../process/launchPlan';
-import { AgentServerGroup } from '../wire/AgentServerGroup';
+import { abortRejection, delay, endAgentProcess, exitWithin } from '../process/agentWaits';
+import { removeLaunchRootNotingFailure, type AgentLaunchPlan } from '../process/launchPlan';
+import { TurnWireSync } from '../wire/TurnWireSync';
 import { prepareCodexLaunch } from './codexLaunch';
 import { CodexNotifications, type CodexServerStatus, type CodexTurnCompletion } from './CodexNotifications';
 import { CodexRpc } from './CodexRpc';
 import { answerCodexRequest } from './codexServerRequests';
 import { codexAgentInfo, codexTurnEnd } from './codexTurnEnd';
 import { codexExited, waitUntil } from './codexWaiting';
+import { isObject } from '../../json';
 
-/** How often wire evidence is read while a turn runs. */
-const SYNC_INTERVAL_MS = 100;
 /** Bound on `turn/interrupt` and on the agent leaving on its own after stdin closes. */
 const CANCEL_WAIT_MS = 500;
 const EXIT_WAIT_MS = 250;
 
-const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
 type Params = Record<string, unknown>;
-const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The `codex` harness: one `codex app-server` per session (JSON-RPC over stdio) in its own process
@@ -36,10 +34,9 @@ export class CodexDriver implements HarnessDriver {
   private plan: AgentLaunchPlan | undefined;
   private process: AgentProcess | undefined;
   private rpc: CodexRpc | undefined;
-  private group: AgentServerGroup | undefined;
+  private wire: TurnWireSync | undefined;
   private notifications: CodexNotifications | undefined;
   private threadId = '';
-  private wireTurnId: string | undefined;
   /** Codex's id of the turn in flight, once `turn/start` answered. */
   private codexTurnId: string | undefined;
   private readonly completed = new Map<string, CodexTurnCompletion>();
@@ -48,8 +45,6 @@ export class CodexDriver implements HarnessDriver {
   private serverWaiter: (() => void) | undefined;
   private inFlight: Promise<unknown> | undefined;
   private interruptSent = false;
-  private syncing: Promise<void> = Promise.resolve();
-  private syncQueued = false;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -71,15 +66,9 @@ export class CodexDriver implements HarnessDriver {
       },
     });
     ctx.setStage({ stage: 'harness_startup', operation: 'start MCP capture proxies' });
-    this.group = new AgentServerGroup({
-      servers: options.servers,
-      policies: options.policies,
-      recorder,
-      redactor: ctx.redactor,
-      logger: ctx.logger,
-      scope: () => ({ sessionId: ctx.sessionId, ...(this.wireTurnId !== undefined && { turnId: this.wireTurnId }) }),
-    });
-    const descriptors = await this.group.start(ctx.signal);
+    const wire = new TurnWireSync(ctx);
+    this.wire = wire;
+    const descriptors = await wire.group.start(ctx.signal);
     ctx.setStage({ stage: 'harness_startup', operation: 'launch' });
     const tools = nativeToolSelection(options.servers, options.policies);
     const launch = await prepareCodexLaunch(this.selection, this.model, descriptors, tools, ctx.redactor);
@@ -92,7 +81,7 @@ export class CodexDriver implements HarnessDriver {
       frame: (direction, raw) => events.frame(direction, raw),
       notification: (method, params) => {
         this.notifications?.handle(method, params);
-        this.sync();
+        wire.sync();
       },
       request: async (method, params) => answerCodexRequest(method, params, options.policies, events),
       malformed: (reason) => events.malformed('codex_malformed_frame', reason),
@@ -128,23 +117,17 @@ export class CodexDriver implements HarnessDriver {
       descriptors.map((d) => d.name),
     );
     proc.rememberDescendants();
-    this.sync();
-    await this.syncing;
+    await wire.settle();
   }
 
   async runTurn(ctx: HarnessContext, turn: HarnessTurn): Promise<HarnessTurnEnd> {
     const notifications = this.notifications as CodexNotifications;
-    this.sync();
-    await this.syncing;
-    this.wireTurnId = turn.turnId;
+    const wire = this.wire as TurnWireSync;
+    await wire.beginTurn(turn.turnId, () => this.process);
     notifications.beginTurn();
     this.interruptSent = false;
     this.codexTurnId = undefined;
     ctx.setStage({ stage: 'waiting_for_harness_response', operation: 'turn/start' });
-    const timer = setInterval(() => {
-      this.process?.rememberDescendants();
-      this.sync();
-    }, SYNC_INTERVAL_MS);
     const work = this.turn(ctx, turn.prompt);
     this.inFlight = work.catch(() => undefined);
     try {
@@ -158,10 +141,8 @@ export class CodexDriver implements HarnessDriver {
       if (terminal) ctx.recorder.addLimitation('partial_trace');
       return { text, stopReason: null, error: failure, terminal };
     } finally {
-      clearInterval(timer);
       this.inFlight = undefined;
-      this.sync();
-      await this.syncing;
+      await wire.endTurn();
     }
   }
 
@@ -185,16 +166,10 @@ export class CodexDriver implements HarnessDriver {
   /** Interrupt a turn in flight, close stdin, end the process group, close the proxies, remove the temp root. */
   private async cleanup(ctx: HarnessContext): Promise<void> {
     await this.cancelTurn().catch(() => undefined);
-    this.process?.child.stdin.end();
-    let clean = true;
-    if (this.process !== undefined) {
-      await Promise.race([this.process.exited, delay(EXIT_WAIT_MS)]);
-      clean = await this.process.terminate();
-    }
+    const clean = await endAgentProcess(this.process, EXIT_WAIT_MS);
     this.rpc?.close();
-    await this.group?.close();
-    clean = (await removeLaunchRoot(this.plan)) && clean;
-    if (!clean) ctx.recorder.addLimitation('cleanup_failed');
+    await this.wire?.group.close();
+    await removeLaunchRootNotingFailure(ctx.recorder, this.plan, clean);
   }
 
   /** `turn/start`, then the matching `turn/completed`. */
@@ -253,35 +228,17 @@ export class CodexDriver implements HarnessDriver {
   private async call(ctx: HarnessContext, method: string, params: Params): Promise<Params> {
     const rpc = this.rpc as CodexRpc;
     const proc = this.process as AgentProcess;
-    let onAbort = (): void => undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(ctx.signal.reason);
-      if (ctx.signal.aborted) onAbort();
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
-    });
+    const abort = abortRejection(ctx.signal);
     try {
-      const result = await Promise.race([rpc.request(method, params), aborted]);
+      const result = await Promise.race([rpc.request(method, params), abort.aborted]);
       return isObject(result) ? result : {};
     } catch (error) {
       if (ctx.signal.aborted || (error instanceof M3Error && error.code === 'codex_request_failed')) throw error;
-      const exit = await Promise.race([proc.exited, delay(CANCEL_WAIT_MS).then(() => undefined)]);
+      const exit = await exitWithin(proc, CANCEL_WAIT_MS);
       if (exit !== undefined) throw codexExited(exit, method);
       throw error;
     } finally {
-      ctx.signal.removeEventListener('abort', onAbort);
+      abort.dispose();
     }
-  }
-
-  /** Reads the proxies' captures now (serialized; a call while one runs queues one more). */
-  private sync(): void {
-    const group = this.group;
-    if (group === undefined || this.syncQueued) return;
-    this.syncQueued = true;
-    this.syncing = this.syncing
-      .then(() => {
-        this.syncQueued = false;
-        return group.sync();
-      })
-      .catch(() => undefined);
   }
 }

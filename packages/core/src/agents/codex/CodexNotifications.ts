@@ -1,9 +1,9 @@
 import type { JsonObject, JsonValue } from '../../json';
 import type { NativeEventRecorder, NativeReportedCall } from '../native/NativeEventRecorder';
+import { isObject } from '../../json';
 
 type Params = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const texts = (v: unknown): string[] => (Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : []);

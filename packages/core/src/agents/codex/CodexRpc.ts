@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { M3Error } from '../../errors';
 import { readNdjsonLines, writeNdjsonLine } from '../native/ndjsonLines';
+import { isObject } from '../../json';
 
 type JsonRpcId = number | string;
 type Params = Record<string, unknown>;
@@ -33,8 +34,6 @@ export class CodexRpcError extends M3Error {
     });
   }
 }
-
-const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * JSON-RPC 2.0 over `codex app-server`'s stdio (one JSON object a line): numbered requests with

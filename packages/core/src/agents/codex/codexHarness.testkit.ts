@@ -8,7 +8,7 @@ import { StdioServer } from '../../servers/StdioServer';
 import type { TraceEvent } from '../../trace/Event';
 import type { TraceView } from '../../trace/TraceView';
 
-export { agentPidOf, alive, livePidsOf, tracedPids } from '../acp/acpHarness.testkit';
+export { agentPidOf, alive, livePidsOf, pidsOnceSeen, tracedPids } from '../acp/acpHarness.testkit';
 
 /** `fake-codex.js`: codex app-server's protocol from a recorded session, scripted by the prompt. */
 export const FAKE_CODEX = join(__dirname, '__fixtures__', 'fake-codex.js');

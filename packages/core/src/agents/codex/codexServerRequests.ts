@@ -1,10 +1,10 @@
 import { isToolAllowed, type ProxyToolPolicy } from '../../proxy/toolPolicy';
 import type { NativeEventRecorder } from '../native/NativeEventRecorder';
 import { CodexRpcRefusal } from './CodexRpc';
+import { isObject } from '../../json';
 
 type Params = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /**

@@ -1,9 +1,10 @@
 import { M3Error } from '../../errors';
 import type { AgentExit } from '../process/AgentProcess';
+import { describeExit } from '../process/agentWaits';
 
 /** The error of a Codex that exited (or could not start) while the kit waited for `what`. */
 export function codexExited(exit: AgentExit, what: string): M3Error {
-  const how = exit.spawnError ?? (exit.signal !== null ? `signal ${exit.signal}` : `exit code ${String(exit.code)}`);
+  const how = describeExit(exit);
   return new M3Error('agent_exited', `codex app-server exited (${how}) while the kit waited for ${what}`, {
     exitCode: exit.code,
     signal: exit.signal,

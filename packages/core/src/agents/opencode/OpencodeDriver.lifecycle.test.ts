@@ -3,8 +3,7 @@ import { exampleServerBin } from '@sf-m3/example-servers';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { StdioServer } from '../../servers/StdioServer';
 import type { TraceEvent } from '../../trace/Event';
-import { descendantsOf } from '../../transport/processTree';
-import { agentPidOf, alive, ensureBuilt, livePidsOf, tracedPids } from '../acp/acpHarness.testkit';
+import { alive, ensureBuilt, livePidsOf, pidsOnceSeen, tracedPids } from '../acp/acpHarness.testkit';
 
 const FAKE_OPENCODE = join(__dirname, '__fixtures__', 'fake-opencode.js');
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
@@ -14,15 +13,8 @@ const HANG = JSON.stringify({ calls: [QUOTE], hang: true });
 beforeAll(ensureBuilt, 120_000);
 
 /** Reads a handle's events until the turn's first tool call came back on the wire; returns the server pid and its descendants then. */
-async function pidsOncePrompted(events: AsyncIterable<TraceEvent>): Promise<number[]> {
-  const seen: TraceEvent[] = [];
-  for await (const event of events) {
-    seen.push(event);
-    if (event.kind === 'tool.result_received' && event.turnId !== undefined) break;
-  }
-  const agent = agentPidOf(seen);
-  return agent === undefined ? [] : [agent, ...descendantsOf(agent)];
-}
+const pidsOncePrompted = (events: AsyncIterable<TraceEvent>): Promise<number[]> =>
+  pidsOnceSeen(events, (event) => event.kind === 'tool.result_received' && event.turnId !== undefined);
 
 /** The `POST /session/{id}/abort` answers the driver recorded. */
 const aborts = (events: readonly TraceEvent[]) =>

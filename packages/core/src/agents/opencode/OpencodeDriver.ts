@@ -3,15 +3,16 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { M3Error } from '../../errors';
 import { newId } from '../../ids';
-import type { JsonObject } from '../../json';
+import { isObject, type JsonObject } from '../../json';
 import type { HarnessContext, HarnessDriver, HarnessTurn, HarnessTurnEnd } from '../HarnessDriver';
 import { NativeEventRecorder } from '../native/NativeEventRecorder';
 import { prepareNativeLaunch } from '../native/nativeLaunch';
 import type { NativeHarnessDefaults, ResolvedNativeSelection } from '../native/nativeSelection';
 import { nativeToolSelection } from '../native/nativeToolSelection';
 import { AgentProcess } from '../process/AgentProcess';
-import { removeLaunchRoot, type AgentLaunchPlan } from '../process/launchPlan';
-import { AgentServerGroup } from '../wire/AgentServerGroup';
+import { delay, exitWithin } from '../process/agentWaits';
+import { removeLaunchRootNotingFailure, type AgentLaunchPlan } from '../process/launchPlan';
+import { TurnWireSync } from '../wire/TurnWireSync';
 import { OpencodeClient } from './OpencodeClient';
 import { OpencodeEventStream } from './OpencodeEventStream';
 import { OpencodeHistory } from './OpencodeHistory';
@@ -19,8 +20,6 @@ import { OPENCODE_SWITCHES, opencodeConfig, parseOpencodeModel, type OpencodeMod
 import { opencodeExited, waitForListening } from './opencodeListening';
 import { OpencodeMessageRecorder, type OpencodeTurnFacts } from './OpencodeMessageRecorder';
 
-/** How often wire evidence is read while a turn runs. */
-const SYNC_INTERVAL_MS = 100;
 /** How often the session history is read while a turn runs and the event stream is not connected. */
 const POLL_INTERVAL_MS = 500;
 /** Bound on opening the event stream. */
@@ -31,9 +30,6 @@ const SETTLE_WAIT_MS = 3000;
 const HISTORY_WAIT_MS = 1500;
 /** Bound on `POST /global/dispose` at close (OpenCode then closes its MCP clients, so the proxies finish their capture). */
 const DISPOSE_WAIT_MS = 2000;
-
-const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The `opencode` harness: one `opencode serve` per session on a loopback port (basic auth with a
@@ -48,18 +44,15 @@ export class OpencodeDriver implements HarnessDriver {
   private readonly model: OpencodeModelRef;
   private plan: AgentLaunchPlan | undefined;
   private process: AgentProcess | undefined;
-  private group: AgentServerGroup | undefined;
+  private wire: TurnWireSync | undefined;
   private client: OpencodeClient | undefined;
   private messages: OpencodeMessageRecorder | undefined;
   private history: OpencodeHistory | undefined;
   private stream: OpencodeEventStream | undefined;
   private events: NativeEventRecorder | undefined;
   private agentSessionId = '';
-  private wireTurnId: string | undefined;
   private turn: Promise<unknown> | undefined;
   private abortSent = false;
-  private syncing: Promise<void> = Promise.resolve();
-  private syncQueued = false;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -75,15 +68,12 @@ export class OpencodeDriver implements HarnessDriver {
     const { servers, policies } = ctx.options;
     const events = new NativeEventRecorder(recorder, ctx.scope, this.connectionId);
     this.events = events;
-    const scope = () => ({
-      sessionId: ctx.sessionId,
-      ...(this.wireTurnId !== undefined && { turnId: this.wireTurnId }),
-    });
-    this.group = new AgentServerGroup({ servers, policies, recorder, redactor, logger: ctx.logger, scope });
+    const wire = new TurnWireSync(ctx);
+    this.wire = wire;
     const tools = nativeToolSelection(servers, policies);
     this.messages = new OpencodeMessageRecorder(events, tools);
     ctx.setStage({ stage: 'harness_startup', operation: 'start MCP capture proxies' });
-    const descriptors = await this.group.start(ctx.signal);
+    const descriptors = await wire.group.start(ctx.signal);
     const password = randomBytes(24).toString('hex');
     redactor.addCanary(password);
     ctx.setStage({ stage: 'harness_startup', operation: 'launch' });
@@ -155,20 +145,14 @@ export class OpencodeDriver implements HarnessDriver {
     });
     if (isObject(mcp)) events.providerEvent('mcp_status', { servers: mcp as JsonObject });
     proc.rememberDescendants();
-    this.sync();
-    await this.syncing;
+    await wire.settle();
   }
 
   async runTurn(ctx: HarnessContext, turn: HarnessTurn): Promise<HarnessTurnEnd> {
-    this.sync();
-    await this.syncing;
-    this.wireTurnId = turn.turnId;
+    const wire = this.wire as TurnWireSync;
+    await wire.beginTurn(turn.turnId, () => this.process);
     this.abortSent = false;
     ctx.setStage({ stage: 'waiting_for_harness_response', operation: 'POST /session/{id}/message' });
-    const timer = setInterval(() => {
-      this.process?.rememberDescendants();
-      this.sync();
-    }, SYNC_INTERVAL_MS);
     const history = this.history as OpencodeHistory;
     const stream = this.stream as OpencodeEventStream;
     const poll = setInterval(() => {
@@ -181,11 +165,9 @@ export class OpencodeDriver implements HarnessDriver {
     try {
       return await running;
     } finally {
-      clearInterval(timer);
       clearInterval(poll);
       this.turn = undefined;
-      this.sync();
-      await this.syncing;
+      await wire.endTurn();
     }
   }
 
@@ -269,22 +251,8 @@ export class OpencodeDriver implements HarnessDriver {
       this.process.rememberDescendants();
       clean = await this.process.terminate();
     }
-    await this.group?.close();
-    clean = (await removeLaunchRoot(this.plan)) && clean;
-    if (!clean) ctx.recorder.addLimitation('cleanup_failed');
-  }
-
-  /** Reads the proxies' captures now (serialized; a call while one runs queues one more). */
-  private sync(): void {
-    const group = this.group;
-    if (group === undefined || this.syncQueued) return;
-    this.syncQueued = true;
-    this.syncing = this.syncing
-      .then(() => {
-        this.syncQueued = false;
-        return group.sync();
-      })
-      .catch(() => undefined);
+    await this.wire?.group.close();
+    await removeLaunchRootNotingFailure(ctx.recorder, this.plan, clean);
   }
 
   /** One API call raced against the server's exit: a broken connection of an exited server is `agent_exited`. */
@@ -296,7 +264,7 @@ export class OpencodeDriver implements HarnessDriver {
       return await client.call<T>(method, path, body, ctx.signal);
     } catch (error) {
       if (ctx.signal.aborted) throw error;
-      const exit = await Promise.race([proc.exited, delay(500).then(() => undefined)]);
+      const exit = await exitWithin(proc, 500);
       if (exit !== undefined) throw opencodeExited(exit, operation, `while the kit waited for ${operation}`);
       throw error;
     }

@@ -1,8 +1,7 @@
 import { request, type ClientRequest } from 'node:http';
 import type { NativeEventRecorder } from '../native/NativeEventRecorder';
 import { SseDataParser } from '../wire/SseDataParser';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../../json';
 
 /** Bound on the event data buffered before it is read (a runaway line ends the stream). */
 const MAX_PENDING_BYTES = 8 * 1024 * 1024;

@@ -2,8 +2,8 @@ import type { JsonObject, JsonValue } from '../../json';
 import type { NativeEventRecorder, NativeReportedCall } from '../native/NativeEventRecorder';
 import { splitPrefixedToolName, type NativeServerTools } from '../native/nativeToolSelection';
 import { opencodeName } from './opencodeConfig';
+import { isObject } from '../../json';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /** What the assistant messages of one turn came to. */

@@ -1,12 +1,13 @@
 import type { Readable } from 'node:stream';
 import { M3Error } from '../../errors';
 import type { AgentExit } from '../process/AgentProcess';
+import { describeExit } from '../process/agentWaits';
 
 /** The line `opencode serve` prints once it listens (`opencode server listening on http://127.0.0.1:4096`). */
 const LISTENING = /listening on (http:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d{1,5})\b/;
 /** `agent_exited` for an OpenCode server that ended (or could not start) `when` (`while the kit waited for X`). */
 export function opencodeExited(exit: AgentExit, operation: string, when: string): M3Error {
-  const how = exit.spawnError ?? (exit.signal !== null ? `signal ${exit.signal}` : `exit code ${String(exit.code)}`);
+  const how = describeExit(exit);
   return new M3Error('agent_exited', `opencode exited (${how}) ${when}`, {
     exitCode: exit.code,
     signal: exit.signal,

@@ -2,8 +2,7 @@ import { exampleServerBin } from '@sf-m3/example-servers';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { StdioServer } from '../../servers/StdioServer';
 import type { TraceEvent } from '../../trace/Event';
-import { descendantsOf } from '../../transport/processTree';
-import { agentPidOf, alive, ensureBuilt, FAKE_PI, livePidsOf, tracedPids } from './piHarness.testkit';
+import { alive, ensureBuilt, FAKE_PI, livePidsOf, pidsOnceSeen, tracedPids } from './piHarness.testkit';
 
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
 /** A tool call on the wire, then a partial answer, then nothing until abort. */
@@ -12,15 +11,8 @@ const HANG = 'call mcp_example_shipping_quote {"weight_kg":2,"zone":"local"}\nst
 beforeAll(ensureBuilt, 120_000);
 
 /** Reads a handle's events until the tool result; returns the agent pid and its descendants then. */
-async function pidsOnceToolReturned(events: AsyncIterable<TraceEvent>): Promise<number[]> {
-  const seen: TraceEvent[] = [];
-  for await (const event of events) {
-    seen.push(event);
-    if (event.kind === 'tool.result_received' && event.origin === 'harness_reported') break;
-  }
-  const agent = agentPidOf(seen);
-  return agent === undefined ? [] : [agent, ...descendantsOf(agent)];
-}
+const pidsOnceToolReturned = (events: AsyncIterable<TraceEvent>): Promise<number[]> =>
+  pidsOnceSeen(events, (event) => event.kind === 'tool.result_received' && event.origin === 'harness_reported');
 
 describe('pi harness lifecycle', () => {
   let kit: MCPTestKit;

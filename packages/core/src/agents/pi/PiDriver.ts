@@ -6,24 +6,21 @@ import { prepareNativeLaunch } from '../native/nativeLaunch';
 import type { ResolvedNativeSelection } from '../native/nativeSelection';
 import { nativeToolSelection } from '../native/nativeToolSelection';
 import { AgentProcess } from '../process/AgentProcess';
-import { removeLaunchRoot, type AgentLaunchPlan } from '../process/launchPlan';
-import { AgentServerGroup } from '../wire/AgentServerGroup';
+import { abortRejection, delay, endAgentProcess } from '../process/agentWaits';
+import { removeLaunchRootNotingFailure, type AgentLaunchPlan } from '../process/launchPlan';
+import { TurnWireSync } from '../wire/TurnWireSync';
 import { PiEventProjection } from './PiEventProjection';
 import { PI_DEFAULTS } from './piDefaults';
 import { piLaunchExtras } from './piLaunch';
 import { parsePiModel, piKeyEnv, type PiModel } from './piModel';
 import { piExited, PiRpc, type PiFrame } from './piRpc';
 import { piTurnEnd } from './piTurnEnd';
+import { isObject } from '../../json';
 
-/** How often wire evidence is read while a turn runs. */
-const SYNC_INTERVAL_MS = 100;
 /** Bound on `abort` reaching `agent_end`, and on Pi leaving on its own once stdin closes. */
 const CANCEL_WAIT_MS = 1000;
 const EXIT_WAIT_MS = 1000;
 const DIALOGS = new Set(['select', 'confirm', 'input', 'editor']);
-
-const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The `pi` harness: one `pi --mode rpc` process per session (own process group, allowlisted env,
@@ -37,12 +34,9 @@ export class PiDriver implements HarnessDriver {
   private plan: AgentLaunchPlan | undefined;
   private process: AgentProcess | undefined;
   private rpc: PiRpc | undefined;
-  private group: AgentServerGroup | undefined;
+  private wire: TurnWireSync | undefined;
   private projection: PiEventProjection | undefined;
-  private wireTurnId: string | undefined;
   private agentEnd: { promise: Promise<void>; resolve: () => void } | undefined;
-  private syncing: Promise<void> = Promise.resolve();
-  private syncQueued = false;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -56,15 +50,8 @@ export class PiDriver implements HarnessDriver {
     const { recorder, redactor } = ctx;
     ctx.setStage({ stage: 'harness_startup', operation: 'launch' });
     const { servers, policies } = ctx.options;
-    this.group = new AgentServerGroup({
-      servers,
-      policies,
-      recorder,
-      redactor,
-      logger: ctx.logger,
-      scope: () => ({ sessionId: ctx.sessionId, ...(this.wireTurnId !== undefined && { turnId: this.wireTurnId }) }),
-    });
-    const group = this.group;
+    const wire = new TurnWireSync(ctx);
+    this.wire = wire;
     const events = new NativeEventRecorder(recorder, ctx.scope, this.connectionId);
     const projection = new PiEventProjection(
       events,
@@ -77,7 +64,7 @@ export class PiDriver implements HarnessDriver {
       PI_DEFAULTS,
       async (dirs, apiKey) => {
         ctx.setStage({ stage: 'harness_startup', operation: 'start MCP capture proxies' });
-        const descriptors = await group.start(ctx.signal);
+        const descriptors = await wire.group.start(ctx.signal);
         const tools = nativeToolSelection(servers, policies);
         const bridge = { schemaVersion: 1 as const, servers: descriptors, tools };
         return piLaunchExtras(this.selection, this.model, keyEnv, dirs, apiKey, bridge);
@@ -116,34 +103,21 @@ export class PiDriver implements HarnessDriver {
       agent: { name: 'pi', version: projection.status.piVersion },
     });
     proc.rememberDescendants();
-    this.sync();
-    await this.syncing;
+    await wire.settle();
   }
 
   async runTurn(ctx: HarnessContext, turn: HarnessTurn): Promise<HarnessTurnEnd> {
     const rpc = this.rpc as PiRpc;
     const proc = this.process as AgentProcess;
     const projection = this.projection as PiEventProjection;
-    // What the proxies captured since the last turn ended still belongs to that turn.
-    this.sync();
-    await this.syncing;
-    this.wireTurnId = turn.turnId;
+    const wire = this.wire as TurnWireSync;
+    await wire.beginTurn(turn.turnId, () => proc);
     projection.beginTurn();
     let resolve = (): void => undefined;
     const promise = new Promise<void>((r) => (resolve = r));
     this.agentEnd = { promise, resolve };
     ctx.setStage({ stage: 'waiting_for_harness_response', operation: 'prompt' });
-    const timer = setInterval(() => {
-      proc.rememberDescendants();
-      this.sync();
-    }, SYNC_INTERVAL_MS);
-    let onAbort = (): void => undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(ctx.signal.reason);
-      if (ctx.signal.aborted) onAbort();
-      else ctx.signal.addEventListener('abort', onAbort, { once: true });
-    });
-    aborted.catch(() => undefined);
+    const abort = abortRejection(ctx.signal);
     try {
       const response = await rpc.request({ type: 'prompt', message: turn.prompt }, ctx.signal);
       if (!response.success) {
@@ -158,7 +132,7 @@ export class PiDriver implements HarnessDriver {
       }
       const exited = proc.exited.then((exit) => Promise.reject(piExited(exit, 'the end of the turn (agent_end)')));
       exited.catch(() => undefined);
-      await Promise.race([promise, exited, aborted]);
+      await Promise.race([promise, exited, abort.aborted]);
       return piTurnEnd(projection.lastMessage);
     } catch (error) {
       const text = projection.partialText;
@@ -167,11 +141,9 @@ export class PiDriver implements HarnessDriver {
       ctx.recorder.addLimitation('partial_trace');
       return { text, stopReason: null, error: failure, terminal: true };
     } finally {
-      ctx.signal.removeEventListener('abort', onAbort);
-      clearInterval(timer);
+      abort.dispose();
       this.agentEnd = undefined;
-      this.sync();
-      await this.syncing;
+      await wire.endTurn();
     }
   }
 
@@ -190,38 +162,19 @@ export class PiDriver implements HarnessDriver {
   /** `abort` if a turn is in flight, close stdin, SIGTERM/SIGKILL the group, close the proxies, remove temp dirs. */
   private async cleanup(ctx: HarnessContext): Promise<void> {
     await this.cancelTurn().catch(() => undefined);
-    let clean = true;
-    if (this.process !== undefined) {
-      this.process.child.stdin.end();
-      await Promise.race([this.process.exited, delay(EXIT_WAIT_MS)]);
-      clean = await this.process.terminate();
-    }
+    const clean = await endAgentProcess(this.process, EXIT_WAIT_MS);
     this.rpc?.close();
-    await this.group?.close();
-    clean = (await removeLaunchRoot(this.plan)) && clean;
-    if (!clean) ctx.recorder.addLimitation('cleanup_failed');
+    await this.wire?.group.close();
+    await removeLaunchRootNotingFailure(ctx.recorder, this.plan, clean);
   }
 
   private onEvent(frame: PiFrame): void {
     this.projection?.handle(frame);
     if (frame.type === 'agent_end') this.agentEnd?.resolve();
-    if (frame.type === 'tool_execution_start' || frame.type === 'tool_execution_end') this.sync();
+    if (frame.type === 'tool_execution_start' || frame.type === 'tool_execution_end') this.wire?.sync();
     // The kit's extension asks nothing; a dialog from anything else is dismissed so Pi never waits on it.
     if (frame.type === 'extension_ui_request' && typeof frame.method === 'string' && DIALOGS.has(frame.method)) {
       void this.rpc?.send({ type: 'extension_ui_response', id: frame.id, cancelled: true });
     }
-  }
-
-  /** Reads the proxies' captures now (serialized; a call while one runs queues one more). */
-  private sync(): void {
-    const group = this.group;
-    if (group === undefined || this.syncQueued) return;
-    this.syncQueued = true;
-    this.syncing = this.syncing
-      .then(() => {
-        this.syncQueued = false;
-        return group.sync();
-      })
-      .catch(() => undefined);
   }
 }

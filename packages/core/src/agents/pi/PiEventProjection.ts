@@ -4,8 +4,8 @@ import { splitPrefixedToolName } from '../native/nativeToolSelection';
 import { PI_BRIDGE_STATUS_KEY, parsePiBridgeStatus, type PiBridgeStatus } from './extension/piBridgeConfig';
 import type { PiFrame } from './piRpc';
 import { PiUsage } from './piUsage';
+import { isObject } from '../../json';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** The end of the assistant's last message in a turn. */

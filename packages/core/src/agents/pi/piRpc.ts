@@ -1,5 +1,6 @@
 import { M3Error } from '../../errors';
 import type { AgentExit, AgentProcess } from '../process/AgentProcess';
+import { describeExit } from '../process/agentWaits';
 import type { NativeEventRecorder } from '../native/NativeEventRecorder';
 import { readNdjsonLines, writeNdjsonLine } from '../native/ndjsonLines';
 
@@ -16,7 +17,7 @@ export interface PiResponse {
 
 /** The error of a Pi process that exited (or could not start) while the kit waited for `what`. */
 export function piExited(exit: AgentExit, what: string): M3Error {
-  const how = exit.spawnError ?? (exit.signal !== null ? `signal ${exit.signal}` : `exit code ${String(exit.code)}`);
+  const how = describeExit(exit);
   return new M3Error('agent_exited', `the pi agent exited (${how}) while the kit waited for ${what}`, {
     exitCode: exit.code,
     signal: exit.signal,

@@ -1,7 +1,7 @@
 import type { UsageValue } from '../../trace/TraceEntry';
+import { isObject } from '../../json';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The session's usage as Pi reports it per assistant message (`usage`: input, output, cacheRead,

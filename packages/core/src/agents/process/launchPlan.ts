@@ -143,3 +143,16 @@ export async function removeLaunchRoot(plan: { root: string } | undefined): Prom
     () => false,
   );
 }
+
+/**
+ * The last step of every driver's cleanup: removes the launch's temp root, and notes the
+ * `cleanup_failed` limitation when that or an earlier step (`clean` false) left something behind.
+ */
+export async function removeLaunchRootNotingFailure(
+  recorder: { addLimitation(limitation: string): void },
+  plan: { root: string } | undefined,
+  clean: boolean,
+): Promise<void> {
+  const removed = await removeLaunchRoot(plan);
+  if (!(removed && clean)) recorder.addLimitation('cleanup_failed');
+}
