@@ -1,5 +1,5 @@
 // postgres lane: what `m3 test` does after Jest ran one shard of a run.
-import { allShardsFinished, type ExecutionStore, type RunProblem, type RunRecord } from '@sf-m3/core';
+import { allShardsFinished, runClosingShard, type ExecutionStore, type RunProblem, type RunRecord } from '@sf-m3/core';
 import type { JestExit } from '../jest/spawnJest';
 import type { JestShard } from './jestShard';
 
@@ -45,12 +45,19 @@ export async function settleShard(
       failed: true,
       problems: [...(mine?.problems ?? []), problem],
     });
-    if (allShardsFinished(shards, shard.count) && run.status === 'running') {
+    if (runClosingShard(shards)?.index === shard.index && run.status === 'running') {
       // This shard finishes the run although its teardown never ran: carry every shard's problems.
       const problems = shards.flatMap((s) => s.problems);
       return { runFinished: true, finishedShards: shard.count, run: { ...run, problems } };
     }
   }
   const finishedShards = shards.filter((s) => s.status === 'finished').length;
-  return { runFinished: run.status !== 'running' || allShardsFinished(shards, shard.count), finishedShards, run };
+  // Exactly one shard closes the run: the store marks the record that completed it (`closesRun`).
+  // A store that does not mark it falls back to "the run is closed or every shard finished".
+  const closer = runClosingShard(shards);
+  const runFinished =
+    closer !== undefined
+      ? closer.index === shard.index
+      : run.status !== 'running' || allShardsFinished(shards, shard.count);
+  return { runFinished, finishedShards, run };
 }

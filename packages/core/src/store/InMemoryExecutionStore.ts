@@ -6,7 +6,7 @@ import type { TraceView } from '../trace/TraceView';
 import type { AggregationQuery, AggregationReport } from './AggregationQuery';
 import type { ExecutionListFilter, ExecutionStore, FinishedExecution, StoredEvaluation } from './ExecutionStore';
 import { selectPrunedRuns, type PruneOptions, type PruneReport, type PruneSelection } from './prune';
-import type { RunShardRecord } from './runShards';
+import { shardRecordToSave, type RunShardRecord } from './runShards';
 import type { AttemptRecord, ExecutionRecord, RunRecord, SessionRecord, SuiteRecord, TurnRecord } from './records';
 import { aggregateItems } from './aggregation/aggregateItems';
 import type { AggregationItem } from './aggregation/AggregationItem';
@@ -375,7 +375,8 @@ export class InMemoryExecutionStore implements ExecutionStore {
     this.assertOpen();
     requireId(shard.runId, 'runId');
     const shards = this.shards.get(shard.runId) ?? new Map<number, RunShardRecord>();
-    this.shards.set(shard.runId, shards.set(shard.index, structuredClone(shard)));
+    const record = shardRecordToSave(shard, [...shards.values()]);
+    this.shards.set(shard.runId, shards.set(shard.index, structuredClone(record)));
     return this.listRunShards(shard.runId);
   }
 

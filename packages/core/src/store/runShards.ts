@@ -16,6 +16,32 @@ export interface RunShardRecord {
   readonly failed: boolean;
   /** The shard's run problems, merged into the run by the shard that finishes it. */
   readonly problems: readonly RunProblem[];
+  /**
+   * Set by the store (never by the caller) on the one shard whose `finished` record completed the
+   * run: the store serializes shard writes, so exactly one shard gets it, in the same write. That
+   * shard closes the run and its `m3 test` prints the whole run; the others print where it stood.
+   */
+  readonly closesRun?: boolean;
+}
+
+/** The shard that finished the run, once the run is complete. */
+export function runClosingShard(shards: readonly RunShardRecord[]): RunShardRecord | undefined {
+  return shards.find((s) => s.closesRun === true);
+}
+
+/**
+ * The record a store saves for `shard` given the run's other shards (call it under the store's
+ * shard lock): `closesRun` when this `finished` record is the one that completes the run and no
+ * shard closed it before; a caller's own `closesRun` is dropped.
+ */
+export function shardRecordToSave(shard: RunShardRecord, others: readonly RunShardRecord[]): RunShardRecord {
+  const { closesRun: _ignored, ...record } = shard;
+  const rest = others.filter((s) => s.index !== shard.index);
+  const completes =
+    shard.status === 'finished' &&
+    runClosingShard(rest) === undefined &&
+    allShardsFinished([...rest, record], shard.count);
+  return completes ? { ...record, closesRun: true } : record;
 }
 
 /** True when every one of the run's `count` shards has finished. */

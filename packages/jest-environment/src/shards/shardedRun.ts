@@ -5,6 +5,7 @@
 import type { Config } from '@jest/types';
 import {
   allShardsFinished,
+  runClosingShard,
   type ExecutionStore,
   type RunProblem,
   type RunRecord,
@@ -64,6 +65,8 @@ export async function finishShard(
     problems,
   };
   const shards = await store.recordRunShard!(record);
-  if (!allShardsFinished(shards, shard.count)) return null;
+  // The store marks the one record that completed the run; a store that does not, falls back.
+  const closer = runClosingShard(shards);
+  if (closer !== undefined ? closer.index !== shard.index : !allShardsFinished(shards, shard.count)) return null;
   return { failed: shards.some((s) => s.failed), problems: shards.flatMap((s) => s.problems) };
 }

@@ -1,4 +1,4 @@
-import type { RunShardRecord } from '@sf-m3/core';
+import { shardRecordToSave, type RunShardRecord } from '@sf-m3/core';
 import type { PoolClient } from 'pg';
 
 /**
@@ -7,12 +7,26 @@ import type { PoolClient } from 'pg';
  */
 export async function recordShard(db: PoolClient, shard: RunShardRecord): Promise<RunShardRecord[]> {
   await db.query("SELECT pg_advisory_xact_lock(hashtextextended('sf-m3 run ' || $1, 0))", [shard.runId]);
+  const before = await db.query<{ record_json: string }>('SELECT record_json FROM run_shards WHERE run_id = $1', [
+    shard.runId,
+  ]);
+  const others = before.rows.map((row) => JSON.parse(row.record_json) as RunShardRecord);
+  // closesRun is decided here, under the lock, in the same write that completes the run.
+  const record = shardRecordToSave(shard, others);
   await db.query(
     `INSERT INTO run_shards (run_id, shard_index, shard_count, status, started_at, finished_at, record_json)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (run_id, shard_index) DO UPDATE SET shard_count = excluded.shard_count, status = excluded.status,
        started_at = excluded.started_at, finished_at = excluded.finished_at, record_json = excluded.record_json`,
-    [shard.runId, shard.index, shard.count, shard.status, shard.startedAt, shard.finishedAt, JSON.stringify(shard)],
+    [
+      record.runId,
+      record.index,
+      record.count,
+      record.status,
+      record.startedAt,
+      record.finishedAt,
+      JSON.stringify(record),
+    ],
   );
   const { rows } = await db.query<{ record_json: string }>(
     'SELECT record_json FROM run_shards WHERE run_id = $1 ORDER BY shard_index',

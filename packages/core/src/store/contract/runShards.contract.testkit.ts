@@ -1,5 +1,5 @@
 import type { ExecutionStore } from '../ExecutionStore';
-import { allShardsFinished, type RunShardRecord } from '../runShards';
+import { allShardsFinished, runClosingShard, type RunShardRecord } from '../runShards';
 
 const shard = (
   index: number,
@@ -51,6 +51,20 @@ export function describeRunShardContract(name: string, makeStore: () => Promise<
       const record = store.recordRunShard!.bind(store);
       const results = await Promise.all([1, 2, 3, 4, 5].map((i) => record(shard(i, 'finished', { count: 5 }))));
       expect(results.filter((shards) => allShardsFinished(shards, 5))).toHaveLength(1);
+      // The store marks the record that completed the run, once, in that same write; every later
+      // read agrees on it, however late a shard settles.
+      const closers = results.map((shards, i) => runClosingShard(shards)?.index === i + 1);
+      expect(closers.filter(Boolean)).toHaveLength(1);
+      const closer = runClosingShard(await store.listRunShards!('run-sharded'));
+      expect(closer?.index).toBe(closers.indexOf(true) + 1);
+    });
+
+    it('keeps the closing mark on its shard: a caller cannot set it, a later write does not move it', async () => {
+      const record = store.recordRunShard!.bind(store);
+      expect(runClosingShard(await record(shard(1, 'finished', { closesRun: true })))).toBeUndefined();
+      await record(shard(2, 'finished'));
+      expect(runClosingShard(await record(shard(3, 'finished')))?.index).toBe(3);
+      expect(runClosingShard(await record(shard(2, 'finished', { failed: true })))?.index).toBe(3);
     });
   });
 }
