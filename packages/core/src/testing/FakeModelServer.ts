@@ -5,7 +5,7 @@ import { chatCompletionsDialect } from './chatCompletionsDialect';
 import { headersOf, parseJsonBody, readBody } from './fakeHttp';
 import type { DialectRoute, FakeDialect } from './fakeModelDialect';
 import { checkLimits, DEFAULT_FAKE_MODEL_LIMITS, type FakeLimitViolation } from './fakeModelLimits';
-import { resolveReply, type FakeChatReply } from './fakeModelReply';
+import { resolveReply, withOfferedToolNames, type FakeChatReply } from './fakeModelReply';
 import { describeRequest, type FakeModelRequest, type RecordedChatRequest } from './fakeModelRequest';
 import {
   FakeRuleBook,
@@ -264,7 +264,10 @@ export class FakeModelServer {
       return dialect.writeError(res, status, `scripted HTTP ${status}`, 'fake_error', headers);
     }
     this.answerCount += 1;
-    const resolved = resolveReply(reply, this.answerCount, dialect.toolCallIdPrefix);
+    const resolved = withOfferedToolNames(
+      resolveReply(reply, this.answerCount, dialect.toolCallIdPrefix),
+      request.tools.map((t) => t.name),
+    );
     const model = this.model ?? (dialect === chatCompletionsDialect ? 'fake-model' : (request.model ?? 'fake-model'));
     dialect.write(res, resolved, {
       model,

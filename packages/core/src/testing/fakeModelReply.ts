@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../json';
+import { toolNameMatches } from './fakeModelRequest';
 
 /** A tool call the fake model asks for. */
 export interface FakeToolCall {
@@ -100,4 +101,19 @@ export function splitForStreaming(text: string, pieces = 3): string[] {
   const parts: string[] = [];
   for (let i = 0; i < chars.length; i += size) parts.push(chars.slice(i, i + size).join(''));
   return parts;
+}
+
+/**
+ * The reply with each scripted tool name that was not offered as such, but names exactly one
+ * offered tool by its last part (`forecast` for `mcp_weather_forecast`, `mcp__weather__forecast`,
+ * `weather_forecast`), sent under the offered name: one script works for every agent's naming.
+ * A name no offered tool matches (a tool the agent was not given) or several match is kept as is.
+ */
+export function withOfferedToolNames(reply: ResolvedReply, offered: readonly string[]): ResolvedReply {
+  const toolCalls = reply.toolCalls.map((call) => {
+    if (offered.includes(call.name)) return call;
+    const matches = offered.filter((name) => toolNameMatches(name, call.name));
+    return matches.length === 1 ? { ...call, name: matches[0]! } : call;
+  });
+  return { ...reply, toolCalls };
 }
