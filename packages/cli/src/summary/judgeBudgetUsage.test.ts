@@ -1,4 +1,5 @@
 import { InMemoryExecutionStore, Redactor, type ExecutionStore } from '@sf-m3/core';
+import { EMPTY_LABELS } from '../../../core/src/store/storeFixtures.testkit';
 import { buildRunSummary } from './buildRunSummary';
 import { formatSummary } from './formatSummary';
 import { formatJudgeBudgetLine } from './judgeBudgetUsage';
@@ -19,21 +20,7 @@ async function saveRefusals(store: ExecutionStore, runId: string, count: number)
         subjectDigest: String(i).repeat(64),
         metrics: { errorCode: 'judge_budget_exhausted' },
       },
-      labels: {
-        runId,
-        suiteName: 'shipping',
-        caseId: null,
-        server: null,
-        tool: null,
-        transport: null,
-        harness: null,
-        model: null,
-        trial: null,
-        judgeModel: null,
-        rubricId: null,
-        matrixId: null,
-        metadata: {},
-      },
+      labels: { ...EMPTY_LABELS, runId, suiteName: 'shipping' },
     });
   }
 }

@@ -15,7 +15,8 @@ export function countRefusedJudgeCalls(evaluations: readonly EvaluationResult[])
 /**
  * The run's budget usage: with a limit (the `m3 test` that set it), always; without one (`m3
  * report` later, which does not know it), only when the store counted or refused judge requests.
- * `used` is `null` when the store cannot count them.
+ * `used` is `null` when the store cannot count them: every sf-m3 store can, but a user's own store
+ * written against an older `ExecutionStore` may lack `countJudgeRequests`.
  */
 export async function collectJudgeBudgetUsage(
   store: JudgeBudgetStore,
