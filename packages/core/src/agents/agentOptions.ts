@@ -74,7 +74,7 @@ export function resolveOpenAISelection(spec: AgentSelectionSpec): { models: stri
   }
   if (spec.harness !== 'openai') {
     throw new UnsupportedFeature(
-      `agent harness '${String(spec.harness)}' is not available in this release: use harness 'openai' or 'acp'`,
+      `resolveOpenAISelection takes an 'openai' selection, not '${String(spec.harness)}': kit.agents resolves each kind itself`,
       { harness: String(spec.harness) },
     );
   }
