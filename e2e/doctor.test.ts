@@ -4,13 +4,11 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ensureBuilt, removeFixture } from './cli.testkit';
-import { installedFixture, installedM3, openToOtherUsers, projectFiles } from './init.testkit';
+import { installedFixture, installedM3, projectFiles } from './init.testkit';
 
 jest.setTimeout(120_000);
 
-// Root may write anywhere, so permissions are tested as `nobody` when this runs as root.
-const NOBODY = 65534;
-const asUser = process.getuid?.() === 0 ? NOBODY : undefined;
+// Root may write anywhere, so the permission checks run without CAP_DAC_OVERRIDE (see installedM3).
 // A PATH with node and the system folders, but none of the agent CLIs a developer may have installed.
 const PATH = [dirname(process.execPath), '/usr/bin', '/bin'].join(':');
 
@@ -74,11 +72,10 @@ describe('m3 doctor', () => {
   test('missing tsconfig types, an unwritable results folder and a missing harness CLI: fail lines with fixes, exit 1', () => {
     const folder = installedFixture('init-doctor-broken');
     folders.push(folder);
-    openToOtherUsers(folder);
     mkdirSync(join(folder, '.m3'));
     chmodSync(join(folder, '.m3'), 0o555);
     const before = projectFiles(folder);
-    const run = installedM3(folder, ['doctor'], { env: { PATH }, asUser });
+    const run = installedM3(folder, ['doctor'], { env: { PATH }, unprivileged: true });
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain(
       'fail  tsconfig types  compilerOptions.types is ["jest"] — fix: add "sf-m3/globals" to compilerOptions.types in tsconfig.json (npx m3 init does)\n',
@@ -96,11 +93,14 @@ describe('m3 doctor', () => {
     expect(projectFiles(folder)).toEqual(before);
 
     // The same folder through M3_RESULTS_DB, and a writable --results-db elsewhere passes that check.
-    const viaEnv = installedM3(folder, ['doctor'], { env: { PATH, M3_RESULTS_DB: '.m3/other.sqlite' }, asUser });
+    const viaEnv = installedM3(folder, ['doctor'], {
+      env: { PATH, M3_RESULTS_DB: '.m3/other.sqlite' },
+      unprivileged: true,
+    });
     expect(viaEnv.stdout).toContain('fail  results db      .m3/other.sqlite (M3_RESULTS_DB): the folder');
     const elsewhere = installedM3(folder, ['doctor', '--results-db', '/tmp/m3-doctor-elsewhere/x.sqlite'], {
       env: { PATH },
-      asUser,
+      unprivileged: true,
     });
     expect(elsewhere.stdout).toContain(
       'ok    results db      /tmp/m3-doctor-elsewhere/x.sqlite (--results-db) can be created',

@@ -3,8 +3,9 @@
 // its node_modules (links to this repository and its installed packages), and the installed `m3`
 // bin run in it, as `npx m3` would.
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { unprivileged } from '../packages/store-sqlite/src/unprivileged.testkit';
 import { copyFixture, repoRoot } from './cli.testkit';
 
 /** The built example MCP server (the repo's `examples/servers`). */
@@ -28,19 +29,16 @@ export function installedFixture(name: string): string {
   return folder;
 }
 
-/** Lets another user (see `asUser`) read and enter the temp project, as a shared checkout would be. */
-export function openToOtherUsers(folder: string): void {
-  chmodSync(folder, 0o755);
-}
-
 /**
  * Runs the installed `node_modules/sf-m3/bin/m3.js` in `folder` with a clean environment (no
- * `M3_*` from this run). `asUser` runs it as that uid/gid (root only: permissions apply to it).
+ * `M3_*` from this run). `unprivileged` runs it so that file permissions apply to it (as root:
+ * through `setpriv` without CAP_DAC_OVERRIDE, still root, so it reaches the checkout wherever it is,
+ * even under a 0700 `mktemp -d` folder no other user may enter).
  */
 export function installedM3(
   folder: string,
   args: string[],
-  options: { env?: Record<string, string>; asUser?: number; timeoutMs?: number } = {},
+  options: { env?: Record<string, string>; unprivileged?: boolean; timeoutMs?: number } = {},
 ): InstalledRun {
   const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', FORCE_COLOR: '0', ...options.env };
   for (const name of Object.keys(env)) {
@@ -53,12 +51,10 @@ export function installedM3(
     }
   }
   const spawnOptions: SpawnSyncOptions = { cwd: folder, env, encoding: 'utf8', timeout: options.timeoutMs ?? 150_000 };
-  if (options.asUser !== undefined) Object.assign(spawnOptions, { uid: options.asUser, gid: options.asUser });
-  const result = spawnSync(
-    process.execPath,
-    [join(folder, 'node_modules', 'sf-m3', 'bin', 'm3.js'), ...args],
-    spawnOptions,
-  );
+  const m3 = [join(folder, 'node_modules', 'sf-m3', 'bin', 'm3.js'), ...args];
+  const { command, args: argv } =
+    options.unprivileged === true ? unprivileged(process.execPath, m3) : { command: process.execPath, args: m3 };
+  const result = spawnSync(command, argv, spawnOptions);
   return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
