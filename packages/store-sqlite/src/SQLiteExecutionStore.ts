@@ -36,7 +36,7 @@ import {
   type TraceView,
   type TurnRecord,
 } from '@sf-m3/core';
-import { aggregateCountsSql } from './aggregateSql';
+import { aggregateCountsSql } from './aggregation/aggregateCountsSql';
 import { encodeEventChunks } from './eventChunks';
 import { frameTexts, insertEventChunks, readEvents } from './eventRows';
 import { countJudgeRequestRows, reserveJudgeRequestRow } from './judgeBudget/reserveJudgeRequestRow';

@@ -1,11 +1,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemoryExecutionStore, type AggregationQuery, type AggregationReport } from '@sf-m3/core';
+import { InMemoryExecutionStore, type AggregationReport } from '@sf-m3/core';
 import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
 import { clusterForTests } from '../cluster/clusterForTests.testkit';
 import { PostgresExecutionStore } from '../PostgresExecutionStore';
-import { prng, seedGeneratedHistory } from './generatedHistory.testkit';
+import {
+  GENERATED_HISTORY_QUERIES,
+  prng,
+  seedGeneratedHistory,
+} from '../../../core/src/store/generatedHistory.testkit';
 
 const cluster = clusterForTests();
 
@@ -14,23 +18,6 @@ function rounded(report: AggregationReport): unknown {
     JSON.stringify(report, (_key, value: unknown) => (typeof value === 'number' ? Number(value.toFixed(9)) : value)),
   );
 }
-
-const QUERIES: AggregationQuery[] = [
-  { filters: { evaluator: ['a.v1'] } },
-  { groupBy: ['evaluator', 'runId'] },
-  { filters: { evaluator: ['a.v1'], runId: ['run-a'] }, groupBy: ['metadata.harness_config', 'time.day'] },
-  { filters: { evaluator: ['b.v1'] }, groupBy: ['caseId', 'trial'] },
-  { filters: { evaluator: ['a.v1'], model: ['m1', null] }, groupBy: ['time.week', 'tool'] },
-  { filters: { evaluator: ['a.v1'], status: ['passed', 'error'] }, groupBy: ['turnId'] },
-  { filters: { evaluator: ['a.v1'], 'metadata.harness_config': ['B', null] }, groupBy: ['executionId'] },
-  { groupBy: ['evaluator', 'status'] },
-  {
-    filters: { evaluator: ['a.v1'] },
-    groupBy: ['time.hour'],
-    from: '2026-03-03T00:00:00Z',
-    to: '2026-03-07T00:00:00Z',
-  },
-];
 
 describe('aggregation parity: PostgreSQL SQL == SQLite SQL == the in-memory engine', () => {
   jest.setTimeout(120_000);
@@ -41,7 +28,7 @@ describe('aggregation parity: PostgreSQL SQL == SQLite SQL == the in-memory engi
     const postgres = new PostgresExecutionStore(await cluster().createSchema());
     try {
       await seedGeneratedHistory([memory, sqlite, postgres], prng(seed));
-      for (const query of QUERIES) {
+      for (const query of GENERATED_HISTORY_QUERIES) {
         const fromSqlite = rounded(await sqlite.aggregateEvaluations(query));
         expect({ query, report: rounded(await postgres.aggregateEvaluations(query)) }).toEqual({
           query,

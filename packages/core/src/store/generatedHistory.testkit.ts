@@ -1,5 +1,6 @@
-import type { ExecutionStore } from '@sf-m3/core';
-import { attemptRecord, executionRecord, storedEvaluation } from '../../../core/src/store/storeFixtures.testkit';
+import type { AggregationQuery } from './AggregationQuery';
+import type { ExecutionStore } from './ExecutionStore';
+import { attemptRecord, executionRecord, storedEvaluation } from './storeFixtures.testkit';
 
 /** A small deterministic PRNG so a failure is reproducible from its seed. */
 export function prng(seed: number): () => number {
@@ -15,7 +16,8 @@ const STATUSES = ['passed', 'failed', 'inconclusive', 'error', 'not_run'] as con
 /**
  * Writes the same random history into every store: two runs, re-evaluated lineages (rows arriving
  * out of order), turns, required evaluators never evaluated, running attempts and executions,
- * executions linked by attempt id or from the attempt's list, labels and metadata with nulls.
+ * executions linked by attempt id or from the attempt's list, labels and metadata with nulls,
+ * evaluations counted under a case of their own.
  */
 export async function seedGeneratedHistory(stores: readonly ExecutionStore[], random: () => number): Promise<void> {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
@@ -45,6 +47,8 @@ export async function seedGeneratedHistory(stores: readonly ExecutionStore[], ra
           turnId: random() < 0.2 ? 'turn-1' : null,
           subjectDigest: pick(['a', 'b']).repeat(64),
           createdAt: new Date(Date.UTC(2026, 2, 11, 0, 0, Math.floor(random() * 50))).toISOString(),
+          // An evaluation's own case: one execution's rows then count under two cases.
+          ...(random() < 0.15 ? { caseId: `case-${Math.floor(random() * 8)}` } : {}),
         },
         { tool: pick(['t1', 't2', null]) },
         execution,
@@ -59,3 +63,23 @@ export async function seedGeneratedHistory(stores: readonly ExecutionStore[], ra
     }
   }
 }
+
+/** Queries over a generated history touching every path of the SQL stores' aggregation. */
+export const GENERATED_HISTORY_QUERIES: readonly AggregationQuery[] = [
+  { filters: { evaluator: ['a.v1'] } },
+  { groupBy: ['evaluator', 'runId'] },
+  { filters: { evaluator: ['a.v1'] }, groupBy: ['runId'] },
+  { filters: { evaluator: ['a.v1'], runId: ['run-a'] }, groupBy: ['metadata.harness_config', 'time.day'] },
+  { filters: { evaluator: ['b.v1'] }, groupBy: ['caseId', 'trial'] },
+  { filters: { evaluator: ['a.v1'], model: ['m1', null] }, groupBy: ['time.week', 'tool'] },
+  { filters: { evaluator: ['a.v1'], status: ['passed', 'error'] }, groupBy: ['turnId'] },
+  { filters: { evaluator: ['a.v1'], 'metadata.harness_config': ['B', null] }, groupBy: ['executionId'] },
+  { filters: { evaluator: ['b.v1'], tool: ['t1'] } },
+  { groupBy: ['evaluator', 'status'] },
+  {
+    filters: { evaluator: ['a.v1'] },
+    groupBy: ['time.hour'],
+    from: '2026-03-03T00:00:00Z',
+    to: '2026-03-07T00:00:00Z',
+  },
+];

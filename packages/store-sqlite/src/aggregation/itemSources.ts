@@ -1,3 +1,4 @@
+/** The two sources of aggregation items (latest rows, missing or pending requirements) as SQL. */
 import {
   metadataKeyOf,
   type AggregationLabel,
@@ -5,10 +6,10 @@ import {
   type NormalizedAggregationQuery,
   type TimeBucket,
 } from '@sf-m3/core';
-import type { SqlValue } from './SqliteConnection';
+import type { SqlValue } from '../SqliteConnection';
 
 /** How one source of aggregation items spells each label in SQL. */
-interface ItemSource {
+export interface ItemSource {
   readonly from: string;
   /** Base condition (always true rows of this source). */
   readonly where: string;
@@ -22,7 +23,7 @@ interface ItemSource {
 }
 
 /** Latest lineage rows: every label is a column of `evaluations`. */
-const ROWS: ItemSource = {
+export const ROWS: ItemSource = {
   from: 'evaluations e',
   where: 'e.is_latest = 1',
   labels: {
@@ -55,7 +56,7 @@ const ROWS: ItemSource = {
  * attempt runs, else `missing`. Labelled like a row of that execution, without status, tool,
  * judge model or rubric.
  */
-const REQUIREMENTS: ItemSource = {
+export const REQUIREMENTS: ItemSource = {
   from: 'execution_required r JOIN executions x ON x.execution_id = r.execution_id',
   where: 'NOT EXISTS (SELECT 1 FROM evaluations p WHERE p.execution_id = r.execution_id AND p.evaluator = r.evaluator)',
   labels: {
@@ -103,7 +104,7 @@ function labelSql(source: ItemSource, label: AggregationLabel | TimeBucket): str
 }
 
 /** SELECT of one item source with the query's filters pushed into its WHERE clause. */
-function sourceSelect(
+export function sourceSelect(
   source: ItemSource,
   query: NormalizedAggregationQuery,
   params: SqlValue[],
@@ -145,76 +146,4 @@ function sourceSelect(
 export interface SqlQuery {
   readonly sql: string;
   readonly params: SqlValue[];
-}
-
-/** The partial counts each trial row carries, summed per group and for the totals. */
-const PARTIALS = [
-  'evaluation_count',
-  'passed',
-  'failed',
-  'inconclusive',
-  'error',
-  'not_run',
-  'missing',
-  'pending',
-  'score_sum',
-  'score_count',
-] as const;
-
-/**
- * One statement computing the raw counts of every group and of the totals (the row with
- * `is_total = 1`). Items are scanned and grouped once, into one row per (group, case, execution):
- * a trial with its partial counts and whether all its expected items passed. Groups and totals are
- * both summed from those trial rows (groups partition the items, so a trial's totals verdict is
- * the conjunction of its per-group verdicts); pass^k and pass@k come from trials per case.
- */
-export function aggregateCountsSql(query: NormalizedAggregationQuery): SqlQuery {
-  const params: SqlValue[] = [];
-  const grouped = query.groupBy.length > 0;
-  const selects = [sourceSelect(ROWS, query, params, grouped)];
-  if (!query.statusScoped) selects.push(sourceSelect(REQUIREMENTS, query, params, grouped));
-  const keys = query.groupBy.map((_, i) => `g${i}`);
-  const keyList = keys.map((k) => `${k}, `).join('');
-  const sums = PARTIALS.map((p) => `TOTAL(${p}) AS ${p}`).join(', ');
-  const nullKeys = keys.map((k) => `NULL AS ${k}, `).join('');
-  const groupsPart = grouped
-    ? `
-SELECT 0 AS is_total, gc.*, COALESCE(cs.cases_all, 0) AS cases_all, COALESCE(cs.cases_any, 0) AS cases_any
-FROM (SELECT ${keyList} ${sums}, COUNT(DISTINCT execution_id) AS execution_count, COUNT(DISTINCT case_id) AS case_count
-      FROM trials GROUP BY ${keys.join(', ')}) gc
-LEFT JOIN (SELECT ${keyList} TOTAL(all_passed = 1) AS cases_all, TOTAL(any_passed = 1) AS cases_any
-           FROM (SELECT ${keyList} MIN(trial_passed) AS all_passed, MAX(trial_passed) AS any_passed
-                 FROM trials WHERE case_id IS NOT NULL GROUP BY ${keyList} case_id)
-           GROUP BY ${keys.join(', ')}) cs
-  ON ${keys.map((k) => `cs.${k} IS gc.${k}`).join(' AND ')}
-UNION ALL`
-    : '';
-  const sql = `
-WITH items AS NOT MATERIALIZED (${selects.join('\nUNION ALL\n')}),
-trials AS MATERIALIZED (
-  SELECT ${keyList} case_id, execution_id,
-    TOTAL(kind = 'row') AS evaluation_count,
-    TOTAL(status = 'passed') AS passed,
-    TOTAL(status = 'failed') AS failed,
-    TOTAL(status = 'inconclusive') AS inconclusive,
-    TOTAL(status = 'error') AS error,
-    TOTAL(status = 'not_run') AS not_run,
-    TOTAL(kind = 'missing') AS missing,
-    TOTAL(kind = 'pending') AS pending,
-    TOTAL(score) AS score_sum,
-    COUNT(score) AS score_count,
-    MIN(CASE WHEN kind = 'pending' THEN NULL WHEN kind = 'row' AND status = 'passed' THEN 1 ELSE 0 END) AS trial_passed
-  FROM items GROUP BY ${keyList} case_id, execution_id
-),
-total_cases AS MATERIALIZED (
-  SELECT MIN(trial_passed) AS all_passed, MAX(trial_passed) AS any_passed
-  FROM (SELECT case_id, MIN(trial_passed) AS trial_passed FROM trials WHERE case_id IS NOT NULL GROUP BY case_id, execution_id)
-  GROUP BY case_id
-)${groupsPart}
-SELECT 1 AS is_total, ${nullKeys} ${sums}, COUNT(DISTINCT execution_id) AS execution_count,
-  COUNT(DISTINCT case_id) AS case_count,
-  (SELECT TOTAL(all_passed = 1) FROM total_cases) AS cases_all,
-  (SELECT TOTAL(any_passed = 1) FROM total_cases) AS cases_any
-FROM trials`;
-  return { sql, params };
 }
