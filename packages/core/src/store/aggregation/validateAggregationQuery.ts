@@ -111,6 +111,8 @@ export function validateAggregationQuery(query: AggregationQuery): NormalizedAgg
     groupBy.push(label);
   }
 
+  // The SQLite store's statement relies on this rule too: with one evaluator per group, a missing
+  // requirement never shares a trial or a group's execution with a row (aggregateCountsSql.ts).
   const evaluatorFilter = filters.find((f) => f.label === 'evaluator');
   const singleEvaluator = evaluatorFilter !== undefined && evaluatorFilter.values.length === 1;
   if (!singleEvaluator && !groupBy.includes('evaluator')) {
