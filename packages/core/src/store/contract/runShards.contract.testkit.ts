@@ -66,5 +66,20 @@ export function describeRunShardContract(name: string, makeStore: () => Promise<
       expect(runClosingShard(await record(shard(3, 'finished')))?.index).toBe(3);
       expect(runClosingShard(await record(shard(2, 'finished', { failed: true })))?.index).toBe(3);
     });
+
+    it("forgets a pruned run's shards: a run recorded again under its id starts with none", async () => {
+      await store.saveRun({
+        runId: 'run-sharded',
+        label: null,
+        startedAt: '2026-03-02T10:00:00.000Z',
+        finishedAt: '2026-03-02T10:05:00.000Z',
+        status: 'passed',
+        argv: ['test'],
+        counts: { passed: 1, failed: 0, skipped: 0, todo: 0 },
+      });
+      await store.recordRunShard!(shard(1, 'finished'));
+      expect((await store.pruneRuns({ keepRuns: 0 })).runIds).toEqual(['run-sharded']);
+      expect(await store.listRunShards!('run-sharded')).toEqual([]);
+    });
   });
 }

@@ -53,6 +53,7 @@ export function pruneMemoryRuns(
   for (const id of runIds) {
     tables.runs.delete(id);
     tables.judgeRequests.delete(id);
+    tables.shards.delete(id);
   }
   dropUnsharedBlobs(tables, blobs);
   dropUnusedSuites(tables, suiteIds, suiteNames);
