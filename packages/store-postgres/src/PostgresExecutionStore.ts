@@ -1,16 +1,12 @@
-import { inflateRawSync } from 'node:zlib';
 import {
   aggregationReportOfRows,
   canonicalInstant,
   evidenceDigestOf,
-  ExecutionNotFound,
   ModelValidationError,
   normalizeSuiteName,
   requireId,
   requireJudgeRequestLimit,
   StoreError,
-  TraceResult,
-  TraceUnavailable,
   validateAggregationQuery,
   verifyRawEvidence,
   type AggregationCountsRow,
@@ -32,7 +28,7 @@ import {
   type SessionRecord,
   type StoredEvaluation,
   type SuiteRecord,
-  type TraceEvent,
+  type TraceResult,
   type TraceView,
   type TurnRecord,
 } from '@sf-m3/core';
@@ -42,12 +38,22 @@ import { describeDatabase, type PostgresLocation } from './connection/describeDa
 import { openPool } from './connection/openPool';
 import { transaction } from './connection/transaction';
 import { evaluationRow } from './evaluations/evaluationRow';
-import { prepareFinishedExecution, writeFinishedExecution } from './executions/writeFinishedExecution';
 import { EvaluationWriter } from './evaluations/EvaluationWriter';
-import { lineageId } from './evaluations/lineageId';
+import { isRequiredLineage, listEvaluations } from './evaluations/readEvaluations';
+import { executionRecordToInsert, insertExecution } from './executions/insertExecution';
+import {
+  countExecutions,
+  getExecution,
+  listExecutions,
+  readTrace,
+  sessionsOfExecution,
+  turnsOfExecution,
+} from './executions/readExecutions';
+import { prepareFinishedExecution, writeFinishedExecution } from './executions/writeFinishedExecution';
 import { countJudgeRequests, reserveJudgeRequest } from './judge/reserveJudgeRequest';
 import { pruneRuns } from './retention/pruneRuns';
-import { recordShard } from './shards/recordShard';
+import { getRun, listAttempts, listRuns, listSuites, registerSuite, saveAttempt, saveRun } from './runs/runRecords';
+import { listRunShards, recordShard } from './shards/recordShard';
 
 /** Options of a PostgreSQL store. */
 export interface PostgresExecutionStoreOptions {
@@ -59,13 +65,6 @@ export interface PostgresExecutionStoreOptions {
    */
   readonly readOnly?: boolean;
 }
-
-const json = (value: unknown): string => JSON.stringify(value);
-
-/** Executions of run `$1` and/or attempt `$2` (its own attempt id or the attempt's linked list). */
-const EXECUTION_FILTER = `($1::text IS NULL OR x.run_id = $1)
-  AND ($2::text IS NULL OR x.attempt_id = $2
-       OR EXISTS (SELECT 1 FROM attempt_executions ae WHERE ae.attempt_id = $2 AND ae.execution_id = x.execution_id))`;
 
 /**
  * The durable `ExecutionStore` on a PostgreSQL database (`pg` package), for histories that many
@@ -130,26 +129,15 @@ export class PostgresExecutionStore implements ExecutionStore {
   async saveRun(run: RunRecord): Promise<void> {
     requireId(run.runId, 'runId');
     const record = { ...run, startedAt: canonicalInstant(run.startedAt, 'startedAt') };
-    await this.write((db) =>
-      db.query(
-        `INSERT INTO runs (run_id, started_at, record_json) VALUES ($1, $2, $3)
-         ON CONFLICT (run_id) DO UPDATE SET started_at = excluded.started_at, record_json = excluded.record_json`,
-        [record.runId, record.startedAt, json(record)],
-      ),
-    );
+    await this.write((db) => saveRun(db, record));
   }
 
   async getRun(runId: string): Promise<RunRecord | null> {
-    const rows = await this.query<{ record_json: string }>('SELECT record_json FROM runs WHERE run_id = $1', [runId]);
-    return rows.length === 0 ? null : (JSON.parse(rows[0]!.record_json) as RunRecord);
+    return getRun(await this.pool(), runId);
   }
 
   async listRuns(options: { limit?: number } = {}): Promise<RunRecord[]> {
-    const rows = await this.query<{ record_json: string }>(
-      'SELECT record_json FROM runs ORDER BY started_at DESC, run_id DESC LIMIT $1',
-      [options.limit ?? null],
-    );
-    return rows.map((r) => JSON.parse(r.record_json) as RunRecord);
+    return listRuns(await this.pool(), options.limit);
   }
 
   // shards -------------------------------------------------------------------------------------
@@ -160,11 +148,7 @@ export class PostgresExecutionStore implements ExecutionStore {
   }
 
   async listRunShards(runId: string): Promise<RunShardRecord[]> {
-    const rows = await this.query<{ record_json: string }>(
-      'SELECT record_json FROM run_shards WHERE run_id = $1 ORDER BY shard_index',
-      [runId],
-    );
-    return rows.map((row) => JSON.parse(row.record_json) as RunShardRecord);
+    return listRunShards(await this.pool(), runId);
   }
 
   // retention (method of the retention lane's contract) ------------------------------------------
@@ -195,24 +179,11 @@ export class PostgresExecutionStore implements ExecutionStore {
 
   async registerSuite(name: string): Promise<SuiteRecord> {
     const trimmed = normalizeSuiteName(name);
-    return this.write(async (db) => {
-      await db.query('INSERT INTO suites (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
-        trimmed,
-        new Date().toISOString(),
-      ]);
-      const { rows } = await db.query<{ suite_id: number; name: string; created_at: string }>(
-        'SELECT suite_id, name, created_at FROM suites WHERE name = $1',
-        [trimmed],
-      );
-      return { suiteId: rows[0]!.suite_id, name: rows[0]!.name, createdAt: rows[0]!.created_at };
-    });
+    return this.write((db) => registerSuite(db, trimmed));
   }
 
   async listSuites(): Promise<SuiteRecord[]> {
-    const rows = await this.query<{ suite_id: number; name: string; created_at: string }>(
-      'SELECT suite_id, name, created_at FROM suites ORDER BY suite_id',
-    );
-    return rows.map((r) => ({ suiteId: r.suite_id, name: r.name, createdAt: r.created_at }));
+    return listSuites(await this.pool());
   }
 
   // attempts -----------------------------------------------------------------------------------
@@ -220,72 +191,18 @@ export class PostgresExecutionStore implements ExecutionStore {
   async saveAttempt(attempt: AttemptRecord): Promise<void> {
     requireId(attempt.attemptId, 'attemptId');
     requireId(attempt.runId, 'runId');
-    await this.write(async (db) => {
-      await db.query(
-        `INSERT INTO attempts (attempt_id, run_id, outcome, started_at, record_json) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (attempt_id) DO UPDATE SET run_id = excluded.run_id, outcome = excluded.outcome,
-           started_at = excluded.started_at, record_json = excluded.record_json`,
-        [attempt.attemptId, attempt.runId, attempt.outcome, attempt.startedAt, json(attempt)],
-      );
-      await db.query('DELETE FROM attempt_executions WHERE attempt_id = $1', [attempt.attemptId]);
-      await db.query(
-        'INSERT INTO attempt_executions (attempt_id, execution_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING',
-        [attempt.attemptId, [...new Set(attempt.executionIds)]],
-      );
-    });
+    await this.write((db) => saveAttempt(db, attempt));
   }
 
   async listAttempts(filter: { runId: string }): Promise<AttemptRecord[]> {
-    const rows = await this.query<{ record_json: string }>(
-      'SELECT record_json FROM attempts WHERE run_id = $1 ORDER BY started_at, attempt_id',
-      [filter.runId],
-    );
-    return rows.map((r) => JSON.parse(r.record_json) as AttemptRecord);
+    return listAttempts(await this.pool(), filter.runId);
   }
 
   // executions ---------------------------------------------------------------------------------
 
   async createExecution(record: ExecutionRecord): Promise<void> {
-    requireId(record.executionId, 'executionId');
-    const stored: ExecutionRecord = { ...record, createdAt: canonicalInstant(record.createdAt, 'createdAt') };
-    const labels = stored.labels;
-    await this.write(async (db) => {
-      const inserted = await db.query(
-        `INSERT INTO executions (execution_id, run_id, suite_name, case_id, attempt_id, created_at, finished_at, outcome,
-           label_run_id, label_suite_name, label_case_id, server, transport, harness, model, trial, matrix_id,
-           metadata, record_json)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
-         ON CONFLICT (execution_id) DO NOTHING`,
-        [
-          stored.executionId,
-          stored.runId,
-          stored.suiteName,
-          stored.caseId,
-          stored.attemptId,
-          stored.createdAt,
-          stored.finishedAt,
-          stored.outcome,
-          labels.runId,
-          labels.suiteName,
-          labels.caseId,
-          labels.server,
-          labels.transport,
-          labels.harness,
-          labels.model,
-          labels.trial,
-          labels.matrixId,
-          json(labels.metadata ?? {}),
-          json(stored),
-        ],
-      );
-      if (inserted.rowCount === 0) {
-        throw new StoreError(`execution already exists: ${stored.executionId}`, { executionId: stored.executionId });
-      }
-      await db.query('INSERT INTO execution_required (execution_id, evaluator) SELECT $1, unnest($2::text[])', [
-        stored.executionId,
-        [...new Set(stored.requiredEvaluators)],
-      ]);
-    });
+    const stored = executionRecordToInsert(record);
+    await this.write((db) => insertExecution(db, stored));
   }
 
   async finishExecution(finished: FinishedExecution): Promise<void> {
@@ -295,12 +212,7 @@ export class PostgresExecutionStore implements ExecutionStore {
   }
 
   async getExecution(executionId: string): Promise<ExecutionRecord> {
-    const rows = await this.query<{ record_json: string }>(
-      'SELECT record_json FROM executions WHERE execution_id = $1',
-      [executionId],
-    );
-    if (rows.length === 0) throw new ExecutionNotFound(executionId);
-    return JSON.parse(rows[0]!.record_json) as ExecutionRecord;
+    return getExecution(await this.pool(), executionId);
   }
 
   /** Ordered by creation; `limit`/`offset` page through them (viewer lane's paging). */
@@ -310,59 +222,16 @@ export class PostgresExecutionStore implements ExecutionStore {
     limit?: number;
     offset?: number;
   }): Promise<ExecutionRecord[]> {
-    const rows = await this.query<{ record_json: string }>(
-      `SELECT record_json FROM executions x WHERE ${EXECUTION_FILTER}
-        ORDER BY x.created_at, x.execution_id LIMIT $3 OFFSET $4`,
-      [filter.runId ?? null, filter.attemptId ?? null, filter.limit ?? null, filter.offset ?? 0],
-    );
-    return rows.map((r) => JSON.parse(r.record_json) as ExecutionRecord);
+    return listExecutions(await this.pool(), filter);
   }
 
   /** How many executions `listExecutions` would list without paging. */
   async countExecutions(filter: { runId?: string; attemptId?: string }): Promise<number> {
-    const rows = await this.query<{ n: string }>(`SELECT COUNT(*) AS n FROM executions x WHERE ${EXECUTION_FILTER}`, [
-      filter.runId ?? null,
-      filter.attemptId ?? null,
-    ]);
-    return Number(rows[0]!.n);
+    return countExecutions(await this.pool(), filter);
   }
 
   async getTrace(executionId: string): Promise<TraceResult> {
-    const rows = await this.query<{
-      trace_id: string | null;
-      completeness: string;
-      limitations_json: string;
-      event_count: number;
-      events: Buffer | null;
-    }>(
-      `SELECT t.trace_id, t.completeness, t.limitations_json, t.event_count, t.events
-         FROM executions x LEFT JOIN traces t ON t.execution_id = x.execution_id WHERE x.execution_id = $1`,
-      [executionId],
-    );
-    const header = rows[0];
-    if (header === undefined) throw new ExecutionNotFound(executionId);
-    if (header.trace_id === null || header.events === null) {
-      throw new TraceUnavailable(`execution ${executionId} has no saved trace: it has not finished yet`, {
-        executionId,
-      });
-    }
-    try {
-      const events = JSON.parse(inflateRawSync(header.events).toString('utf8')) as TraceEvent[];
-      if (events.length !== header.event_count) {
-        throw new Error(`${events.length} of ${header.event_count} events`);
-      }
-      return TraceResult.fromJSON({
-        traceId: header.trace_id,
-        executionId,
-        completeness: header.completeness as TraceResult['completeness'],
-        limitations: JSON.parse(header.limitations_json) as string[],
-        events,
-      });
-    } catch (error) {
-      throw new TraceUnavailable(`the saved trace of ${executionId} is unreadable: ${(error as Error).message}`, {
-        executionId,
-      });
-    }
+    return readTrace(await this.pool(), executionId);
   }
 
   async getTraceView(executionId: string): Promise<TraceView> {
@@ -371,20 +240,12 @@ export class PostgresExecutionStore implements ExecutionStore {
 
   async listSessions(executionId: string): Promise<SessionRecord[]> {
     await this.getExecution(executionId);
-    const rows = await this.query<{ record_json: string }>(
-      'SELECT record_json FROM sessions WHERE execution_id = $1 ORDER BY created_at, session_id',
-      [executionId],
-    );
-    return rows.map((r) => JSON.parse(r.record_json) as SessionRecord);
+    return sessionsOfExecution(await this.pool(), executionId);
   }
 
   async listTurns(executionId: string): Promise<TurnRecord[]> {
     await this.getExecution(executionId);
-    const rows = await this.query<{ record_json: string }>(
-      'SELECT record_json FROM turns WHERE execution_id = $1 ORDER BY turn_index, turn_id',
-      [executionId],
-    );
-    return rows.map((r) => JSON.parse(r.record_json) as TurnRecord);
+    return turnsOfExecution(await this.pool(), executionId);
   }
 
   // evaluations --------------------------------------------------------------------------------
@@ -400,22 +261,11 @@ export class PostgresExecutionStore implements ExecutionStore {
     executionId?: string;
     evaluator?: string;
   }): Promise<EvaluationResult[]> {
-    const rows = await this.query<{ result_json: string }>(
-      `SELECT result_json FROM evaluations
-        WHERE is_latest AND ($1::text IS NULL OR run_id = $1) AND ($2::text IS NULL OR execution_id = $2)
-          AND ($3::text IS NULL OR evaluator = $3)
-        ORDER BY created_at, evaluation_id`,
-      [filter.runId ?? null, filter.executionId ?? null, filter.evaluator ?? null],
-    );
-    return rows.map((r) => JSON.parse(r.result_json) as EvaluationResult);
+    return listEvaluations(await this.pool(), filter);
   }
 
   async isRequiredLineage(lineage: EvaluationLineage): Promise<boolean> {
-    const rows = await this.query<{ required: boolean }>(
-      'SELECT required FROM evaluation_lineages WHERE lineage_id = $1',
-      [lineageId(lineage)],
-    );
-    return rows[0]?.required === true;
+    return isRequiredLineage(await this.pool(), lineage);
   }
 
   // raw evidence -------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { shardRecordToSave, type RunShardRecord } from '@sf-m3/core';
-import type { PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 
 /**
  * Upserts one shard's row and returns every shard of its run, inside the caller's transaction and
@@ -31,6 +31,15 @@ export async function recordShard(db: PoolClient, shard: RunShardRecord): Promis
   const { rows } = await db.query<{ record_json: string }>(
     'SELECT record_json FROM run_shards WHERE run_id = $1 ORDER BY shard_index',
     [shard.runId],
+  );
+  return rows.map((row) => JSON.parse(row.record_json) as RunShardRecord);
+}
+
+/** Every shard row of run `runId`, by shard index. */
+export async function listRunShards(pool: Pool, runId: string): Promise<RunShardRecord[]> {
+  const { rows } = await pool.query<{ record_json: string }>(
+    'SELECT record_json FROM run_shards WHERE run_id = $1 ORDER BY shard_index',
+    [runId],
   );
   return rows.map((row) => JSON.parse(row.record_json) as RunShardRecord);
 }
