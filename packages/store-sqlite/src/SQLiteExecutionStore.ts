@@ -1,16 +1,11 @@
 import {
   aggregationReportOfRows,
   canonicalInstant,
-  checkedEvidenceDigest,
   evidenceDigestOf,
-  ExecutionNotFound,
-  ModelValidationError,
   normalizeSuiteName,
   requireId,
   requireJudgeRequestLimit,
   StoreError,
-  TraceResult,
-  TraceUnavailable,
   validateAggregationQuery,
   verifyRawEvidence,
   type AggregationCountsRow,
@@ -32,28 +27,39 @@ import {
   type SessionRecord,
   type StoredEvaluation,
   type SuiteRecord,
-  type TraceEvent,
+  type TraceResult,
   type TraceView,
   type TurnRecord,
 } from '@sf-m3/core';
 import { aggregateCountsSql } from './aggregation/aggregateCountsSql';
-import { encodeEventChunks } from './eventChunks';
-import { frameTexts, insertEventChunks, readEvents } from './eventRows';
+import { isRequiredLineageRow, listLatestEvaluations } from './evaluationReads';
+import { readBlobBytes } from './evidenceBlobs';
+import {
+  countExecutionRows,
+  listExecutionRecords,
+  listSessionRecords,
+  listTurnRecords,
+  readExecutionRecord,
+} from './executions/executionReads';
+import { checkFinishedExecution, writeFinishedExecution } from './executions/finishExecutionRows';
+import { insertExecution } from './executions/insertExecution';
+import { readTrace } from './executions/readTrace';
 import { countJudgeRequestRows, reserveJudgeRequestRow } from './judgeBudget/reserveJudgeRequestRow';
 import { immediateTransaction, type RetryPolicy, DEFAULT_RETRY } from './immediateTransaction';
-import { lineageId } from './lineageId';
-import { BUSY_TIMEOUT_MS, openDatabase, type OpenedDatabase } from './openDatabase';
+import { BUSY_TIMEOUT_MS, openDatabase, readOnlyWrite, writerOf, type OpenedDatabase } from './openDatabase';
 import { pruneRunsOf } from './prune/pruneRunsOf';
-import { sqliteErrorCode, type SqliteConnection } from './SqliteConnection';
-import { runWorks, WriteQueue, type RowBatchKind } from './WriteQueue';
 import {
-  evaluationRow,
-  insertEvaluationRow,
-  insertEvaluationRows,
-  REQUIRED_LINEAGE_SQL,
-  REQUIRED_LINEAGE_V2_SQL,
-  type EvaluationRow,
-} from './evaluationRows';
+  listAttemptRecords,
+  listRunRecords,
+  listSuiteRecords,
+  readRunRecord,
+  registerSuiteRow,
+  upsertAttemptRows,
+  upsertRunRow,
+} from './runRows';
+import type { SqliteConnection } from './SqliteConnection';
+import { runWorks, WriteQueue, type RowBatchKind } from './WriteQueue';
+import { evaluationRow, insertEvaluationRow, insertEvaluationRows, type EvaluationRow } from './evaluationRows';
 
 /** Options of a SQLite store. */
 export interface SQLiteExecutionStoreOptions {
@@ -67,13 +73,6 @@ export interface SQLiteExecutionStoreOptions {
    */
   readonly readOnly?: boolean;
 }
-
-const json = (value: unknown): string => JSON.stringify(value);
-
-/** `executions x` rows of run ?1 (or any) linked to attempt ?2 (or any), directly or through attempt_executions. */
-const EXECUTION_FILTER_SQL = `(?1 IS NULL OR x.run_id = ?1)
-          AND (?2 IS NULL OR x.attempt_id = ?2
-               OR EXISTS (SELECT 1 FROM attempt_executions ae WHERE ae.attempt_id = ?2 AND ae.execution_id = x.execution_id))`;
 
 /**
  * The durable `ExecutionStore` on one SQLite file (`sqlite3` package). Opens lazily on first use,
@@ -138,288 +137,70 @@ export class SQLiteExecutionStore implements ExecutionStore {
     await this.database();
   }
 
-  // runs ---------------------------------------------------------------------------------------
+  // runs, suites and attempts: the rows live in runRows --------------------------------------
 
   async saveRun(run: RunRecord): Promise<void> {
     requireId(run.runId, 'runId');
     const record = { ...run, startedAt: canonicalInstant(run.startedAt, 'startedAt') };
-    await this.write((db) =>
-      db.run(
-        'INSERT INTO runs (run_id, started_at, record_json) VALUES (?, ?, ?) ' +
-          'ON CONFLICT (run_id) DO UPDATE SET started_at = excluded.started_at, record_json = excluded.record_json',
-        [record.runId, record.startedAt, json(record)],
-      ),
-    );
+    await this.write((db) => upsertRunRow(db, record));
   }
 
   async getRun(runId: string): Promise<RunRecord | null> {
-    const row = await (
-      await this.reader()
-    ).get<{ record_json: string }>('SELECT record_json FROM runs WHERE run_id = ?', [runId]);
-    return row === undefined ? null : (JSON.parse(row.record_json) as RunRecord);
+    return readRunRecord(await this.reader(), runId);
   }
 
   async listRuns(options: { limit?: number } = {}): Promise<RunRecord[]> {
     const limit = options.limit ?? -1;
-    const rows = await (
-      await this.reader()
-    ).all<{ record_json: string }>('SELECT record_json FROM runs ORDER BY started_at DESC, run_id DESC LIMIT ?', [
-      limit,
-    ]);
-    return rows.map((r) => JSON.parse(r.record_json) as RunRecord);
+    return listRunRecords(await this.reader(), limit);
   }
-
-  // suites -------------------------------------------------------------------------------------
 
   async registerSuite(name: string): Promise<SuiteRecord> {
     const trimmed = normalizeSuiteName(name);
-    return this.write(async (db) => {
-      await db.run('INSERT INTO suites (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [
-        trimmed,
-        new Date().toISOString(),
-      ]);
-      const row = await db.get<{ suite_id: number; name: string; created_at: string }>(
-        'SELECT suite_id, name, created_at FROM suites WHERE name = ?',
-        [trimmed],
-      );
-      return { suiteId: row!.suite_id, name: row!.name, createdAt: row!.created_at };
-    });
+    return this.write((db) => registerSuiteRow(db, trimmed));
   }
 
   async listSuites(): Promise<SuiteRecord[]> {
-    const rows = await (
-      await this.reader()
-    ).all<{ suite_id: number; name: string; created_at: string }>(
-      'SELECT suite_id, name, created_at FROM suites ORDER BY suite_id',
-    );
-    return rows.map((r) => ({ suiteId: r.suite_id, name: r.name, createdAt: r.created_at }));
+    return listSuiteRecords(await this.reader());
   }
-
-  // attempts -----------------------------------------------------------------------------------
 
   async saveAttempt(attempt: AttemptRecord): Promise<void> {
     requireId(attempt.attemptId, 'attemptId');
     requireId(attempt.runId, 'runId');
-    await this.write(async (db) => {
-      await db.run(
-        'INSERT INTO attempts (attempt_id, run_id, outcome, started_at, record_json) VALUES (?, ?, ?, ?, ?) ' +
-          'ON CONFLICT (attempt_id) DO UPDATE SET run_id = excluded.run_id, outcome = excluded.outcome, ' +
-          'started_at = excluded.started_at, record_json = excluded.record_json',
-        [attempt.attemptId, attempt.runId, attempt.outcome, attempt.startedAt, json(attempt)],
-      );
-      await db.run('DELETE FROM attempt_executions WHERE attempt_id = ?', [attempt.attemptId]);
-      for (const executionId of new Set(attempt.executionIds)) {
-        await db.run('INSERT INTO attempt_executions (attempt_id, execution_id) VALUES (?, ?)', [
-          attempt.attemptId,
-          executionId,
-        ]);
-      }
-    });
+    await this.write((db) => upsertAttemptRows(db, attempt));
   }
 
   async listAttempts(filter: { runId: string }): Promise<AttemptRecord[]> {
-    const rows = await (
-      await this.reader()
-    ).all<{ record_json: string }>(
-      'SELECT record_json FROM attempts WHERE run_id = ? ORDER BY started_at, attempt_id',
-      [filter.runId],
-    );
-    return rows.map((r) => JSON.parse(r.record_json) as AttemptRecord);
+    return listAttemptRecords(await this.reader(), filter.runId);
   }
 
-  // executions ---------------------------------------------------------------------------------
+  // executions: the rows live in executions/ ---------------------------------------------------
 
   async createExecution(record: ExecutionRecord): Promise<void> {
     requireId(record.executionId, 'executionId');
     const stored: ExecutionRecord = { ...record, createdAt: canonicalInstant(record.createdAt, 'createdAt') };
-    const labels = stored.labels;
-    await this.write(async (db) => {
-      try {
-        await db.run(
-          `INSERT INTO executions (execution_id, run_id, suite_name, case_id, attempt_id, created_at, finished_at, outcome,
-             label_run_id, label_suite_name, label_case_id, server, transport, harness, model, trial, matrix_id,
-             metadata_json, record_json)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            stored.executionId,
-            stored.runId,
-            stored.suiteName,
-            stored.caseId,
-            stored.attemptId,
-            stored.createdAt,
-            stored.finishedAt,
-            stored.outcome,
-            labels.runId,
-            labels.suiteName,
-            labels.caseId,
-            labels.server,
-            labels.transport,
-            labels.harness,
-            labels.model,
-            labels.trial,
-            labels.matrixId,
-            json(labels.metadata ?? {}),
-            json(stored),
-          ],
-        );
-      } catch (error) {
-        if (sqliteErrorCode(error) === 'SQLITE_CONSTRAINT') {
-          throw new StoreError(`execution already exists: ${stored.executionId}`, { executionId: stored.executionId });
-        }
-        throw error;
-      }
-      for (const evaluator of new Set(stored.requiredEvaluators)) {
-        await db.run('INSERT INTO execution_required (execution_id, evaluator) VALUES (?, ?)', [
-          stored.executionId,
-          evaluator,
-        ]);
-      }
-    });
+    await this.write((db) => insertExecution(db, stored));
   }
 
   async finishExecution(finished: FinishedExecution): Promise<void> {
-    const data = finished.trace.toJSON();
-    if (data.executionId !== finished.executionId) {
-      throw new ModelValidationError('finishExecution: the trace belongs to another execution', {
-        executionId: finished.executionId,
-      });
-    }
-    const finishedAt = canonicalInstant(finished.finishedAt, 'finishedAt');
-    const blobs = finished.evidence.map((blob) => ({
-      sha256: checkedEvidenceDigest(blob.reference, blob.bytes),
-      blob,
-    }));
+    const checked = checkFinishedExecution(finished);
     // One transaction: a crash leaves either the whole finished execution or the unfinished one.
-    await this.write(async (db) => {
-      const row = await db.get<{ record_json: string }>('SELECT record_json FROM executions WHERE execution_id = ?', [
-        finished.executionId,
-      ]);
-      if (row === undefined) throw new ExecutionNotFound(finished.executionId);
-      const record: ExecutionRecord = {
-        ...(JSON.parse(row.record_json) as ExecutionRecord),
-        outcome: finished.outcome,
-        finishedAt,
-        snapshot: finished.snapshot,
-      };
-      const id = finished.executionId;
-      await db.run('UPDATE executions SET finished_at = ?, outcome = ?, record_json = ? WHERE execution_id = ?', [
-        finishedAt,
-        finished.outcome,
-        json(record),
-        id,
-      ]);
-      for (const table of ['events', 'event_chunks', 'traces', 'sessions', 'turns', 'execution_blobs']) {
-        await db.run(`DELETE FROM ${table} WHERE execution_id = ?`, [id]);
-      }
-      await db.run(
-        'INSERT INTO traces (execution_id, trace_id, completeness, limitations_json, event_count) VALUES (?, ?, ?, ?, ?)',
-        [id, data.traceId, data.completeness, json(data.limitations), data.events.length],
-      );
-      await insertEventChunks(db, id, encodeEventChunks(id, data.events, frameTexts(blobs)));
-      for (const { sha256, blob } of blobs) {
-        await db.run(
-          'INSERT INTO blobs (sha256, size_bytes, media_type, bytes) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING',
-          [sha256, blob.bytes.length, blob.reference.mediaType, blob.bytes],
-        );
-        await db.run('INSERT OR IGNORE INTO execution_blobs (execution_id, sha256) VALUES (?, ?)', [id, sha256]);
-      }
-      for (const session of finished.sessions ?? []) {
-        await db.run('INSERT INTO sessions (session_id, execution_id, created_at, record_json) VALUES (?, ?, ?, ?)', [
-          session.sessionId,
-          id,
-          session.createdAt,
-          json(session),
-        ]);
-      }
-      for (const turn of finished.turns ?? []) {
-        await db.run('INSERT INTO turns (turn_id, execution_id, turn_index, record_json) VALUES (?, ?, ?, ?)', [
-          turn.turnId,
-          id,
-          turn.index,
-          json(turn),
-        ]);
-      }
-    });
+    await this.write((db) => writeFinishedExecution(db, checked));
   }
 
   async getExecution(executionId: string): Promise<ExecutionRecord> {
-    const row = await (
-      await this.reader()
-    ).get<{ record_json: string }>('SELECT record_json FROM executions WHERE execution_id = ?', [executionId]);
-    if (row === undefined) throw new ExecutionNotFound(executionId);
-    return JSON.parse(row.record_json) as ExecutionRecord;
+    return readExecutionRecord(await this.reader(), executionId);
   }
 
   async listExecutions(filter: ExecutionListFilter): Promise<ExecutionRecord[]> {
-    const rows = await (
-      await this.reader()
-    ).all<{ record_json: string }>(
-      `SELECT record_json FROM executions x
-        WHERE ${EXECUTION_FILTER_SQL}
-        ORDER BY x.created_at, x.execution_id
-        LIMIT ?3 OFFSET ?4`,
-      [filter.runId ?? null, filter.attemptId ?? null, filter.limit ?? -1, filter.offset ?? 0],
-    );
-    return rows.map((r) => JSON.parse(r.record_json) as ExecutionRecord);
+    return listExecutionRecords(await this.reader(), filter);
   }
 
   async countExecutions(filter: { runId?: string; attemptId?: string }): Promise<number> {
-    const row = await (
-      await this.reader()
-    ).get<{ n: number }>(`SELECT COUNT(*) AS n FROM executions x WHERE ${EXECUTION_FILTER_SQL}`, [
-      filter.runId ?? null,
-      filter.attemptId ?? null,
-    ]);
-    return row?.n ?? 0;
+    return countExecutionRows(await this.reader(), filter);
   }
 
   async getTrace(executionId: string): Promise<TraceResult> {
-    const db = await this.reader();
-    const header = await db.get<{
-      trace_id: string | null;
-      completeness: string;
-      limitations_json: string;
-      event_count: number;
-    }>(
-      `SELECT t.trace_id, t.completeness, t.limitations_json, t.event_count
-         FROM executions x LEFT JOIN traces t ON t.execution_id = x.execution_id WHERE x.execution_id = ?`,
-      [executionId],
-    );
-    if (header === undefined) throw new ExecutionNotFound(executionId);
-    if (header.trace_id === null) {
-      throw new TraceUnavailable(`execution ${executionId} has no saved trace: it has not finished yet`, {
-        executionId,
-      });
-    }
-    let events: TraceEvent[];
-    try {
-      events = await readEvents(db, executionId, (await this.database()).schemaVersion);
-    } catch (error) {
-      throw new TraceUnavailable(`the saved trace of ${executionId} is unreadable: ${(error as Error).message}`, {
-        executionId,
-      });
-    }
-    if (events.length !== header.event_count) {
-      throw new TraceUnavailable(
-        `the saved trace of ${executionId} is incomplete: ${events.length} of ${header.event_count} events`,
-        {
-          executionId,
-        },
-      );
-    }
-    try {
-      return TraceResult.fromJSON({
-        traceId: header.trace_id,
-        executionId,
-        completeness: header.completeness as TraceResult['completeness'],
-        limitations: JSON.parse(header.limitations_json) as string[],
-        events,
-      });
-    } catch (error) {
-      throw new TraceUnavailable(`the saved trace of ${executionId} is malformed: ${(error as Error).message}`, {
-        executionId,
-      });
-    }
+    return readTrace(await this.reader(), executionId, async () => (await this.database()).schemaVersion);
   }
 
   async getTraceView(executionId: string): Promise<TraceView> {
@@ -428,24 +209,12 @@ export class SQLiteExecutionStore implements ExecutionStore {
 
   async listSessions(executionId: string): Promise<SessionRecord[]> {
     await this.getExecution(executionId);
-    const rows = await (
-      await this.reader()
-    ).all<{ record_json: string }>(
-      'SELECT record_json FROM sessions WHERE execution_id = ? ORDER BY created_at, session_id',
-      [executionId],
-    );
-    return rows.map((r) => JSON.parse(r.record_json) as SessionRecord);
+    return listSessionRecords(await this.reader(), executionId);
   }
 
   async listTurns(executionId: string): Promise<TurnRecord[]> {
     await this.getExecution(executionId);
-    const rows = await (
-      await this.reader()
-    ).all<{ record_json: string }>(
-      'SELECT record_json FROM turns WHERE execution_id = ? ORDER BY turn_index, turn_id',
-      [executionId],
-    );
-    return rows.map((r) => JSON.parse(r.record_json) as TurnRecord);
+    return listTurnRecords(await this.reader(), executionId);
   }
 
   // evaluations --------------------------------------------------------------------------------
@@ -464,32 +233,19 @@ export class SQLiteExecutionStore implements ExecutionStore {
     executionId?: string;
     evaluator?: string;
   }): Promise<EvaluationResult[]> {
-    const rows = await (
-      await this.reader()
-    ).all<{ result_json: string }>(
-      `SELECT result_json FROM evaluations
-        WHERE is_latest = 1 AND (?1 IS NULL OR run_id = ?1) AND (?2 IS NULL OR execution_id = ?2) AND (?3 IS NULL OR evaluator = ?3)
-        ORDER BY created_at, evaluation_id`,
-      [filter.runId ?? null, filter.executionId ?? null, filter.evaluator ?? null],
-    );
-    return rows.map((r) => JSON.parse(r.result_json) as EvaluationResult);
+    return listLatestEvaluations(await this.reader(), filter);
   }
 
   async isRequiredLineage(lineage: EvaluationLineage): Promise<boolean> {
     const { reader, schemaVersion } = await this.database();
-    const sql = schemaVersion < 3 ? REQUIRED_LINEAGE_V2_SQL : REQUIRED_LINEAGE_SQL;
-    const row = await reader.get<{ required: number }>(sql, [lineageId(lineage)]);
-    return row?.required === 1;
+    return isRequiredLineageRow(reader, schemaVersion, lineage);
   }
 
   // raw evidence -------------------------------------------------------------------------------
 
   async readRawEvidence(ref: EvidenceRef, options: { maxBytes?: number } = {}): Promise<RawEvidence> {
     const sha256 = evidenceDigestOf(ref);
-    const row = await (
-      await this.reader()
-    ).get<{ bytes: Buffer }>('SELECT bytes FROM blobs WHERE sha256 = ?', [sha256]);
-    return verifyRawEvidence(ref, row === undefined ? null : Buffer.from(row.bytes), options);
+    return verifyRawEvidence(ref, await readBlobBytes(await this.reader(), sha256), options);
   }
 
   // aggregation --------------------------------------------------------------------------------
@@ -537,15 +293,4 @@ export class SQLiteExecutionStore implements ExecutionStore {
     await opened.writer?.close();
     await opened.reader.close();
   }
-}
-
-function writerOf(opened: OpenedDatabase): SqliteConnection {
-  if (opened.writer === null) throw readOnlyWrite(opened.path);
-  return opened.writer;
-}
-
-function readOnlyWrite(path: string): StoreError {
-  return new StoreError(`the results database ${path} was opened read-only: open it without readOnly to write`, {
-    path,
-  });
 }

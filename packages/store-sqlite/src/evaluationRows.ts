@@ -64,12 +64,6 @@ const INSERT = new MultiRowInsert(
 export const EXECUTION_TIMES_SQL = `SELECT x.execution_id, x.created_at FROM executions x
   WHERE x.execution_id IN (SELECT value FROM json_each(?))`;
 
-/** True when some stored row of the lineage was saved as required (required is sticky). */
-export const REQUIRED_LINEAGE_SQL =
-  'SELECT EXISTS (SELECT 1 FROM evaluations WHERE lineage_id = ? AND required = 1) AS required';
-/** The same question on a schema-2 database opened read-only (it keeps an evaluation_lineages table). */
-export const REQUIRED_LINEAGE_V2_SQL = 'SELECT required FROM evaluation_lineages WHERE lineage_id = ?';
-
 /** Checks one evaluation and encodes it as the row the insert statement reads. */
 export function evaluationRow(evaluation: StoredEvaluation): EvaluationRow {
   const { result, labels } = evaluation;

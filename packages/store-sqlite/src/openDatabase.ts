@@ -23,6 +23,19 @@ export interface OpenedDatabase {
   readonly schemaVersion: number;
 }
 
+/** The writer of an opened store; a store opened read-only throws the read-only write error. */
+export function writerOf(opened: OpenedDatabase): SqliteConnection {
+  if (opened.writer === null) throw readOnlyWrite(opened.path);
+  return opened.writer;
+}
+
+/** The error of a write to a store opened read-only: names the file and how to open it for writing. */
+export function readOnlyWrite(path: string): StoreError {
+  return new StoreError(`the results database ${path} was opened read-only: open it without readOnly to write`, {
+    path,
+  });
+}
+
 /** Translates an open/setup failure into an error that names the problem and the fix. */
 function openFailure(path: string, error: unknown): Error {
   if (error instanceof StoreSchemaError || error instanceof StoreError) return error;

@@ -1,0 +1,48 @@
+/**
+ * Raw evidence blobs in SQLite: an execution's blobs checked against their references before
+ * anything is written, their rows (one `blobs` row per digest, shared by every execution that
+ * saved the same bytes, and one `execution_blobs` link per execution), and their bytes read back.
+ */
+import { checkedEvidenceDigest, type RawEvidenceBlob } from '@sf-m3/core';
+import type { SqliteConnection } from './SqliteConnection';
+
+/** A blob of raw evidence with the digest its bytes were checked against. */
+export interface CheckedBlob {
+  readonly sha256: string;
+  readonly blob: RawEvidenceBlob;
+}
+
+/**
+ * Each blob with its digest, in order; throws (`RawEvidenceIntegrityError`, or
+ * `RawEvidenceUnavailable` for a malformed reference) at the first blob whose bytes do not match.
+ */
+export function checkedBlobs(evidence: readonly RawEvidenceBlob[]): CheckedBlob[] {
+  return evidence.map((blob) => ({
+    sha256: checkedEvidenceDigest(blob.reference, blob.bytes),
+    blob,
+  }));
+}
+
+/**
+ * Stores the blobs (a digest already stored keeps its row) and links each to the execution;
+ * run it inside the caller's write transaction.
+ */
+export async function insertEvidenceBlobs(
+  db: SqliteConnection,
+  executionId: string,
+  blobs: readonly CheckedBlob[],
+): Promise<void> {
+  for (const { sha256, blob } of blobs) {
+    await db.run(
+      'INSERT INTO blobs (sha256, size_bytes, media_type, bytes) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING',
+      [sha256, blob.bytes.length, blob.reference.mediaType, blob.bytes],
+    );
+    await db.run('INSERT OR IGNORE INTO execution_blobs (execution_id, sha256) VALUES (?, ?)', [executionId, sha256]);
+  }
+}
+
+/** The stored bytes of the blob with digest `sha256`, or null when none is stored. */
+export async function readBlobBytes(db: SqliteConnection, sha256: string): Promise<Buffer | null> {
+  const row = await db.get<{ bytes: Buffer }>('SELECT bytes FROM blobs WHERE sha256 = ?', [sha256]);
+  return row === undefined ? null : Buffer.from(row.bytes);
+}

@@ -1,0 +1,94 @@
+/**
+ * `SQLiteExecutionStore.finishExecution` in two steps: the finished execution is checked before
+ * any write (its trace belongs to it, its time is canonical, every evidence blob matches its
+ * reference), then its rows are replaced in one write transaction, so a crash leaves either the
+ * whole finished execution or the unfinished one.
+ */
+import {
+  canonicalInstant,
+  ExecutionNotFound,
+  ModelValidationError,
+  type ExecutionRecord,
+  type FinishedExecution,
+  type TraceResultData,
+} from '@sf-m3/core';
+import { encodeEventChunks } from '../eventChunks';
+import { frameTexts, insertEventChunks } from '../eventRows';
+import { checkedBlobs, insertEvidenceBlobs, type CheckedBlob } from '../evidenceBlobs';
+import type { SqliteConnection } from '../SqliteConnection';
+
+/** The tables that hold what an execution saved when it finished, cleared before it is saved again. */
+const FINISHED_TABLES = ['events', 'event_chunks', 'traces', 'sessions', 'turns', 'execution_blobs'];
+
+/** A finished execution that passed the checks, with what its write needs computed once. */
+export interface CheckedFinish {
+  readonly finished: FinishedExecution;
+  /** The trace's JSON form. */
+  readonly data: TraceResultData;
+  /** `finished.finishedAt`, canonical. */
+  readonly finishedAt: string;
+  readonly blobs: readonly CheckedBlob[];
+}
+
+/** Checks `finished` before anything is written; throws what the first failed check throws. */
+export function checkFinishedExecution(finished: FinishedExecution): CheckedFinish {
+  const data = finished.trace.toJSON();
+  if (data.executionId !== finished.executionId) {
+    throw new ModelValidationError('finishExecution: the trace belongs to another execution', {
+      executionId: finished.executionId,
+    });
+  }
+  const finishedAt = canonicalInstant(finished.finishedAt, 'finishedAt');
+  return { finished, data, finishedAt, blobs: checkedBlobs(finished.evidence) };
+}
+
+/**
+ * Marks the stored execution finished and replaces its trace, event chunks, evidence links,
+ * sessions and turns; run it inside the caller's write transaction. A missing execution rejects
+ * with `ExecutionNotFound`.
+ */
+export async function writeFinishedExecution(db: SqliteConnection, checked: CheckedFinish): Promise<void> {
+  const { finished, data, finishedAt, blobs } = checked;
+  const row = await db.get<{ record_json: string }>('SELECT record_json FROM executions WHERE execution_id = ?', [
+    finished.executionId,
+  ]);
+  if (row === undefined) throw new ExecutionNotFound(finished.executionId);
+  const record: ExecutionRecord = {
+    ...(JSON.parse(row.record_json) as ExecutionRecord),
+    outcome: finished.outcome,
+    finishedAt,
+    snapshot: finished.snapshot,
+  };
+  const id = finished.executionId;
+  await db.run('UPDATE executions SET finished_at = ?, outcome = ?, record_json = ? WHERE execution_id = ?', [
+    finishedAt,
+    finished.outcome,
+    JSON.stringify(record),
+    id,
+  ]);
+  for (const table of FINISHED_TABLES) {
+    await db.run(`DELETE FROM ${table} WHERE execution_id = ?`, [id]);
+  }
+  await db.run(
+    'INSERT INTO traces (execution_id, trace_id, completeness, limitations_json, event_count) VALUES (?, ?, ?, ?, ?)',
+    [id, data.traceId, data.completeness, JSON.stringify(data.limitations), data.events.length],
+  );
+  await insertEventChunks(db, id, encodeEventChunks(id, data.events, frameTexts(blobs)));
+  await insertEvidenceBlobs(db, id, blobs);
+  for (const session of finished.sessions ?? []) {
+    await db.run('INSERT INTO sessions (session_id, execution_id, created_at, record_json) VALUES (?, ?, ?, ?)', [
+      session.sessionId,
+      id,
+      session.createdAt,
+      JSON.stringify(session),
+    ]);
+  }
+  for (const turn of finished.turns ?? []) {
+    await db.run('INSERT INTO turns (turn_id, execution_id, turn_index, record_json) VALUES (?, ?, ?, ?)', [
+      turn.turnId,
+      id,
+      turn.index,
+      JSON.stringify(turn),
+    ]);
+  }
+}
