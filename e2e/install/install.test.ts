@@ -3,58 +3,33 @@
 // README's own `npm install` command, copy in the README's quick-start files as written (plus a real
 // MCP server built on the official SDK at dist/server.js), and run `npx m3 test` and plain
 // `npx jest` there with TypeScript 6.x (what that command installs) and then 5.9; type-check every
-// documented entry point under module commonjs, node16 and bundler. One install (sqlite3 builds
-// from source, minutes) serves every check in this file.
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+// documented entry point under module commonjs, node16 and bundler; then add @sf-m3/store-postgres
+// with its README's command and run m3 on a real PostgreSQL (postgresInstall.ts). One install
+// (installedProject.ts; sqlite3 builds from source, minutes) serves every check in this file.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ensureBuilt, repoRoot } from '../cli.testkit';
+import { repoRoot } from '../cli.testkit';
 import { checkEntryPoints, RESOLUTION_MODES } from './entryPointTypes';
-import { packAll, unshippableFiles, type PackedPackage } from './packTarballs';
-import { normalizeRunIds, readQuickStart, type QuickStart } from './readmeQuickStart';
-import {
-  installArguments,
-  installedVersion,
-  log,
-  killRunning,
-  run,
-  userEnv,
-  writeProjectPackageJson,
-  type CommandResult,
-} from './userProject';
+import { installQuickStartProject, quickStartPackages, STORE_POSTGRES } from './installedProject';
+import { sourceMappedFiles, unshippableFiles, type PackedPackage } from './packTarballs';
+import { storePostgresChecks } from './postgresInstall';
+import { normalizeRunIds, type QuickStart } from './readmeQuickStart';
+import { installedVersion, log, killRunning, npxIn, output, run, type CommandResult } from './userProject';
 import { typeErrorsOutsideThirdParty } from './typeErrors';
 
 const MINUTE = 60_000;
 // Each Jest or m3 run in the project starts ts-jest cold on a loaded machine.
 jest.setTimeout(6 * MINUTE);
-const fixture = join(repoRoot, 'e2e', 'fixtures', 'install-project');
-/** The user's server's own dependencies (the README's server is theirs, built on the official SDK). */
-const SERVER_DEPENDENCIES = ['@modelcontextprotocol/sdk', 'zod'];
 
 let work: string;
 let project: string;
-let packed: PackedPackage[];
+let packed: readonly PackedPackage[];
 let quickStart: QuickStart;
 const figures: string[] = [];
 
-function output(result: CommandResult): string {
-  return `${result.stdout}\n${result.stderr}`;
-}
-
 /** `npx <args>` in the project, without ever installing a missing command. */
 function npx(args: string[], timeoutMs = 5 * MINUTE): Promise<CommandResult> {
-  return run(project, 'npx', ['--no', '--', ...args], timeoutMs);
+  return npxIn(project, args, timeoutMs);
 }
 
 /** Runs a README command (`npx m3 …`) as written, through npx in the project. */
@@ -80,41 +55,7 @@ function resultsDbStamp(): string | null {
 }
 
 beforeAll(async () => {
-  const started = Date.now();
-  ensureBuilt();
-  if (!existsSync(join(repoRoot, 'packages', 'core', 'vendor', 'acp-sdk.cjs'))) {
-    throw new Error('packages/core/vendor/acp-sdk.cjs is missing: run `npm run build` before the install test');
-  }
-  work = realpathSync(mkdtempSync(join(tmpdir(), 'm3-install-')));
-  project = join(work, 'project');
-  mkdirSync(join(work, 'packs'));
-  mkdirSync(project);
-  log(`work folder ${work}`);
-
-  const packStarted = Date.now();
-  packed = packAll(repoRoot, join(work, 'packs'), userEnv());
-  figures.push(`npm pack of ${packed.length} packages: ${((Date.now() - packStarted) / 1000).toFixed(1)} s`);
-  for (const entry of packed) log(`packed ${entry.name}@${entry.version}: ${entry.files.length} files`);
-
-  quickStart = readQuickStart(repoRoot);
-  const root = packed.find((entry) => entry.name === 'sf-m3');
-  if (root === undefined) throw new Error('npm pack produced no sf-m3 tarball');
-  writeProjectPackageJson(project, packed);
-  const install = await run(
-    project,
-    'npm',
-    installArguments(quickStart.commands[0]!, root.tarball, SERVER_DEPENDENCIES),
-    14 * MINUTE,
-    // The optimizer is what takes sqlite3's from-source build minutes; the module works the same.
-    { CFLAGS: '-O0', CXXFLAGS: '-O0' },
-  );
-  if (install.status !== 0) throw new Error(`the README's npm install failed:\n${output(install)}`);
-  figures.push(`npm install (sqlite3 built from source): ${install.seconds.toFixed(1)} s`);
-
-  mkdirSync(join(project, 'dist'));
-  cpSync(join(fixture, 'server.js'), join(project, 'dist', 'server.js'));
-  cpSync(join(fixture, 'types'), join(project, 'types'), { recursive: true });
-  figures.push(`setup (pack and install): ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  ({ work, project, packed, quickStart } = await installQuickStartProject(repoRoot, figures));
 }, 15 * MINUTE);
 
 afterAll(() => {
@@ -130,6 +71,7 @@ describe('the packed tarballs', () => {
       '@sf-m3/core',
       '@sf-m3/jest-environment',
       '@sf-m3/matchers',
+      '@sf-m3/store-postgres',
       '@sf-m3/store-sqlite',
       'sf-m3',
     ]);
@@ -140,21 +82,19 @@ describe('the packed tarballs', () => {
   });
 
   test('installed JavaScript names no source map, so stack traces point at shipped files', () => {
-    for (const entry of packed) {
-      const folder = join(project, 'node_modules', entry.name);
-      const mapped = entry.files.filter(
-        (file) => /\.c?js$/.test(file) && readFileSync(join(folder, file), 'utf8').includes('sourceMappingURL='),
-      );
+    for (const entry of quickStartPackages(packed)) {
+      const mapped = sourceMappedFiles(join(project, 'node_modules', entry.name), entry);
       expect({ name: entry.name, mapped }).toEqual({ name: entry.name, mapped: [] });
     }
   });
 
   test('sf-m3 depends on the five @sf-m3 packages at their exact versions, installed from the tarballs', () => {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'sf-m3', 'package.json'), 'utf8'));
-    const scoped = packed.filter((entry) => entry.name.startsWith('@sf-m3/'));
+    const scoped = quickStartPackages(packed).filter((entry) => entry.name.startsWith('@sf-m3/'));
     for (const entry of scoped) expect(manifest.dependencies[entry.name]).toBe(entry.version);
+    expect(manifest.dependencies[STORE_POSTGRES]).toBeUndefined(); // its README: sf-m3 does not depend on it
     const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
-    for (const entry of packed) {
+    for (const entry of quickStartPackages(packed)) {
       const tarball = entry.tarball.slice(work.length + 1); // packs/<file>.tgz, beside the project
       expect(lock.packages[`node_modules/${entry.name}`].resolved).toBe(`file:../${tarball}`);
     }
@@ -303,3 +243,5 @@ describe('the README quick start with typescript 5.9', () => {
 
   quickStartChecks('5.9');
 });
+
+storePostgresChecks(repoRoot, () => ({ work, project, packed, quickStart, figures }));

@@ -1,13 +1,15 @@
-// `npm pack` of every published package (the root `sf-m3` and the five @sf-m3 workspaces), the
+// `npm pack` of every published package (the root `sf-m3` and the six @sf-m3 workspaces), the
 // tarballs an install test installs instead of anything from this repository; and the rule for
 // what a tarball may hold (SPEC §16: built JavaScript, declarations, README and licence only).
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Workspace folders of the published @sf-m3 packages (examples/servers is private). */
 export const PUBLISHED_WORKSPACES = [
   'packages/core',
   'packages/store-sqlite',
+  'packages/store-postgres',
   'packages/matchers',
   'packages/jest-environment',
   'packages/cli',
@@ -69,4 +71,11 @@ export function unshippableFiles(files: readonly string[]): string[] {
       wrong.push(`${file} (not JS, a declaration, README or LICENSE)`);
   }
   return wrong;
+}
+
+/** The JavaScript files of `entry`, installed in `folder`, that name a source map (none should). */
+export function sourceMappedFiles(folder: string, entry: PackedPackage): string[] {
+  return entry.files.filter(
+    (file) => /\.c?js$/.test(file) && readFileSync(join(folder, file), 'utf8').includes('sourceMappingURL='),
+  );
 }

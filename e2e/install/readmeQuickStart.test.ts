@@ -1,7 +1,8 @@
 // The README's quick start parses into what the install test runs: fast feedback when its files or
 // commands move, before the (minutes long) install test copies them into a real project.
 import { repoRoot } from '../cli.testkit';
-import { codeBlocks, namedFile, parseQuickStart, readQuickStart } from './readmeQuickStart';
+import { readStorePostgresInstall } from './postgresInstall';
+import { codeBlocks, installCommand, namedFile, parseQuickStart, readQuickStart } from './readmeQuickStart';
 
 test('the README quick start names its files, the install command and the summary', () => {
   const quickStart = readQuickStart(repoRoot);
@@ -30,4 +31,13 @@ test('a quick start without files or a summary is refused, naming what is missin
     'README quick start names no files',
   );
   expect(() => parseQuickStart('## Other\n')).toThrow('README.md has no "## Quick start (your project)" section');
+});
+
+test("store-postgres's README Setup gives the install command the install test runs, its comment dropped", () => {
+  expect(readStorePostgresInstall(repoRoot)).toBe('npm install --save-dev @sf-m3/store-postgres');
+  const setup = '# pkg\n\n## Setup\n\n```sh\n# first\nnpm install pg\nnpm install -D x   # why\n```\n';
+  expect(installCommand(setup, '## Setup', 'x')).toBe('npm install -D x');
+  expect(() => installCommand(setup, '## Setup', 'y')).toThrow(
+    'README.md\'s "## Setup" has no `npm install … y` command',
+  );
 });

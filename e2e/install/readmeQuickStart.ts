@@ -1,11 +1,15 @@
 // Reads the "Quick start (your project)" section of README.md: its files (each code block whose
-// first line names the file, `// jest.config.js`), its shell commands and the summary it shows, so
-// the install test runs the README as written and fails when the README drifts.
+// first line names the file, `// jest.config.js`), its shell commands and the summary it shows; and
+// the install command of a package README's Setup. The install test runs the READMEs as written and
+// fails when they drift.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The heading of the README section a new user follows. */
 export const QUICK_START_HEADING = '## Quick start (your project)';
+
+/** The heading of a package README's section that installs the package (`npm install …`). */
+export const SETUP_HEADING = '## Setup';
 
 /** One fenced code block: its info string (`ts`, `sh`, …) and its text. */
 export interface CodeBlock {
@@ -69,6 +73,21 @@ export function parseQuickStart(markdown: string): QuickStart {
   if (files.size === 0) throw new Error('README quick start names no files (a block starting `// jest.config.js`)');
   if (summary === null) throw new Error('README quick start shows no summary block starting "m3 run "');
   return { files, commands, summary };
+}
+
+/**
+ * The `npm install` command naming `packageName` in the `sh` blocks of `markdown`'s section under
+ * `heading`, without its trailing `# comment`.
+ */
+export function installCommand(markdown: string, heading: string, packageName: string): string {
+  const lines = codeBlocks(readmeSection(markdown, heading))
+    .filter((block) => block.lang === 'sh')
+    .flatMap((block) => block.text.split('\n'))
+    .map((line) => line.replace(/(^|\s)#.*$/, '').trim());
+  const command = lines.find((line) => line.startsWith('npm install ') && line.split(/\s+/).includes(packageName));
+  if (command === undefined)
+    throw new Error(`README.md's "${heading}" has no \`npm install … ${packageName}\` command`);
+  return command;
 }
 
 /** Reads and parses the repository's README.md. */

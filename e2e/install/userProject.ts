@@ -21,6 +21,16 @@ export function log(line: string): void {
   process.stderr.write(`[install test] ${line}\n`);
 }
 
+/** What a command printed, stdout then stderr. */
+export function output(result: CommandResult): string {
+  return `${result.stdout}\n${result.stderr}`;
+}
+
+/** A command line as logged: a URL's user info (`postgres://m3:secret@…`) is not printed. */
+function shownCommand(command: string, args: readonly string[]): string {
+  return `${command} ${args.join(' ').split('\n')[0]}`.replace(/:\/\/[^/@\s]+@/g, '://[REDACTED]@');
+}
+
 /**
  * The environment of the project's commands: this process's, without what would reach back into
  * the repository (NODE_PATH, npm's per-script variables, the m3 variables of an enclosing run).
@@ -79,7 +89,7 @@ export function run(
       if (child.pid !== undefined) running.delete(child.pid);
       const seconds = (Date.now() - started) / 1000;
       log(
-        `${command} ${args.join(' ').split('\n')[0]}  (${timedOut ? `killed after ${timeoutMs / 1000} s` : how}, ${seconds.toFixed(1)} s)`,
+        `${shownCommand(command, args)}  (${timedOut ? `killed after ${timeoutMs / 1000} s` : how}, ${seconds.toFixed(1)} s)`,
       );
       if (timedOut) stderr += `\n[install test] killed after ${timeoutMs / 1000} s`;
       resolve({ status, stdout, stderr, seconds });
@@ -87,6 +97,16 @@ export function run(
     child.on('error', (error) => finish(null, `error ${error.message}`));
     child.on('close', (status, signal) => finish(status, `exit ${status ?? signal}`));
   });
+}
+
+/** `npx <args>` in `folder`, without ever installing a missing command. */
+export function npxIn(
+  folder: string,
+  args: readonly string[],
+  timeoutMs: number,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<CommandResult> {
+  return run(folder, 'npx', ['--no', '--', ...args], timeoutMs, extraEnv);
 }
 
 function killGroup(pid: number | undefined): void {
@@ -124,15 +144,20 @@ export function writeProjectPackageJson(folder: string, packed: readonly PackedP
 }
 
 /**
- * The README's install command (`npm install --save-dev sf-m3 jest …`) with `sf-m3` replaced by
- * its tarball, as npm arguments, plus `extra` packages (the user's own server's dependencies).
+ * A README's install command (`npm install --save-dev sf-m3 jest …`) with the package `name`
+ * replaced by its tarball, as npm arguments, plus `extra` packages (the user's own server's
+ * dependencies).
  */
-export function installArguments(readmeCommand: string, rootTarball: string, extra: readonly string[]): string[] {
+export function installArguments(
+  readmeCommand: string,
+  { name, tarball }: Pick<PackedPackage, 'name' | 'tarball'>,
+  extra: readonly string[] = [],
+): string[] {
   const words = readmeCommand.trim().split(/\s+/);
-  if (words[0] !== 'npm' || words[1] !== 'install' || !words.includes('sf-m3')) {
-    throw new Error(`the README's first command is not "npm install … sf-m3 …": ${readmeCommand}`);
+  if (words[0] !== 'npm' || words[1] !== 'install' || !words.includes(name)) {
+    throw new Error(`the README's install command is not "npm install … ${name} …": ${readmeCommand}`);
   }
-  const args = words.slice(1).map((word) => (word === 'sf-m3' ? rootTarball : word));
+  const args = words.slice(1).map((word) => (word === name ? tarball : word));
   return [...args, ...extra, '--prefer-offline', '--no-audit', '--no-fund'];
 }
 
