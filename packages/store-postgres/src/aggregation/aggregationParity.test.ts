@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryExecutionStore, type AggregationReport } from '@sf-m3/core';
@@ -24,7 +24,8 @@ describe('aggregation parity: PostgreSQL SQL == SQLite SQL == the in-memory engi
 
   it.each([1, 2, 3, 4, 5, 6])('gives identical reports for a generated history (seed %i)', async (seed) => {
     const memory = new InMemoryExecutionStore();
-    const sqlite = new SQLiteExecutionStore(join(mkdtempSync(join(tmpdir(), 'm3-pg-parity-')), 'db.sqlite'));
+    const folder = mkdtempSync(join(tmpdir(), 'm3-pg-parity-'));
+    const sqlite = new SQLiteExecutionStore(join(folder, 'db.sqlite'));
     const postgres = new PostgresExecutionStore(await cluster().createSchema());
     try {
       await seedGeneratedHistory([memory, sqlite, postgres], prng(seed));
@@ -41,6 +42,7 @@ describe('aggregation parity: PostgreSQL SQL == SQLite SQL == the in-memory engi
       );
     } finally {
       await Promise.all([memory.close(), sqlite.close(), postgres.close()]);
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryExecutionStore, type AggregationReport } from '@sf-m3/core';
@@ -18,7 +18,8 @@ function rounded(report: AggregationReport): unknown {
 describe('aggregation parity: SQLite SQL == the pure engine of the in-memory store', () => {
   it.each([1, 2, 3, 4, 5, 6, 7, 8])('gives identical reports for a generated history (seed %i)', async (seed) => {
     const memory = new InMemoryExecutionStore();
-    const sqlite = new SQLiteExecutionStore(join(mkdtempSync(join(tmpdir(), 'm3-parity-')), 'db.sqlite'));
+    const folder = mkdtempSync(join(tmpdir(), 'm3-parity-'));
+    const sqlite = new SQLiteExecutionStore(join(folder, 'db.sqlite'));
     try {
       await seedGeneratedHistory([memory, sqlite], prng(seed));
       for (const query of GENERATED_HISTORY_QUERIES) {
@@ -30,6 +31,7 @@ describe('aggregation parity: SQLite SQL == the pure engine of the in-memory sto
       }
     } finally {
       await Promise.all([sqlite.close(), memory.close()]);
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });
