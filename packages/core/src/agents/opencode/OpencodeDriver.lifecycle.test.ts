@@ -51,7 +51,8 @@ describe('opencode harness lifecycle', () => {
   });
 
   it('a deadline finishes timed_out naming the stage and operation; the aborted turn is kept', async () => {
-    const session = await agent().session({ servers: [example], timeoutMs: 2_500 });
+    // Room for the fake server and the MCP server to start on a loaded CI machine before the turn hangs.
+    const session = await agent().session({ servers: [example], timeoutMs: 6_000 });
     const pids = livePidsOf(session);
     const turn = await session.send(HANG);
     const result = await session.close();
