@@ -169,6 +169,9 @@ export class AgentSession {
     const turnId = newId('turn');
     const index = this.turns.length + 1;
     if (this.finishing !== undefined) {
+      // A deadline or cancel before this turn may still be closing the harness (open() returns as
+      // soon as it aborts): the result it finishes with, not its absence, is this turn's outcome.
+      await this.finishing.catch(() => undefined);
       const finished = this.resultValue?.snapshot.outcome;
       const outcome = finished === 'timed_out' || finished === 'cancelled' ? finished : 'failed';
       const error: ErrorInfo = this.resultValue?.error ?? {
