@@ -182,6 +182,8 @@ export class AgentSession {
       return this.turnResult({ turnId, index, prompt, outcome, text: null, stopReason: null, error }, false);
     }
     this.currentTurn = turnId;
+    // Until the harness names its own stage (it may first settle the last turn's wire evidence).
+    this.stage = { stage: 'turn_start', operation: 'begin turn' };
     const scope = { sessionId: this.sessionId, turnId, phase: 'turn' as const };
     this.recorder.record('turn.created', { ...scope, origin: 'normalized', payload: { turnId, index, prompt } });
     this.recorder.record('agent.message', {
