@@ -169,6 +169,9 @@ export class AgentSession {
     const turnId = newId('turn');
     const index = this.turns.length + 1;
     if (this.finishing !== undefined) {
+      // A deadline or cancel before this turn may still be closing the harness (open() returns as
+      // soon as it aborts): the result it finishes with, not its absence, is this turn's outcome.
+      await this.finishing.catch(() => undefined);
       const finished = this.resultValue?.snapshot.outcome;
       const outcome = finished === 'timed_out' || finished === 'cancelled' ? finished : 'failed';
       const error: ErrorInfo = this.resultValue?.error ?? {
@@ -179,6 +182,8 @@ export class AgentSession {
       return this.turnResult({ turnId, index, prompt, outcome, text: null, stopReason: null, error }, false);
     }
     this.currentTurn = turnId;
+    // Until the harness names its own stage (it may first settle the last turn's wire evidence).
+    this.stage = { stage: 'turn_start', operation: 'begin turn' };
     const scope = { sessionId: this.sessionId, turnId, phase: 'turn' as const };
     this.recorder.record('turn.created', { ...scope, origin: 'normalized', payload: { turnId, index, prompt } });
     this.recorder.record('agent.message', {

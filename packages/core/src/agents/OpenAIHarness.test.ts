@@ -8,6 +8,7 @@ import { MCPTestKit } from '../kit/MCPTestKit';
 import { InProcessServer } from '../servers/InProcessServer';
 import { StdioServer } from '../servers/StdioServer';
 import { FakeChatCompletionsServer, type RecordedChatRequest } from '../testing/FakeChatCompletionsServer';
+import { holdNextDeadline } from './heldDeadline.testkit';
 
 const example = new InProcessServer({ name: 'example', factory: createExampleServer });
 const stdioExample = new StdioServer({ name: 'shipping', command: process.execPath, args: [exampleServerBin] });
@@ -170,9 +171,11 @@ describe('the openai harness', () => {
     });
 
     it('timed_out: the text of the rounds before the deadline, joined', async () => {
-      fake.enqueue(saysAndAsks('Looking Ada up.', 'c1'), saysAndAsks('Checking once more.', 'c2'), {
-        content: 'late',
-        delayMs: 20_000,
+      // The deadline fires as the third round's request arrives, however long the first two took.
+      const deadline = holdNextDeadline(1_500);
+      fake.enqueue(saysAndAsks('Looking Ada up.', 'c1'), saysAndAsks('Checking once more.', 'c2'), () => {
+        deadline.fire();
+        return { content: 'late', delayMs: 20_000 };
       });
       const result = await agent().run('Normalize Ada', { servers: [example], timeoutMs: 1_500 });
 

@@ -3,6 +3,7 @@ import type { TraceEvent } from '../../trace/Event';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { secretFromEnv } from '../../redaction/SecretRef';
 import { StdioServer } from '../../servers/StdioServer';
+import { holdNextDeadline, sessionEventSeen } from '../heldDeadline.testkit';
 import {
   agentManifests,
   agentPidOf,
@@ -32,9 +33,14 @@ describe('acp harness lifecycle', () => {
     kit.agents([{ harness: 'acp', manifest, models: ['fixture'], ...extra }])[0]!;
 
   it('a deadline finishes the execution timed_out with a diagnostic naming stage and operation', async () => {
+    // The deadline fires once the agent streamed and stalls, however long startup took.
+    const deadline = holdNextDeadline(2_000);
     const session = await agent(agentManifests.stalling).session({ servers: [example], timeoutMs: 2_000 });
     const pids = livePidsOf(session);
-    const turn = await session.send('wait for me');
+    const sending = session.send('wait for me');
+    await sessionEventSeen(session, firstChunk);
+    deadline.fire();
+    const turn = await sending;
     const result = await session.close();
 
     expect(turn.outcome).toBe('timed_out');
@@ -86,12 +92,16 @@ describe('acp harness lifecycle', () => {
   });
 
   it('a deadline on an agent that never answers keeps the text it streamed (partial) in the timed-out turn', async () => {
+    const deadline = holdNextDeadline(2_000);
     const session = await agent(agentManifests.stallingIgnoringCancel).session({
       servers: [example],
       timeoutMs: 2_000,
     });
     const pids = livePidsOf(session);
-    const turn = await session.send('wait for me');
+    const sending = session.send('wait for me');
+    await sessionEventSeen(session, firstChunk);
+    deadline.fire();
+    const turn = await sending;
     const result = await session.close();
 
     expect(turn.outcome).toBe('timed_out');

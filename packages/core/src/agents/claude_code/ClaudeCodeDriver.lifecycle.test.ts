@@ -6,6 +6,7 @@ import type { TraceEvent } from '../../trace/Event';
 import type { RawMessageEntry } from '../../trace/TraceEntry';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { StdioServer } from '../../servers/StdioServer';
+import { holdNextDeadline, sessionEventSeen } from '../heldDeadline.testkit';
 import { agentPidOf, alive, ensureBuilt, livePidsOf, pidsOnceSeen, tracedPids } from '../acp/acpHarness.testkit';
 import { FAKE_CLAUDE, fakeClaudeAgent } from './claudeCode.testkit';
 
@@ -46,8 +47,13 @@ describe('claude_code harness lifecycle (stream-json fixture)', () => {
   });
 
   it('a deadline ends the turn timed_out with the text streamed so far and the stage it was in', async () => {
+    // The deadline fires once the CLI answered and stalls, however long startup took.
+    const deadline = holdNextDeadline(2_000);
     const session = await fakeClaudeAgent(kit).session({ servers: [example], timeoutMs: 2_000 });
-    const turn = await session.send('[stall]');
+    const sent = session.send('[stall]');
+    await sessionEventSeen(session, (e) => e.kind === 'assistant.content');
+    deadline.fire();
+    const turn = await sent;
     const pids = livePidsOf(session);
     const result = await session.close();
 

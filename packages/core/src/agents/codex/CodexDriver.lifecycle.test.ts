@@ -1,5 +1,6 @@
 import type { TraceEvent } from '../../trace/Event';
 import { MCPTestKit } from '../../kit/MCPTestKit';
+import { holdNextDeadline, sessionEventSeen } from '../heldDeadline.testkit';
 import {
   alive,
   ensureBuilt,
@@ -15,6 +16,8 @@ beforeAll(ensureBuilt, 120_000);
 /** The turn is under way once Codex streamed its first delta (a raw frame from the harness). */
 const streaming = (e: TraceEvent) =>
   e.kind === 'raw.frame' && e.direction === 'harness_to_sdk' && e.turnId !== undefined;
+/** The stalling turn's text delta arrived (the notification is handled as its frame is recorded). */
+const streamedDelta = (e: TraceEvent) => streaming(e) && JSON.stringify(e.payload).includes('item/agentMessage/delta');
 const interrupts = (frames: Record<string, unknown>[]) => frames.filter((f) => f.method === 'turn/interrupt');
 
 describe('codex harness lifecycle', () => {
@@ -41,8 +44,13 @@ describe('codex harness lifecycle', () => {
   });
 
   it('a deadline finishes timed_out with a diagnostic naming stage and operation, after turn/interrupt', async () => {
+    // The deadline fires once the turn streamed and stalls, however long startup took.
+    const deadline = holdNextDeadline(2_000);
     const session = await fakeCodexAgent(kit).session({ servers: [example], timeoutMs: 2_000 });
-    const turn = await session.send('stall');
+    const sent = session.send('stall');
+    await sessionEventSeen(session, streamedDelta);
+    deadline.fire();
+    const turn = await sent;
     const result = await session.close();
 
     expect(turn.outcome).toBe('timed_out');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { MCPTestKit } from '../../kit/MCPTestKit';
+import { holdNextDeadline, sessionEventSeen } from '../heldDeadline.testkit';
 import { ensureBuilt, example, fakeCodexAgent, harnessFrames } from './codexHarness.testkit';
 
 // The app-server types of codex-cli 0.171.0 (pin-codex-schema.js), for the messages the harness uses.
@@ -103,13 +104,20 @@ describe('the codex app-server protocol pinned from codex-cli 0.171.0', () => {
   it("the driver's requests and answers and the fixture's frames conform to the pinned types", async () => {
     const kit = new MCPTestKit();
     try {
-      // The third turn stalls until the deadline, so the driver sends turn/interrupt too.
+      // The third turn stalls until the deadline (fired once it streamed), so the driver sends turn/interrupt too.
+      const deadline = holdNextDeadline(4_000);
       const session = await fakeCodexAgent(kit).session({ servers: [example], timeoutMs: 4_000 });
       await session.send(
         'ask-approval\ncall example:shipping_quote {"weight_kg":2,"zone":"local"}\nreason: price\nhidden-reasoning',
       );
       await session.send('fail: refused');
-      await session.send('stall');
+      const stalled = session.send('stall');
+      await sessionEventSeen(
+        session,
+        (e) => e.kind === 'raw.frame' && String(e.payload.preview).includes('"delta":"thinking"'),
+      );
+      deadline.fire();
+      await stalled;
       const view = (await session.close()).traceView;
       // Frames in the order they were recorded (both directions interleaved).
       const frames = view.rawMessages

@@ -3,6 +3,7 @@ import { exampleServerBin } from '@sf-m3/example-servers';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { StdioServer } from '../../servers/StdioServer';
 import type { TraceEvent } from '../../trace/Event';
+import { holdNextDeadline, sessionEventSeen } from '../heldDeadline.testkit';
 import { alive, ensureBuilt, livePidsOf, pidsOnceSeen, tracedPids } from '../acp/acpHarness.testkit';
 
 const FAKE_OPENCODE = join(__dirname, '__fixtures__', 'fake-opencode.js');
@@ -51,10 +52,14 @@ describe('opencode harness lifecycle', () => {
   });
 
   it('a deadline finishes timed_out naming the stage and operation; the aborted turn is kept', async () => {
-    // Room for the fake server and the MCP server to start on a loaded CI machine before the turn hangs.
-    const session = await agent().session({ servers: [example], timeoutMs: 6_000 });
+    // The deadline fires once the turn hangs, however long startup took on a loaded machine.
+    const deadline = holdNextDeadline(2_500);
+    const session = await agent().session({ servers: [example], timeoutMs: 2_500 });
     const pids = livePidsOf(session);
-    const turn = await session.send(HANG);
+    const sent = session.send(HANG);
+    await sessionEventSeen(session, (e) => e.kind === 'tool.result_received' && e.turnId !== undefined);
+    deadline.fire();
+    const turn = await sent;
     const result = await session.close();
 
     expect(turn.outcome).toBe('timed_out');

@@ -2,6 +2,7 @@ import { exampleServerBin } from '@sf-m3/example-servers';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { StdioServer } from '../../servers/StdioServer';
 import type { TraceEvent } from '../../trace/Event';
+import { holdNextDeadline, sessionEventSeen } from '../heldDeadline.testkit';
 import { alive, ensureBuilt, FAKE_PI, livePidsOf, pidsOnceSeen, tracedPids } from './piHarness.testkit';
 
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
@@ -9,6 +10,15 @@ const example = new StdioServer({ name: 'example', command: process.execPath, ar
 const HANG = 'call mcp_example_shipping_quote {"weight_kg":2,"zone":"local"}\nstream-and-hang';
 
 beforeAll(ensureBuilt, 120_000);
+
+/**
+ * The assistant message of `stream-and-hang` started; the fixture writes its text delta in the same
+ * write, and the driver reads both lines of one chunk before anything else runs.
+ */
+const partialAnswerStarted = (e: TraceEvent) =>
+  e.kind === 'raw.frame' &&
+  e.direction === 'harness_to_sdk' &&
+  /"type":"message_start".*"role":"assistant"/.test(String(e.payload.preview));
 
 /** Reads a handle's events until the tool result; returns the agent pid and its descendants then. */
 const pidsOnceToolReturned = (events: AsyncIterable<TraceEvent>): Promise<number[]> =>
@@ -42,9 +52,14 @@ describe('pi harness lifecycle', () => {
   });
 
   it('a deadline ends the turn timed_out with the streamed text kept and names the stage', async () => {
+    // The deadline fires once the partial answer streamed, however long startup took.
+    const deadline = holdNextDeadline(3_000);
     const session = await pi().session({ servers: [example], timeoutMs: 3_000 });
     const pids = livePidsOf(session);
-    const turn = await session.send(HANG);
+    const sent = session.send(HANG);
+    await sessionEventSeen(session, partialAnswerStarted);
+    deadline.fire();
+    const turn = await sent;
     const result = await session.close();
 
     expect(turn.outcome).toBe('timed_out');

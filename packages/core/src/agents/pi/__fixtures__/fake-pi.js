@@ -162,12 +162,15 @@ async function prompt(id, message) {
   }
   if (lines.includes('stream-and-hang')) {
     const partial = assistant([{ type: 'text', text: 'partial answer' }], 'stop');
-    write({ type: 'message_start', message: { ...partial, content: [] } });
-    write({
+    // One write (under PIPE_BUF, so one read): a reader that sees the message start has its text too.
+    const update = {
       type: 'message_update',
       assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta: 'partial answer', partial },
       message: partial,
-    });
+    };
+    process.stdout.write(
+      `${JSON.stringify({ type: 'message_start', message: { ...partial, content: [] } })}\n${JSON.stringify(update)}\n`,
+    );
     turn = {
       abort: () => {
         const m = assistant([{ type: 'text', text: 'partial answer' }], 'aborted', {
