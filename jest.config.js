@@ -25,6 +25,9 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
   },
+  // One shared folder per run (SF_M3_E2E_RUN_DIR): work several files need is done there once.
+  globalSetup: '<rootDir>/e2e/run/globalSetup.js',
+  globalTeardown: '<rootDir>/e2e/run/globalTeardown.js',
   testTimeout: 30_000,
   maxWorkers: 2,
 };

@@ -1,7 +1,8 @@
 // The install test's setup: a work folder under os.tmpdir() with every published package packed
 // into packs/ and, beside it, project/, into which the README quick start's own `npm install` put
 // sf-m3 from its tarball (nothing else from this repository), plus the user's MCP server at
-// dist/server.js. One setup (sqlite3 builds from source, minutes) serves every block of the test.
+// dist/server.js. One setup (sqlite3 builds from source, minutes) serves every install test file
+// of a run (sharedInstalledProject.ts copies it for each).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,14 +34,20 @@ export function quickStartPackages(packed: readonly PackedPackage[]): PackedPack
   return packed.filter((entry) => entry.name !== STORE_POSTGRES);
 }
 
-/** Packs every published package and installs sf-m3 with the README's command; logs each step. */
-export async function installQuickStartProject(repoRoot: string, figures: string[]): Promise<InstalledProject> {
+/**
+ * Packs every published package and installs sf-m3 with the README's command into `work` (a new
+ * temp folder when omitted; removed again when the setup fails); logs each step.
+ */
+export async function installQuickStartProject(
+  repoRoot: string,
+  figures: string[],
+  work: string = realpathSync(mkdtempSync(join(tmpdir(), 'm3-install-'))),
+): Promise<InstalledProject> {
   const started = Date.now();
   ensureBuilt();
   if (!existsSync(join(repoRoot, 'packages', 'core', 'vendor', 'acp-sdk.cjs'))) {
     throw new Error('packages/core/vendor/acp-sdk.cjs is missing: run `npm run build` before the install test');
   }
-  const work = realpathSync(mkdtempSync(join(tmpdir(), 'm3-install-')));
   const project = join(work, 'project');
   log(`work folder ${work}`);
   try {

@@ -1,6 +1,6 @@
-// @sf-m3/store-postgres the way a user gets it: its tarball installed into the install test's
-// project with the command of its README's Setup (after the quick start, so that one install of
-// sf-m3 and sqlite3 serves both), then `m3 test`, `m3 runs` and `m3 report` there against a real
+// @sf-m3/store-postgres the way a user gets it: its tarball installed into a copy of the install
+// test's project with the command of its README's Setup (after the quick start, so that one install
+// of sf-m3 and sqlite3 serves both), then `m3 test`, `m3 runs` and `m3 report` there against a real
 // throwaway PostgreSQL cluster, through a URL whose password must never be printed or saved.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,8 +39,8 @@ function comparable(reportJson: string): unknown {
 }
 
 /**
- * The describe block of the PostgreSQL store, for the install test to call after its other blocks
- * (the README's files and the SQLite run of tests/shipping.test.ts are in the project by then).
+ * The describe block of the PostgreSQL store, for installPostgres.test.ts to call once the README's
+ * files and the SQLite run of tests/shipping.test.ts are in the project.
  */
 export function storePostgresChecks(repoRoot: string, installed: () => InstalledProject): void {
   describe(`${STORE_POSTGRES} installed with its README command, on a real PostgreSQL`, () => {

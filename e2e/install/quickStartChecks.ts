@@ -1,0 +1,49 @@
+// The README quick start and the entry-point type checks, run with whichever TypeScript the
+// project has installed: the install test files call it once per TypeScript line they support.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkEntryPoints, RESOLUTION_MODES } from './entryPointTypes';
+import type { InstalledProject } from './installedProject';
+import { npx, readmeCommand, resultsDbStamp } from './installedProjectFile';
+import { normalizeRunIds } from './readmeQuickStart';
+import { typeErrorsOutsideThirdParty } from './typeErrors';
+import { installedVersion, log, output } from './userProject';
+
+/** The checks of one TypeScript line (`6`, `5.9`) on the project `installed()` returns. */
+export function quickStartChecks(line: string, installed: () => InstalledProject): void {
+  test(`typescript ${line}.x is the one installed`, async () => {
+    const version = await installedVersion(installed().project, 'typescript');
+    log(`typescript ${version}`);
+    expect(version.startsWith(`${line}.`)).toBe(true);
+  });
+
+  test('plain npx jest runs the README test green and writes nothing', async () => {
+    const before = resultsDbStamp(installed());
+    const result = await npx(installed(), ['jest']);
+    installed().figures.push(`npx jest (typescript ${line}): ${result.seconds.toFixed(1)} s`);
+    expect(result.stderr).toContain('Tests:       1 passed, 1 total');
+    expect(result.status).toBe(0);
+    expect(resultsDbStamp(installed())).toBe(before);
+  });
+
+  test('npx m3 test runs it green, saves the run and prints the summary the README shows', async () => {
+    const { quickStart, project, figures } = installed();
+    const result = await readmeCommand(installed(), quickStart.commands.at(-1)!);
+    figures.push(`npx m3 test (typescript ${line}): ${result.seconds.toFixed(1)} s`);
+    expect(result.stderr).toContain('Tests:       1 passed, 1 total');
+    expect(normalizeRunIds(result.stdout)).toBe(normalizeRunIds(quickStart.summary));
+    expect(result.status).toBe(0);
+    expect(existsSync(join(project, '.m3', 'executions.sqlite'))).toBe(true);
+  });
+
+  test.each(RESOLUTION_MODES.map((mode) => [mode.name, mode] as const))(
+    'every documented entry point type-checks under %s resolution',
+    async (_name, mode) => {
+      const result = await checkEntryPoints(installed().project, mode);
+      const { ours, thirdParty } = typeErrorsOutsideThirdParty(output(result));
+      for (const error of thirdParty) log(`third-party declaration error (not sf-m3's): ${error}`);
+      expect(ours).toEqual([]);
+      if (thirdParty.length === 0) expect(result.status).toBe(0);
+    },
+  );
+}
