@@ -3,7 +3,7 @@ import { displayPath } from '../displayPath';
 import type { RunRecord } from '@sf-m3/core';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { positiveInteger, resolveResultsDb } from '../options/testOptions';
-import { openResultsStore } from '../store/openResultsStore';
+import { noticeTo, openResultsStore } from '../store/openResultsStore';
 
 /** Options of `m3 runs`. */
 export interface RunsCommandInput {
@@ -43,8 +43,8 @@ export function formatRuns(runs: readonly RunRecord[]): string {
 export async function runRunsCommand(input: RunsCommandInput, io: CliIO): Promise<number> {
   const limit = input.limit === undefined ? 20 : positiveInteger('--limit', input.limit);
   const path = resolveResultsDb(input.resultsDb, io.cwd, io.env);
-  const store = openResultsStore(path, { mustExist: true });
   const redactor = cliRedactor(io.env);
+  const store = openResultsStore(path, { mustExist: true, onNotice: noticeTo(io, redactor) });
   try {
     const runs = await store.listRuns({ limit });
     if (input.json === true) {
