@@ -51,6 +51,7 @@ import { pruneRunsOf } from './prune/pruneRunsOf';
 import {
   listAttemptRecords,
   listRunRecords,
+  listRunningRunRecords,
   listSuiteRecords,
   readRunRecord,
   registerSuiteRow,
@@ -163,6 +164,10 @@ export class SQLiteExecutionStore implements ExecutionStore {
   async listRuns(options: { limit?: number } = {}): Promise<RunRecord[]> {
     const limit = options.limit ?? -1;
     return listRunRecords(await this.reader(), limit);
+  }
+
+  async listRunningRuns(): Promise<RunRecord[]> {
+    return listRunningRunRecords(await this.reader());
   }
 
   async registerSuite(name: string): Promise<SuiteRecord> {

@@ -8,6 +8,7 @@ import { resolveResultsDb, validateRunId } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
 import { validateReportOutput } from '../report/reportOutputOptions';
 import { runFlakyReport, writeFormattedReport } from '../report/runFormattedReport';
+import { closeAbandonedRunsAt } from '../store/closeAbandonedRunsAt';
 import { noticeTo, openResultsStore } from '../store/openResultsStore';
 import { buildRunSummary } from '../summary/buildRunSummary';
 import { parseAlpha } from '../gates/parseGateValues';
@@ -44,6 +45,7 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
     return runFlakyReport(path, { ...outputs, flakyRuns: outputs.flakyRuns }, redactor, io);
   const store = openResultsStore(path, { mustExist: true, onNotice: noticeTo(io, redactor) });
   try {
+    await closeAbandonedRunsAt(path, store, io, redactor);
     let current: RunRecord | null;
     if (requested === null) {
       current = (await store.listRuns({ limit: 1 }))[0] ?? null;

@@ -3,6 +3,7 @@ import { displayPath } from '../displayPath';
 import type { RunRecord } from '@sf-m3/core';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { positiveInteger, resolveResultsDb } from '../options/testOptions';
+import { closeAbandonedRunsAt } from '../store/closeAbandonedRunsAt';
 import { noticeTo, openResultsStore } from '../store/openResultsStore';
 
 /** Options of `m3 runs`. */
@@ -46,6 +47,7 @@ export async function runRunsCommand(input: RunsCommandInput, io: CliIO): Promis
   const redactor = cliRedactor(io.env);
   const store = openResultsStore(path, { mustExist: true, onNotice: noticeTo(io, redactor) });
   try {
+    await closeAbandonedRunsAt(path, store, io, redactor);
     const runs = await store.listRuns({ limit });
     if (input.json === true) {
       io.stdout(`${JSON.stringify(redactor.redactJson({ resultsDb: displayPath(io.cwd, path), runs }), null, 2)}\n`);
