@@ -63,13 +63,14 @@ export function startFaultRun(
 
 /**
  * Starts a plain `jest` (no `m3`) on a fresh copy of the faults fixture, saving into the project's
- * `.m3/executions.sqlite` (`M3_RESULTS_DB`); its `child` is Jest itself.
+ * `.m3/executions.sqlite` (`M3_RESULTS_DB`); its `child` is Jest itself. `after`: run in that
+ * earlier run's project copy and temp directory instead of fresh ones.
  */
-export function startPlainJest(args: readonly string[]): FaultRun {
-  const folder = copyFixture('faults-run');
-  const tmp = mkdtempSync(join(tmpdir(), 'm3-faults-tmp-'));
+export function startPlainJest(args: readonly string[], after?: FaultRun): FaultRun {
+  const folder = after?.folder ?? copyFixture('faults-run');
+  const tmp = after?.tmp ?? mkdtempSync(join(tmpdir(), 'm3-faults-tmp-'));
   const readyDir = join(folder, '.ready');
-  mkdirSync(readyDir);
+  mkdirSync(readyDir, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env, SF_M3_ROOT: repoRoot, TMPDIR: tmp, FAULT_READY_DIR: readyDir };
   for (const name of Object.keys(env)) if (name.startsWith('M3_') || name === 'JEST_WORKER_ID') delete env[name];
   env.M3_RESULTS_DB = join(folder, '.m3', 'executions.sqlite');

@@ -226,3 +226,27 @@ test('SIGKILL of a plain `jest` mid-test: the run it left running is closed inte
   });
   expect(m3Runs(run).stderr).toBe(''); // closed once
 });
+
+test('a later plain `jest` run closes the run a SIGKILLed one left running, and says so', async () => {
+  const killed = startPlainJest(['tests/inprocess', 'tests/passes', '--maxWorkers=2']);
+  runs.push(killed);
+  await waitForMarker(killed, 'ready-inprocess');
+  const worker = await waitForMarker(killed, 'worker-inprocess');
+  const runId = m3Runs(killed).runs[0]!.runId;
+  process.kill(killed.child.pid as number, 'SIGKILL');
+  await killed.exited;
+  process.kill(worker.pid, 'SIGKILL');
+  await waitUntilGone(worker.pid);
+
+  const later = await startPlainJest(['tests/passes'], killed).exited;
+  expect(later.status).toBe(0);
+  expect(later.output).toContain(
+    `m3: closed run ${runId} as interrupted (the run was interrupted: jest (pid ${String(killed.child.pid)} on `,
+  );
+  const saved = await withStore(killed.folder, (store) => store.listRuns());
+  expect(saved.map((r) => [r.runId === runId ? 'killed' : 'later', r.status])).toEqual([
+    ['later', 'passed'],
+    ['killed', 'interrupted'],
+  ]);
+  expect(saved[0]!.processes).toBeUndefined(); // a finished run keeps no owners
+});
