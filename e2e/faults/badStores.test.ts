@@ -4,10 +4,22 @@
 // `m3 runs`/`m3 report` read a database nobody may write. Permissions bind only an unprivileged
 // process, so those commands run through unprivileged() (as root: without CAP_DAC_OVERRIDE).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import * as sqlite3 from 'sqlite3';
+import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
 import { canRunUnprivileged, unprivileged } from '../../packages/store-sqlite/src/unprivileged.testkit';
 import {
   childEnv,
@@ -25,9 +37,13 @@ jest.setTimeout(240_000);
 /** Generous bound for one refused `m3` command on a loaded machine; a hang fails the test. */
 const BOUND_MS = 90_000;
 
-function runM3Unprivileged(args: string[], cwd: string): M3Run & { signal: NodeJS.Signals | null } {
+function runM3Unprivileged(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): M3Run & { signal: NodeJS.Signals | null } {
   const { command, args: argv } = unprivileged(process.execPath, [m3Bin, ...args]);
-  const result = spawnSync(command, argv, { cwd, env: childEnv({}), encoding: 'utf8', timeout: BOUND_MS });
+  const result = spawnSync(command, argv, { cwd, env: childEnv(env), encoding: 'utf8', timeout: BOUND_MS });
   return { status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr, combined: '' };
 }
 
@@ -36,6 +52,19 @@ function rawExec(path: string, sql: string): Promise<void> {
     const db = new sqlite3.Database(path, (openError) => {
       if (openError) return reject(openError);
       db.exec(sql, (error) => db.close(() => (error ? reject(error) : resolve())));
+    });
+  });
+}
+
+/** The run ids the main file holds, read immutable: without what its -wal holds. */
+function runIdsWithoutWal(path: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const mode = sqlite3.OPEN_READONLY | sqlite3.OPEN_URI;
+    const db = new sqlite3.Database(`${pathToFileURL(path).href}?immutable=1`, mode, (openError) => {
+      if (openError) return reject(openError);
+      db.all<{ run_id: string }>('SELECT run_id FROM runs', (error, rows) =>
+        db.close(() => (error ? reject(error) : resolve(rows.map((row) => row.run_id)))),
+      );
     });
   });
 }
@@ -71,7 +100,8 @@ describe('m3 on bad results databases', () => {
     db = join(folder, '.m3', 'executions.sqlite');
   });
   afterAll(() => {
-    for (const name of ['locked', '.m3']) if (existsSync(join(folder, name))) chmodSync(join(folder, name), 0o755);
+    for (const name of ['locked', 'copied', '.m3'])
+      if (existsSync(join(folder, name))) chmodSync(join(folder, name), 0o755);
     removeFixture(folder);
   });
 
@@ -117,6 +147,52 @@ describe('m3 on bad results databases', () => {
       expect(report.stdout).toContain(runId);
       expect(snapshot(path)).toEqual(before);
       expect(readdirSync(locked)).toEqual(['executions.sqlite']);
+    },
+  );
+
+  itWithPermissions(
+    'a copied history (read-only file and -wal, no -shm, read-only folder): m3 runs and m3 report read a private copy',
+    async () => {
+      // A second run written while the store is open stays in the -wal: copy the file and its -wal
+      // then, as a CI artifact is copied, so what only the -wal holds must still be listed.
+      const source = join(folder, 'live', 'executions.sqlite');
+      mkdirSync(join(folder, 'live'));
+      copyFileSync(db, source);
+      const copied = join(folder, 'copied');
+      const path = join(copied, 'executions.sqlite');
+      mkdirSync(copied);
+      const store = new SQLiteExecutionStore(source);
+      try {
+        await store.saveRun({ ...(await store.getRun(runId))!, runId: 'run-only-in-wal', label: 'wal' });
+        for (const suffix of ['', '-wal']) copyFileSync(`${source}${suffix}`, `${path}${suffix}`);
+      } finally {
+        await store.close();
+      }
+      expect(readdirSync(copied)).toEqual(['executions.sqlite', 'executions.sqlite-wal']);
+      for (const name of readdirSync(copied)) chmodSync(join(copied, name), 0o444);
+      chmodSync(copied, 0o555);
+      // What immutable=1 would read: the run only the -wal holds is missing there.
+      expect(await runIdsWithoutWal(path)).toEqual([runId]);
+      const before = { db: snapshot(path), wal: readFileSync(`${path}-wal`).toString('base64') };
+      const tmp = mkdtempSync(join(tmpdir(), 'm3-e2e-tmpdir-'));
+      try {
+        const runs = runM3Unprivileged(['runs', '--results-db', path], folder, { TMPDIR: tmp });
+        expect({ status: runs.status, signal: runs.signal }).toEqual({ status: 0, signal: null });
+        expect(runs.stdout).toMatch(/^run-only-in-wal {2}.* {2}wal$/m);
+        expect(runs.stdout).toContain(`${runId}  `);
+        expect(runs.stderr).toBe(
+          `m3: ${path} has a -wal but no -shm in a read-only folder: reading a private copy of it and its -wal ` +
+            '(the original is left untouched)\n',
+        );
+        const report = runM3Unprivileged(['report', 'run-only-in-wal', '--results-db', path], folder, { TMPDIR: tmp });
+        expect(report.status).toBe(0);
+        expect(report.stdout).toMatch(/verdict {5}passed/);
+        expect(readdirSync(tmp)).toEqual([]);
+      } finally {
+        removeFixture(tmp);
+      }
+      expect({ db: snapshot(path), wal: readFileSync(`${path}-wal`).toString('base64') }).toEqual(before);
+      expect(readdirSync(copied)).toEqual(['executions.sqlite', 'executions.sqlite-wal']);
     },
   );
 

@@ -61,6 +61,49 @@ export function startFaultRun(
   return { folder, tmp, readyDir, child, exited };
 }
 
+/**
+ * Starts a plain `jest` (no `m3`) on a fresh copy of the faults fixture, saving into the project's
+ * `.m3/executions.sqlite` (`M3_RESULTS_DB`); its `child` is Jest itself. `after`: run in that
+ * earlier run's project copy and temp directory instead of fresh ones.
+ */
+export function startPlainJest(args: readonly string[], after?: FaultRun): FaultRun {
+  const folder = after?.folder ?? copyFixture('faults-run');
+  const tmp = after?.tmp ?? mkdtempSync(join(tmpdir(), 'm3-faults-tmp-'));
+  const readyDir = join(folder, '.ready');
+  mkdirSync(readyDir, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, SF_M3_ROOT: repoRoot, TMPDIR: tmp, FAULT_READY_DIR: readyDir };
+  for (const name of Object.keys(env)) if (name.startsWith('M3_') || name === 'JEST_WORKER_ID') delete env[name];
+  env.M3_RESULTS_DB = join(folder, '.m3', 'executions.sqlite');
+  const jestBin = join(repoRoot, 'node_modules', 'jest', 'bin', 'jest.js');
+  const child = spawn(process.execPath, [jestBin, '--ci', ...args, `--cacheDirectory=${jestCache}`], {
+    cwd: folder,
+    env,
+  });
+  let output = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const exited = new Promise<{ status: number | null; signal: NodeJS.Signals | null; output: string }>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.once('close', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, output });
+    });
+  });
+  return { folder, tmp, readyDir, child, exited };
+}
+
+/** `m3 runs --json` in the run's project: the runs it lists and what it said on stderr. */
+export function m3Runs(run: FaultRun): { runs: { runId: string; status: string }[]; stderr: string } {
+  const env: NodeJS.ProcessEnv = { ...process.env, SF_M3_ROOT: repoRoot, TMPDIR: run.tmp };
+  for (const name of Object.keys(env)) if (name.startsWith('M3_') || name === 'JEST_WORKER_ID') delete env[name];
+  const listed = spawnSync(process.execPath, [m3Bin, 'runs', '--json'], { cwd: run.folder, env, encoding: 'utf8' });
+  if (listed.status !== 0) throw new Error(`m3 runs exited ${String(listed.status)}: ${listed.stderr}`);
+  return {
+    runs: (JSON.parse(listed.stdout) as { runs: { runId: string; status: string }[] }).runs,
+    stderr: listed.stderr,
+  };
+}
+
 /** Waits (bounded) until the fixture wrote `name.json` into the ready folder, and reads it. */
 export async function waitForMarker(
   run: FaultRun,

@@ -4,11 +4,14 @@
 // `m3 report`, feedback.json and the database agree; the database is intact; every execution is
 // complete (in-flight ones `interrupted`) and every test has its attempt; no process of the run and
 // no temporary file is left. The figures are printed as one summary line at the end.
-import { ensureBuilt } from '../cli.testkit';
+import { spawnSync } from 'node:child_process';
+import { ensureBuilt, m3Bin, repoRoot, withStore } from '../cli.testkit';
 import {
   inspectFaultRun,
+  m3Runs,
   removeFaultRun,
   startFaultRun,
+  startPlainJest,
   survivors,
   waitForMarker,
   type FaultFindings,
@@ -53,6 +56,11 @@ function expectConsistent(found: FaultFindings, exitStatus: number | null, expec
   expect(found.unreadable).toEqual([]);
   expect(found.attempts.filter((a) => a.outcome === null)).toEqual([]);
   expect(found.tempLeft).toEqual([]);
+}
+
+/** Waits (bounded) until `pid`, killed by this test, has exited. */
+async function waitUntilGone(pid: number): Promise<void> {
+  for (let i = 0; i < 400 && survivors(null, [pid]).length > 0; i += 1) await new Promise((r) => setTimeout(r, 25));
 }
 
 function countSurvivors(jestPid: number | null, pids: number[]): number[] {
@@ -159,4 +167,86 @@ test('a test file that cannot load fails the run, naming the file, in every view
   expect(found.problems).toEqual([expect.objectContaining({ kind: 'file_error', testPath: 'tests/broken.test.js' })]);
   expect(found.outcomes).toEqual({ completed: 1 });
   expect(countSurvivors(null, found.recordedPids)).toEqual([]);
+});
+
+test('SIGKILL of a plain `jest` mid-test: the run it left running is closed interrupted by the next m3 runs', async () => {
+  const run = startPlainJest(['tests/inprocess', 'tests/passes', '--maxWorkers=2']);
+  runs.push(run);
+  await waitForMarker(run, 'ready-inprocess');
+  const worker = await waitForMarker(run, 'worker-inprocess');
+  const jestPid = run.child.pid as number;
+  const listed = m3Runs(run);
+  // While its Jest lives, nobody closes the run.
+  expect({ stderr: listed.stderr, statuses: listed.runs.map((r) => r.status) }).toEqual({
+    stderr: '',
+    statuses: ['running'],
+  });
+  const runId = listed.runs[0]!.runId;
+  // Jest is SIGKILLed, and its worker with it (as a CI job's kill or the OOM killer takes the whole
+  // tree): a Jest worker whose parent died is not an owner of the run, and would hang on here.
+  process.kill(jestPid, 'SIGKILL');
+  expect((await run.exited).signal).toBe('SIGKILL');
+  process.kill(worker.pid, 'SIGKILL');
+  await waitUntilGone(worker.pid);
+  expect(countSurvivors(null, [worker.pid])).toEqual([]);
+  expect(await withStore(run.folder, async (store) => (await store.getRun(runId))?.status)).toBe('running');
+
+  const after = m3Runs(run);
+  expect(after.stderr).toMatch(
+    new RegExp(
+      `^m3: closed run ${runId} as interrupted: jest \\(pid ${jestPid} on [^)]+\\) ended without finishing it \\(killed or crashed\\)\\n$`,
+    ),
+  );
+  expect(after.runs.map((r) => [r.runId, r.status])).toEqual([[runId, 'interrupted']]);
+  const stored = await withStore(run.folder, async (store) => ({
+    run: await store.getRun(runId),
+    outcomes: (await store.listExecutions({ runId })).map((e) => e.outcome),
+    attempts: await store.listAttempts({ runId }),
+  }));
+  expect(stored.run).toMatchObject({
+    status: 'interrupted',
+    problems: [expect.objectContaining({ kind: 'interrupted' })],
+  });
+  expect(stored.run!.finishedAt).not.toBeNull();
+  expect(stored.outcomes).toContain('interrupted');
+  expect(stored.outcomes).not.toContain(null);
+  const byName = Object.fromEntries(stored.attempts.map((a) => [a.fullName, a]));
+  expect(byName['faults hangs mid-call in process']).toMatchObject({
+    outcome: 'failed',
+    failureMessage: expect.stringMatching(/^interrupted: jest \(pid \d+ on .+\) ended without finishing it/),
+  });
+  const report = spawnSync(process.execPath, [m3Bin, 'report', runId, '--json'], {
+    cwd: run.folder,
+    env: { ...process.env, SF_M3_ROOT: repoRoot, TMPDIR: run.tmp },
+    encoding: 'utf8',
+  });
+  expect({ status: report.status, verdict: (JSON.parse(report.stdout) as { verdict: string }).verdict }).toEqual({
+    status: 1,
+    verdict: 'failed',
+  });
+  expect(m3Runs(run).stderr).toBe(''); // closed once
+});
+
+test('a later plain `jest` run closes the run a SIGKILLed one left running, and says so', async () => {
+  const killed = startPlainJest(['tests/inprocess', 'tests/passes', '--maxWorkers=2']);
+  runs.push(killed);
+  await waitForMarker(killed, 'ready-inprocess');
+  const worker = await waitForMarker(killed, 'worker-inprocess');
+  const runId = m3Runs(killed).runs[0]!.runId;
+  process.kill(killed.child.pid as number, 'SIGKILL');
+  await killed.exited;
+  process.kill(worker.pid, 'SIGKILL');
+  await waitUntilGone(worker.pid);
+
+  const later = await startPlainJest(['tests/passes'], killed).exited;
+  expect(later.status).toBe(0);
+  expect(later.output).toContain(
+    `m3: closed run ${runId} as interrupted (the run was interrupted: jest (pid ${String(killed.child.pid)} on `,
+  );
+  const saved = await withStore(killed.folder, (store) => store.listRuns());
+  expect(saved.map((r) => [r.runId === runId ? 'killed' : 'later', r.status])).toEqual([
+    ['later', 'passed'],
+    ['killed', 'interrupted'],
+  ]);
+  expect(saved[0]!.processes).toBeUndefined(); // a finished run keeps no owners
 });

@@ -6,6 +6,8 @@ export const RUN_ID_ENV = 'M3_RUN_ID';
 export const RUN_STATE_DIR_ENV = 'M3_RUN_STATE_DIR';
 /** A folder the `m3` CLI made for the run state, removed by the CLI after Jest however Jest ends. */
 export const RUN_STATE_ROOT_ENV = 'M3_RUN_STATE_ROOT';
+/** The pid of the `m3 test` that started Jest (it closes the run if Jest dies), set by the `m3` CLI. */
+export const CLI_PID_ENV = 'M3_CLI_PID';
 /** JSON array of the (already redacted) command line, set by the `m3` CLI. */
 export const ARGV_ENV = 'M3_ARGV';
 /** Trials override set by the CLI's `--trials`. */

@@ -1,4 +1,12 @@
-import type { AttemptCounts, AttemptRecord, ExecutionStore, RunProblem, RunRecord, RunStatus } from '@sf-m3/core';
+import type {
+  AttemptCounts,
+  AttemptRecord,
+  ExecutionStore,
+  RunProblem,
+  RunProcess,
+  RunRecord,
+  RunStatus,
+} from '@sf-m3/core';
 import type { RequiredFailureReport, RunningFile, RunProblemReport, RunReport } from './RunStateDir';
 
 /** State global setup leaves for global teardown (both run in Jest's main process). */
@@ -9,6 +17,8 @@ export interface GlobalRunState {
   readonly resultsDb: string | null;
   /** Jest's `--shard=i/N` (1-based index), or null for an unsharded run. */
   readonly shard: { readonly index: number; readonly count: number } | null;
+  /** The processes that own the run while it runs (`RunRecord.processes`). */
+  readonly processes: readonly RunProcess[];
   readonly stateDir: string;
   /** Environment values global setup replaced, restored by teardown (watch mode starts a new run each time). */
   readonly previousEnv: Record<string, string | undefined>;
@@ -94,7 +104,8 @@ export function finishRun(
 ): RunRecord {
   const status: RunStatus = failed || problems.length > 0 || anyTestFailed(attempts) ? 'failed' : 'passed';
   const all = [...(base.problems ?? []), ...problems];
-  return { ...base, finishedAt, status, counts: countAttempts(attempts), ...(all.length > 0 && { problems: all }) };
+  const { processes: _owners, ...finished } = base; // a finished run has no owning processes
+  return { ...finished, finishedAt, status, counts: countAttempts(attempts), ...(all.length > 0 && { problems: all }) };
 }
 
 /** Why a file whose mark was never cleared did not finish. */

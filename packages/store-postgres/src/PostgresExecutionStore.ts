@@ -52,7 +52,16 @@ import {
 import { prepareFinishedExecution, writeFinishedExecution } from './executions/writeFinishedExecution';
 import { countJudgeRequests, reserveJudgeRequest } from './judge/reserveJudgeRequest';
 import { pruneRuns } from './retention/pruneRuns';
-import { getRun, listAttempts, listRuns, listSuites, registerSuite, saveAttempt, saveRun } from './runs/runRecords';
+import {
+  getRun,
+  listAttempts,
+  listRunningRuns,
+  listRuns,
+  listSuites,
+  registerSuite,
+  saveAttempt,
+  saveRun,
+} from './runs/runRecords';
 import { listRunShards, recordShard } from './shards/recordShard';
 
 /** Options of a PostgreSQL store. */
@@ -138,6 +147,10 @@ export class PostgresExecutionStore implements ExecutionStore {
 
   async listRuns(options: { limit?: number } = {}): Promise<RunRecord[]> {
     return listRuns(await this.pool(), options.limit);
+  }
+
+  async listRunningRuns(): Promise<RunRecord[]> {
+    return listRunningRuns(await this.pool());
   }
 
   // shards -------------------------------------------------------------------------------------

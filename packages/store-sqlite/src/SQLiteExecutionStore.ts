@@ -51,6 +51,7 @@ import { pruneRunsOf } from './prune/pruneRunsOf';
 import {
   listAttemptRecords,
   listRunRecords,
+  listRunningRunRecords,
   listSuiteRecords,
   readRunRecord,
   registerSuiteRow,
@@ -72,6 +73,11 @@ export interface SQLiteExecutionStoreOptions {
    * migrated or written, so a read-only file or folder works; every write rejects with `StoreError`.
    */
   readonly readOnly?: boolean;
+  /**
+   * Receives one line when a read-only store reads a private copy instead of the file (a `-wal`
+   * with no `-shm` in a read-only folder; see privateReadCopy.ts). Default: nothing is said.
+   */
+  readonly onNotice?: (line: string) => void;
 }
 
 /**
@@ -85,6 +91,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
   private readonly retry: RetryPolicy;
   private readonly busyTimeoutMs: number | undefined;
   private readonly readOnly: boolean;
+  private readonly onNotice: ((line: string) => void) | undefined;
   private opening: Promise<OpenedDatabase> | null = null;
   /** Set once open, so hot paths skip awaiting `opening`. */
   private opened: OpenedDatabase | null = null;
@@ -100,6 +107,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.busyTimeoutMs = options.busyTimeoutMs;
     this.readOnly = options.readOnly === true;
+    this.onNotice = options.onNotice;
     this.queue = new WriteQueue(async (works) => {
       const writer = writerOf(await this.database());
       await immediateTransaction(writer, () => runWorks(works), this.retry);
@@ -111,7 +119,11 @@ export class SQLiteExecutionStore implements ExecutionStore {
     if (this.closed)
       return Promise.reject(new StoreError('the execution store is closed: create a new store to read or write'));
     if (this.opening === null) {
-      this.opening = openDatabase(this.path, { busyTimeoutMs: this.busyTimeoutMs, readOnly: this.readOnly });
+      this.opening = openDatabase(this.path, {
+        busyTimeoutMs: this.busyTimeoutMs,
+        readOnly: this.readOnly,
+        onNotice: this.onNotice,
+      });
       this.opening.then(
         (opened) => (this.opened = opened),
         () => (this.opening = null),
@@ -152,6 +164,10 @@ export class SQLiteExecutionStore implements ExecutionStore {
   async listRuns(options: { limit?: number } = {}): Promise<RunRecord[]> {
     const limit = options.limit ?? -1;
     return listRunRecords(await this.reader(), limit);
+  }
+
+  async listRunningRuns(): Promise<RunRecord[]> {
+    return listRunningRunRecords(await this.reader());
   }
 
   async registerSuite(name: string): Promise<SuiteRecord> {
@@ -290,7 +306,11 @@ export class SQLiteExecutionStore implements ExecutionStore {
     if (opening === null) return;
     const opened = await opening.catch(() => null);
     if (opened === null) return;
-    await opened.writer?.close();
-    await opened.reader.close();
+    try {
+      await opened.writer?.close();
+      await opened.reader.close();
+    } finally {
+      opened.privateCopy?.remove();
+    }
   }
 }

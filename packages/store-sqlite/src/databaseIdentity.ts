@@ -53,17 +53,18 @@ function foreign(path: string, tables: readonly string[]): StoreError {
  * foreign file is never switched to WAL, migrated or given a `-wal`/`-shm`. The header rules out
  * non-SQLite files; a connection that creates no file then reads the application id, the schema
  * version and, without sf-m3's application id (older sf-m3, another program, or a database
- * another worker is creating right now), the table names.
+ * another worker is creating right now), the table names. `readFrom` is a private copy to read
+ * instead (see privateReadCopy.ts); errors still name `path`.
  */
-export async function identifyDatabase(path: string): Promise<DatabaseIdentity> {
-  const header = readHeader(path);
+export async function identifyDatabase(path: string, readFrom: string = path): Promise<DatabaseIdentity> {
+  const header = readHeader(readFrom);
   if (header === null) return NEW;
   if (header.length < HEADER_BYTES || !header.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) {
     throw notSqlite(path);
   }
   let probe: SqliteConnection;
   try {
-    probe = await probeConnection(path);
+    probe = await probeConnection(readFrom);
   } catch (error) {
     throw new StoreError(`cannot read results database ${path} to check what it is: ${(error as Error).message}`, {
       path,

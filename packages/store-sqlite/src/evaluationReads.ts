@@ -3,8 +3,7 @@
  * lineage is required. Rows stay append-only, so both read only what `is_latest` and the sticky
  * `required` flag say; a schema-2 file opened read-only answers from its `evaluation_lineages`.
  */
-import type { EvaluationLineage, EvaluationResult } from '@sf-m3/core';
-import { lineageId } from './lineageId';
+import { lineageId, type EvaluationLineage, type EvaluationResult } from '@sf-m3/core';
 import type { SqliteConnection } from './SqliteConnection';
 
 /** True when some stored row of the lineage was saved as required (required is sticky). */

@@ -1,5 +1,11 @@
-import { canonicalInstant, caseIdOfEvaluation, requireId, StoreError, type StoredEvaluation } from '@sf-m3/core';
-import { lineageId } from './lineageId';
+import {
+  canonicalInstant,
+  caseIdOfEvaluation,
+  lineageId,
+  requireId,
+  StoreError,
+  type StoredEvaluation,
+} from '@sf-m3/core';
 import { markLatest } from './latestRows';
 import { MultiRowInsert } from './multiRowInsert';
 import { sqliteErrorCode, type SqliteConnection, type SqlValue } from './SqliteConnection';

@@ -4,6 +4,7 @@ import { StoreError, StoreSchemaError } from '@sf-m3/core';
 import { identifyDatabase } from './databaseIdentity';
 import { immediateTransaction } from './immediateTransaction';
 import { checkWritable, preparePath, resolveStorePath } from './storePath';
+import { makePrivateReadCopy, needsPrivateReadCopy, type PrivateReadCopy } from './privateReadCopy';
 import { readOnlyConnection } from './readOnlyConnection';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
 import { SqliteConnection, sqliteErrorCode } from './SqliteConnection';
@@ -21,6 +22,18 @@ export interface OpenedDatabase {
   readonly path: string;
   /** The schema version of the file: SCHEMA_VERSION once migrated; older when opened read-only. */
   readonly schemaVersion: number;
+  /** The private copy the reader reads instead of `path` (see privateReadCopy.ts), removed on close. */
+  readonly privateCopy: PrivateReadCopy | null;
+}
+
+/** Options of `openDatabase`. */
+export interface OpenDatabaseOptions {
+  /** How long one statement waits for another process's lock (default BUSY_TIMEOUT_MS). */
+  readonly busyTimeoutMs?: number;
+  /** Open an existing database for reading only. */
+  readonly readOnly?: boolean;
+  /** Receives one line when a read-only open reads a private copy instead of the file itself. */
+  readonly onNotice?: (line: string) => void;
 }
 
 /** The writer of an opened store; a store opened read-only throws the read-only write error. */
@@ -131,7 +144,7 @@ async function openForWriting(absolute: string, busyTimeoutMs: number): Promise<
     writer = await openWriter(absolute, busyTimeoutMs);
     const reader = await SqliteConnection.open(absolute);
     await configure(reader, false, busyTimeoutMs);
-    return { writer, reader, path: absolute, schemaVersion: SCHEMA_VERSION };
+    return { writer, reader, path: absolute, schemaVersion: SCHEMA_VERSION, privateCopy: null };
   } catch (error) {
     await writer?.close().catch(() => undefined);
     throw openFailure(absolute, error);
@@ -140,28 +153,43 @@ async function openForWriting(absolute: string, busyTimeoutMs: number): Promise<
 
 /**
  * Opens an existing results database for reading only: nothing is created, migrated or written,
- * so it works on a read-only file or folder. An older schema is read as it is.
+ * so it works on a read-only file or folder. An older schema is read as it is. A WAL database
+ * SQLite cannot read in place (a `-wal` but no `-shm` in a read-only folder) is read through a
+ * private copy, said in one line to `onNotice`; the original is only read.
  */
-async function openForReading(absolute: string, busyTimeoutMs: number): Promise<OpenedDatabase> {
+async function openForReading(
+  absolute: string,
+  busyTimeoutMs: number,
+  onNotice: (line: string) => void,
+): Promise<OpenedDatabase> {
   if (!existsSync(absolute)) {
     throw new StoreError(`no results database at ${absolute}: run \`m3 test\` first or pass --results-db`, {
       path: absolute,
     });
   }
-  const identity = await identifyDatabase(absolute);
-  if (identity.kind === 'new') {
-    throw new StoreError(`results database ${absolute} is empty: run \`m3 test\` first`, { path: absolute });
-  }
-  if (identity.userVersion > SCHEMA_VERSION) throw refuseNewer(absolute, identity.userVersion);
+  const privateCopy = needsPrivateReadCopy(absolute) ? makePrivateReadCopy(absolute) : null;
+  const source = privateCopy?.path ?? absolute;
   let reader: SqliteConnection | null = null;
   try {
-    reader = await readOnlyConnection(absolute);
+    const identity = await identifyDatabase(absolute, source);
+    if (identity.kind === 'new') {
+      throw new StoreError(`results database ${absolute} is empty: run \`m3 test\` first`, { path: absolute });
+    }
+    if (identity.userVersion > SCHEMA_VERSION) throw refuseNewer(absolute, identity.userVersion);
+    reader = await readOnlyConnection(source);
     await configure(reader, false, busyTimeoutMs);
     const version = await userVersion(reader);
     if (version > SCHEMA_VERSION) throw refuseNewer(absolute, version);
-    return { writer: null, reader, path: absolute, schemaVersion: version };
+    if (privateCopy !== null) {
+      onNotice(
+        `m3: ${absolute} has a -wal but no -shm in a read-only folder: reading a private copy of it and its -wal ` +
+          '(the original is left untouched)',
+      );
+    }
+    return { writer: null, reader, path: absolute, schemaVersion: version, privateCopy };
   } catch (error) {
     await reader?.close().catch(() => undefined);
+    privateCopy?.remove();
     if (sqliteErrorCode(error) === 'SQLITE_CANTOPEN' || sqliteErrorCode(error) === 'SQLITE_READONLY') {
       return Promise.reject(
         new StoreError(
@@ -177,11 +205,10 @@ async function openForReading(absolute: string, busyTimeoutMs: number): Promise<
 }
 
 /** Opens a results database for writing (the default) or, with `readOnly`, for reading only. */
-export async function openDatabase(
-  path: string,
-  options: { busyTimeoutMs?: number; readOnly?: boolean } = {},
-): Promise<OpenedDatabase> {
+export async function openDatabase(path: string, options: OpenDatabaseOptions = {}): Promise<OpenedDatabase> {
   const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
   const absolute = resolveStorePath(path);
-  return options.readOnly === true ? openForReading(absolute, busyTimeoutMs) : openForWriting(absolute, busyTimeoutMs);
+  return options.readOnly === true
+    ? openForReading(absolute, busyTimeoutMs, options.onNotice ?? (() => undefined))
+    : openForWriting(absolute, busyTimeoutMs);
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SQLiteExecutionStore } from './SQLiteExecutionStore';
@@ -15,6 +15,7 @@ interface Opened {
   name?: string;
   message?: string;
   runs?: string[];
+  notices?: string[];
 }
 
 function openAsUser(mode: 'write' | 'read', path: string): Opened {
@@ -73,6 +74,36 @@ describe('read-only database files and folders', () => {
       expect(written.message).toContain('executions.sqlite-wal and executions.sqlite-shm');
       expect(openAsUser('read', path)).toEqual({ ok: true, runs: ['run-saved'] });
       expect(readdirSync(folder)).toEqual(['executions.sqlite']);
+    },
+  );
+
+  itWithPermissions(
+    'a copied database with its -wal and no -shm in a read-only folder is read through a private copy',
+    async () => {
+      const live = join(root, 'live', 'executions.sqlite');
+      await databaseWithRun(join(root, 'live'));
+      const folder = join(root, 'copied');
+      const path = join(folder, 'executions.sqlite');
+      mkdirSync(folder);
+      // Written while the store is open, this run is only in the -wal of the copy.
+      const store = new SQLiteExecutionStore(live);
+      await store.saveRun({
+        ...(await store.getRun('run-saved'))!,
+        runId: 'run-in-wal',
+        startedAt: '2026-11-30T11:00:00.000Z',
+      });
+      for (const suffix of ['', '-wal']) copyFileSync(`${live}${suffix}`, `${path}${suffix}`);
+      await store.close();
+      for (const name of readdirSync(folder)) chmodSync(join(folder, name), 0o444);
+      chmodSync(folder, 0o555);
+      const before = [readFileSync(path), readFileSync(`${path}-wal`)];
+      expect(openAsUser('read', path)).toEqual({
+        ok: true,
+        runs: ['run-in-wal', 'run-saved'],
+        notices: [expect.stringContaining(`${path} has a -wal but no -shm in a read-only folder`)],
+      });
+      expect(readdirSync(folder)).toEqual(['executions.sqlite', 'executions.sqlite-wal']);
+      expect([readFileSync(path), readFileSync(`${path}-wal`)]).toEqual(before);
     },
   );
 

@@ -43,6 +43,15 @@ export async function listRunRecords(db: SqliteConnection, limit: number): Promi
   return rows.map((r) => JSON.parse(r.record_json) as RunRecord);
 }
 
+/** The stored runs still `running`, latest start first, through the partial index `runs_running`. */
+export async function listRunningRunRecords(db: SqliteConnection): Promise<RunRecord[]> {
+  const rows = await db.all<{ record_json: string }>(
+    "SELECT record_json FROM runs WHERE json_extract(record_json, '$.status') = 'running' " +
+      'ORDER BY started_at DESC, run_id DESC',
+  );
+  return rows.map((r) => JSON.parse(r.record_json) as RunRecord);
+}
+
 /** Registers the suite `name` (already normalized) unless it is, and returns its row. */
 export async function registerSuiteRow(db: SqliteConnection, name: string): Promise<SuiteRecord> {
   await db.run('INSERT INTO suites (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [

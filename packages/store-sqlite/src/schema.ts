@@ -237,8 +237,16 @@ CREATE TABLE judge_requests (
 );
 `;
 
+// Version 5 (abandoned runs): the runs still \`running\` are found by a partial index, without reading
+// the whole history, so every run start, \`m3 runs\` and \`m3 report\` can close those whose processes
+// are gone (closeAbandonedRuns). The status stays in record_json; the index reads it from there.
+const V5 = `
+CREATE INDEX runs_running ON runs(started_at DESC, run_id DESC)
+  WHERE json_extract(record_json, '$.status') = 'running';
+`;
+
 /** Forward migrations; index + 1 is the schema version each produces. */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -36,6 +36,21 @@ function rawAll<T>(path: string, sql: string): Promise<T[]> {
 }
 
 describe('a database written by schema version 1', () => {
+  it('gains the index of running runs (version 5): listRunningRuns reads it, not the whole history', async () => {
+    const path = v1Copy();
+    const store = new SQLiteExecutionStore(path);
+    const [old] = await store.listRuns();
+    await store.saveRun({ ...old!, runId: 'run-still-running', status: 'running', finishedAt: null });
+    expect((await store.listRunningRuns()).map((r) => r.runId)).toEqual(['run-still-running']);
+    await store.close();
+    const plan = await rawAll<{ detail: string }>(
+      path,
+      "EXPLAIN QUERY PLAN SELECT record_json FROM runs WHERE json_extract(record_json, '$.status') = 'running' " +
+        'ORDER BY started_at DESC, run_id DESC',
+    );
+    expect(plan.map((row) => row.detail)).toEqual([expect.stringContaining('USING INDEX runs_running')]);
+  });
+
   it('is migrated forward on open and keeps every record readable', async () => {
     const path = v1Copy();
     expect(await rawAll(path, 'PRAGMA user_version')).toEqual([{ user_version: 1 }]);

@@ -8,7 +8,8 @@ import { resolveResultsDb, validateRunId } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
 import { validateReportOutput } from '../report/reportOutputOptions';
 import { runFlakyReport, writeFormattedReport } from '../report/runFormattedReport';
-import { openResultsStore } from '../store/openResultsStore';
+import { closeAbandonedRunsAt } from '../store/closeAbandonedRunsAt';
+import { noticeTo, openResultsStore } from '../store/openResultsStore';
 import { buildRunSummary } from '../summary/buildRunSummary';
 import { parseAlpha } from '../gates/parseGateValues';
 import { reportSummary } from './test';
@@ -42,8 +43,9 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
   const outputs = validateReportOutput(input, io.cwd);
   if (outputs.flakyRuns !== null)
     return runFlakyReport(path, { ...outputs, flakyRuns: outputs.flakyRuns }, redactor, io);
-  const store = openResultsStore(path, { mustExist: true });
+  const store = openResultsStore(path, { mustExist: true, onNotice: noticeTo(io, redactor) });
   try {
+    await closeAbandonedRunsAt(path, store, io, redactor);
     let current: RunRecord | null;
     if (requested === null) {
       current = (await store.listRuns({ limit: 1 }))[0] ?? null;

@@ -3,7 +3,8 @@ import { displayPath } from '../displayPath';
 import type { RunRecord } from '@sf-m3/core';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { positiveInteger, resolveResultsDb } from '../options/testOptions';
-import { openResultsStore } from '../store/openResultsStore';
+import { closeAbandonedRunsAt } from '../store/closeAbandonedRunsAt';
+import { noticeTo, openResultsStore } from '../store/openResultsStore';
 
 /** Options of `m3 runs`. */
 export interface RunsCommandInput {
@@ -43,9 +44,10 @@ export function formatRuns(runs: readonly RunRecord[]): string {
 export async function runRunsCommand(input: RunsCommandInput, io: CliIO): Promise<number> {
   const limit = input.limit === undefined ? 20 : positiveInteger('--limit', input.limit);
   const path = resolveResultsDb(input.resultsDb, io.cwd, io.env);
-  const store = openResultsStore(path, { mustExist: true });
   const redactor = cliRedactor(io.env);
+  const store = openResultsStore(path, { mustExist: true, onNotice: noticeTo(io, redactor) });
   try {
+    await closeAbandonedRunsAt(path, store, io, redactor);
     const runs = await store.listRuns({ limit });
     if (input.json === true) {
       io.stdout(`${JSON.stringify(redactor.redactJson({ resultsDb: displayPath(io.cwd, path), runs }), null, 2)}\n`);

@@ -121,6 +121,7 @@ describe('jestChildEnv', () => {
       M3_RESULTS_DB: '/project/.m3/executions.sqlite',
       M3_RUN_ID: 'run-abc',
       M3_ARGV: '["test","--trials","2"]',
+      M3_CLI_PID: String(process.pid),
       M3_TRIALS: '2',
       M3_EXECUTION_TIMEOUT_MS: '30000',
       M3_HARNESS: JSON.stringify([{ harness: 'acp', models: ['fixture'] }]),
@@ -145,6 +146,6 @@ describe('jestChildEnv', () => {
 
   test('leaves optional selections unset', () => {
     const env = jestChildEnv({ M3_TRIALS: '9' }, validateTestOptions({ serverTokens: [] }, '/p'), 'run-x', []);
-    expect(Object.keys(env).sort()).toEqual(['M3_ARGV', 'M3_RESULTS_DB', 'M3_RUN_ID']);
+    expect(Object.keys(env).sort()).toEqual(['M3_ARGV', 'M3_CLI_PID', 'M3_RESULTS_DB', 'M3_RUN_ID']);
   });
 });

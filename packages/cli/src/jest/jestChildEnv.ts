@@ -14,6 +14,7 @@ export const M3_ENV = {
   executionTimeoutMs: 'M3_EXECUTION_TIMEOUT_MS',
   secretEnvNames: 'M3_SECRET_ENV_NAMES',
   judgeMaxRequests: 'M3_JUDGE_MAX_REQUESTS',
+  cliPid: 'M3_CLI_PID',
 } as const;
 
 /**
@@ -35,6 +36,8 @@ export function jestChildEnv(
   env[M3_ENV.resultsDb] = options.resultsDb;
   env[M3_ENV.runId] = runId;
   env[M3_ENV.argv] = JSON.stringify(redactedArgv);
+  // The run's owners: Jest records this process too, so nobody closes the run while m3 test lives.
+  env[M3_ENV.cliPid] = String(process.pid);
   if (options.trials !== null) env[M3_ENV.trials] = String(options.trials);
   if (options.servers.length > 0) env[M3_ENV.servers] = JSON.stringify(options.servers);
   if (options.harness.length > 0) env[M3_ENV.harness] = JSON.stringify(options.harness);

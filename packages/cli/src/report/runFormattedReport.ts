@@ -2,7 +2,7 @@
 // the CI outputs of a saved run, dispatched here from commands/report.ts.
 import type { Redactor } from '@sf-m3/core';
 import type { CliIO } from '../CliIO';
-import { openResultsStore } from '../store/openResultsStore';
+import { noticeTo, openResultsStore } from '../store/openResultsStore';
 import type { SummarizedRun } from '../summary/buildRunSummary';
 import type { SummaryStore } from '../summary/collectRunFacts';
 import { collectReportData } from './collectReportData';
@@ -38,7 +38,7 @@ export async function runFlakyReport(
   redactor: Redactor,
   io: CliIO,
 ): Promise<number> {
-  const store = openResultsStore(path, { mustExist: true });
+  const store = openResultsStore(path, { mustExist: true, onNotice: noticeTo(io, redactor) });
   try {
     const report = await findFlakyTests(store, { runs: options.flakyRuns, cwd: io.cwd, redactor });
     const text = options.json

@@ -39,8 +39,9 @@ export async function closeRun(store: ExecutionStore, run: RunRecord, exit: Jest
   const testFailed = finalAttempts(attempts).some((a) => a.outcome === 'failed' || a.outcome === null);
   const interrupted = signal !== null || run.status === 'interrupted';
   const failed = testFailed || problems.length > 0 || run.status === 'failed';
+  const { processes: _owners, ...rest } = run; // a finished run has no owning processes
   const closed: RunRecord = {
-    ...run,
+    ...rest,
     finishedAt: run.finishedAt ?? new Date().toISOString(),
     status: interrupted ? 'interrupted' : failed ? 'failed' : 'passed',
     counts: { passed: tally.passed, failed: tally.failed, skipped: tally.skipped, todo: tally.todo },

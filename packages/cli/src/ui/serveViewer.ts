@@ -3,7 +3,7 @@
 import { cliRedactor, type CliIO } from '../CliIO';
 import { displayPath } from '../displayPath';
 import { UsageError } from '../options/UsageError';
-import { openResultsStore } from '../store/openResultsStore';
+import { noticeTo, openResultsStore } from '../store/openResultsStore';
 import { ViewerApi } from './api/ViewerApi';
 import { openBrowser } from './server/openBrowser';
 import { startViewer, type RunningViewer } from './server/startViewer';
@@ -39,8 +39,8 @@ export function untilSignal(): Promise<void> {
 
 /** Runs a viewer session until it is stopped. A taken port is a usage error naming --port. */
 export async function serveViewer(options: ViewerSessionOptions, io: CliIO): Promise<void> {
-  const store = openResultsStore(options.resultsDb, { mustExist: true });
   const redactor = cliRedactor(io.env);
+  const store = openResultsStore(options.resultsDb, { mustExist: true, onNotice: noticeTo(io, redactor) });
   const api = new ViewerApi(store, { redactor, resultsDb: displayPath(io.cwd, options.resultsDb), cwd: io.cwd });
   const stopped = options.stopped ?? untilSignal();
   let viewer: RunningViewer;

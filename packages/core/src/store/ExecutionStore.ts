@@ -46,6 +46,11 @@ export interface ExecutionStore {
   getRun(runId: string): Promise<RunRecord | null>;
   /** Newest first. */
   listRuns(options?: { limit?: number }): Promise<RunRecord[]>;
+  /**
+   * The runs saved with status `running`, newest first, found without reading the whole history
+   * (an index), for `closeAbandonedRuns`.
+   */
+  listRunningRuns(): Promise<RunRecord[]>;
 
   // suites
   /** Registers (or finds) a suite by trimmed name and returns it. */

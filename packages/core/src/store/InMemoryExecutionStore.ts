@@ -51,6 +51,11 @@ export class InMemoryExecutionStore implements ExecutionStore {
     return copy(options.limit === undefined ? runs : runs.slice(0, options.limit));
   }
 
+  async listRunningRuns(): Promise<RunRecord[]> {
+    this.assertOpen();
+    return copy(runsNewestFirst(this.tables).filter((run) => run.status === 'running'));
+  }
+
   async registerSuite(name: string): Promise<SuiteRecord> {
     this.assertOpen();
     const trimmed = normalizeSuiteName(name);

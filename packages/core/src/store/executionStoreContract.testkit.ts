@@ -8,6 +8,7 @@ import { wilsonInterval } from './aggregation/wilsonInterval';
 import { describeJudgeBudgetContract } from './contract/judgeBudget.contract.testkit';
 import { describeExecutionPagingContract } from './contract/paging.contract.testkit';
 import { describeRetentionContract } from './contract/retention.contract.testkit';
+import { describeRunningRunsContract } from './contract/runningRuns.contract.testkit';
 
 /**
  * The behaviour every `ExecutionStore` must share (SPEC §10). Each test gets a fresh store from
@@ -23,6 +24,7 @@ export function describeExecutionStoreContract(name: string, makeStore: () => Pr
       await store.close();
     });
     describeExecutionPagingContract(() => store);
+    describeRunningRunsContract(() => store);
 
     describe('runs, suites and attempts', () => {
       it('saves runs, replaces them by id and lists newest first', async () => {

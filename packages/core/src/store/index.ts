@@ -6,6 +6,8 @@ export * from './aggregation';
 export * from './storeInputs';
 export * from './verifyRawEvidence';
 export * from './interruptUnfinished';
+export * from './runProcess';
+export * from './closeAbandonedRuns';
 export * from './prune';
 export * from './runShards';
 export * from './resultsLocation';

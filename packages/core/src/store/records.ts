@@ -1,6 +1,7 @@
 import type { AttemptOutcome, ExecutionOutcome } from '../enums';
 import type { EvaluationLabels } from '../evaluation/EvaluationResult';
 import type { JsonObject, JsonValue } from '../json';
+import type { RunProcess } from './runProcess';
 
 /** Status of a whole run. */
 export type RunStatus = 'running' | 'passed' | 'failed' | 'interrupted';
@@ -28,6 +29,12 @@ export interface RunRecord {
    * did not finish, Jest's exit, a signal), redacted; absent when there was nothing to say.
    */
   readonly problems?: readonly RunProblem[];
+  /**
+   * The processes that own the run while it is `running` (the Jest that saved it, and `m3 test`
+   * around it), so a later run, `m3 runs` or `m3 report` can close a run whose processes are all
+   * gone (`closeAbandonedRuns`); absent on runs saved before sf-m3 recorded them.
+   */
+  readonly processes?: readonly RunProcess[];
 }
 
 /** One reason a run failed or stopped that no attempt carries. */

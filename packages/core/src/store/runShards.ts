@@ -1,4 +1,5 @@
 import type { RunProblem } from './records';
+import type { RunProcess } from './runProcess';
 
 /**
  * One shard of a sharded run (`m3 test --run-id ID -- --shard=i/N`): N Jest processes, possibly
@@ -16,6 +17,8 @@ export interface RunShardRecord {
   readonly failed: boolean;
   /** The shard's run problems, merged into the run by the shard that finishes it. */
   readonly problems: readonly RunProblem[];
+  /** The processes running this shard (its Jest, and `m3 test` around it); see `RunRecord.processes`. */
+  readonly processes?: readonly RunProcess[];
   /**
    * Set by the store (never by the caller) on the one shard whose `finished` record completed the
    * run: the store serializes shard writes, so exactly one shard gets it, in the same write. That

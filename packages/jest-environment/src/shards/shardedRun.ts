@@ -40,6 +40,7 @@ export async function startShard(store: ExecutionStore, state: GlobalRunState, r
     finishedAt: null,
     failed: false,
     problems: [],
+    processes: state.processes,
   });
 }
 

@@ -1,11 +1,11 @@
 import {
   canonicalInstant,
   caseIdOfEvaluation,
+  lineageId,
   requireId,
   type EvaluationResult,
   type StoredEvaluation,
 } from '@sf-m3/core';
-import { lineageId } from './lineageId';
 
 /** One `evaluations` row as the batch writer inserts it (JSON keys are the column names). */
 export interface EvaluationRow {

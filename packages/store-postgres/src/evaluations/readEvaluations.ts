@@ -2,9 +2,8 @@
  * Reads of saved evaluations: the latest result of each lineage, and whether a lineage is
  * required. `EvaluationWriter` keeps both current (`is_latest`, `evaluation_lineages.required`).
  */
-import type { EvaluationLineage, EvaluationResult } from '@sf-m3/core';
+import { lineageId, type EvaluationLineage, type EvaluationResult } from '@sf-m3/core';
 import type { Pool } from 'pg';
-import { lineageId } from './lineageId';
 
 /** Which latest evaluations to list; an absent field does not filter. */
 export interface EvaluationFilter {

@@ -31,6 +31,14 @@ export async function listRuns(pool: Pool, limit: number | undefined): Promise<R
   return rows.map((r) => JSON.parse(r.record_json) as RunRecord);
 }
 
+/** The runs still `running`, newest first, through the partial index `runs_running`. */
+export async function listRunningRuns(pool: Pool): Promise<RunRecord[]> {
+  const { rows } = await pool.query<{ record_json: string }>(
+    "SELECT record_json FROM runs WHERE (record_json::jsonb ->> 'status') = 'running' ORDER BY started_at DESC, run_id DESC",
+  );
+  return rows.map((r) => JSON.parse(r.record_json) as RunRecord);
+}
+
 /** Upserts the attempt's row and replaces its links to the executions it lists. */
 export async function saveAttempt(db: PoolClient, attempt: AttemptRecord): Promise<void> {
   await db.query(

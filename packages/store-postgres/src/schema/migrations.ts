@@ -170,8 +170,16 @@ CREATE INDEX evaluations_by_run ON evaluations (run_id, evaluator) WHERE is_late
 CREATE INDEX evaluations_by_execution ON evaluations (execution_id, evaluator);
 `;
 
+// Version 2 (abandoned runs): the runs still \`running\` are found by a partial index, without reading
+// the whole history, so every run start, \`m3 runs\` and \`m3 report\` can close those whose processes
+// are gone (closeAbandonedRuns). The status stays in record_json; the index reads it from there.
+const V2 = `
+CREATE INDEX runs_running ON runs (started_at DESC, run_id DESC)
+  WHERE (record_json::jsonb ->> 'status') = 'running';
+`;
+
 /** Forward migrations; index + 1 is the schema version each produces. */
-export const MIGRATIONS: readonly string[] = [V1];
+export const MIGRATIONS: readonly string[] = [V1, V2];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

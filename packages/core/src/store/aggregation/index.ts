@@ -4,6 +4,7 @@ export * from './aggregateValues';
 export * from './aggregationReportOfRows';
 export * from './buildAggregationItems';
 export * from './lineage';
+export * from './lineageId';
 export * from './timeBucket';
 export * from './validateAggregationQuery';
 export * from './wilsonInterval';

@@ -1,5 +1,8 @@
 import type { ExecutionStore } from '../ExecutionStore';
+import { closeAbandonedRuns, findAbandonedRuns } from '../closeAbandonedRuns';
+import type { RunProcess } from '../runProcess';
 import { allShardsFinished, runClosingShard, type RunShardRecord } from '../runShards';
+import { gone, owner, runWith } from './runningRuns.contract.testkit';
 
 const shard = (
   index: number,
@@ -80,6 +83,30 @@ export function describeRunShardContract(name: string, makeStore: () => Promise<
       await store.recordRunShard!(shard(1, 'finished'));
       expect((await store.pruneRuns({ keepRuns: 0 })).runIds).toEqual(['run-sharded']);
       expect(await store.listRunShards!('run-sharded')).toEqual([]);
+    });
+
+    it('leaves a sharded run open while any of its unfinished shards has a live process', async () => {
+      const s = store;
+      const shardWith = (index: number, status: 'running' | 'finished', processes: RunProcess[]) => ({
+        runId: 'run-sharded',
+        index,
+        count: 3,
+        status,
+        startedAt: '2026-03-01T00:00:00.000Z',
+        finishedAt: status === 'finished' ? '2026-03-01T00:01:00.000Z' : null,
+        failed: false,
+        problems: [],
+        processes,
+      });
+      await s.saveRun(runWith('run-sharded', 'running', '2026-03-01T00:00:00.000Z', [owner(901)]));
+      await s.recordRunShard!(shardWith(1, 'finished', [owner(901)]));
+      await s.recordRunShard!(shardWith(2, 'running', [owner(902)]));
+      await s.recordRunShard!(shardWith(3, 'running', [owner(77)]));
+      expect(await findAbandonedRuns(s, gone)).toEqual([]);
+      await s.recordRunShard!(shardWith(3, 'running', [owner(903)]));
+      const [abandoned] = await findAbandonedRuns(s, gone);
+      expect(abandoned!.processes.map((p) => p.pid)).toEqual([901, 902, 903]);
+      expect((await closeAbandonedRuns(s, gone)).map((r) => r.runId)).toEqual(['run-sharded']);
     });
   });
 }
