@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { repoRoot } from '../cli.testkit';
 import { checkEntryPoints, RESOLUTION_MODES } from './entryPointTypes';
 import { installQuickStartProject, quickStartPackages, STORE_POSTGRES } from './installedProject';
+import { brokenInstalledLinks } from './shippedLinks';
 import { sourceMappedFiles, unshippableFiles, type PackedPackage } from './packTarballs';
 import { storePostgresChecks } from './postgresInstall';
 import { normalizeRunIds, type QuickStart } from './readmeQuickStart';
@@ -79,6 +80,14 @@ describe('the packed tarballs', () => {
       expect({ name: entry.name, wrong: unshippableFiles(entry.files) }).toEqual({ name: entry.name, wrong: [] });
       expect(entry.files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']));
     }
+  });
+
+  test('every relative link in every README and guide they ship resolves in the installed node_modules', () => {
+    const installed = quickStartPackages(packed);
+    const markdown = installed.flatMap((entry) => entry.files.filter((file) => file.endsWith('.md')));
+    expect(markdown).toEqual(expect.arrayContaining(['docs/direct-client.md', 'docs/regressions.md']));
+    const later = packed.filter((entry) => entry.name === STORE_POSTGRES); // installed by its own README command
+    expect(brokenInstalledLinks(join(project, 'node_modules'), installed, later)).toEqual([]);
   });
 
   test('installed JavaScript names no source map, so stack traces point at shipped files', () => {
