@@ -180,6 +180,18 @@ describe('the installed packages', () => {
     }
   });
 
+  test('npx m3 --version and -V print the installed sf-m3 version', async () => {
+    const version = packed.find((entry) => entry.name === 'sf-m3')!.version;
+    for (const flag of ['--version', '-V']) {
+      const result = await npx(['m3', flag], MINUTE);
+      expect({ flag, status: result.status, stdout: result.stdout }).toEqual({
+        flag,
+        status: 0,
+        stdout: `${version}\n`,
+      });
+    }
+  });
+
   test('a preset whose @sf-m3 package is missing names it and the fix, not "should have jest-preset.js"', async () => {
     const installed = join(project, 'node_modules', '@sf-m3', 'matchers');
     const hidden = join(work, 'matchers-hidden');
