@@ -239,7 +239,8 @@ function Failure({ failure, attempt }: { failure: ExecutionFailure; attempt: Exe
           </>
         ) : null}
       </p>
-      {failure.operationErrors.length > 0 ? (
+      {failure.operationErrorCount > 1 ||
+      (failure.operationErrors.length === 1 && failure.operationErrors[0]!.message !== failure.reason?.message) ? (
         <>
           <p>
             Operation errors ({failure.operationErrorCount}
