@@ -10,6 +10,7 @@ import {
   brokenInstalledLinks,
   brokenShippedLinks,
   existsInPackedFiles,
+  headingAnchors,
   relativeLinks,
   resolveInNodeModules,
 } from './shippedLinks';
@@ -36,6 +37,25 @@ test('relative links and images are found, inline, multi-line, reference-style a
   ]);
 });
 
+test('heading anchors follow GitHub: lower case, punctuation and backticks dropped, spaces to -, repeats numbered', () => {
+  const text = [
+    '## CI reports: `m3 report --format junit|markdown`, `m3 report --flaky`',
+    '## Options (`kit.direct(server, options)`)',
+    '### Codex code mode',
+    '## Setup',
+    '## Setup',
+    '<a id="custom"></a>',
+  ].join('\n\n');
+  expect([...headingAnchors(text)]).toEqual([
+    'ci-reports-m3-report---format-junitmarkdown-m3-report---flaky',
+    'options-kitdirectserver-options',
+    'codex-code-mode',
+    'setup',
+    'setup-1',
+    'custom',
+  ]);
+});
+
 test('a link resolves from its file inside the package, and across packages through node_modules', () => {
   expect(resolveInNodeModules('@sf-m3/cli', 'README.md', '../core/README.md#x')).toBe('@sf-m3/core/README.md');
   expect(resolveInNodeModules('sf-m3', 'README.md', '../@sf-m3/core/docs/')).toBe('@sf-m3/core/docs');
@@ -51,14 +71,17 @@ test('a link to a file or folder not shipped is broken; one shipped by a sibling
   ];
   const texts: Record<string, string> = {
     'sf-m3/README.md': '[a](../@sf-m3/core/docs/guide.md) [b](../@sf-m3/core/docs) [c](docs/regressions.md)',
-    '@sf-m3/core/README.md': '[d](docs/guide.md) [e](../../../outside.md) [f](../cli/README.md)',
-    '@sf-m3/core/docs/guide.md': '[g](../README.md#top)',
+    '@sf-m3/core/README.md': '# Top\n\n[d](docs/guide.md) [e](../../../outside.md) [f](../cli/README.md)',
+    '@sf-m3/core/docs/guide.md':
+      '## Part two\n\n[g](../README.md#top) [h](#part-two) [i](#part-three) [j](../README.md#bottom)',
   };
   const broken = brokenShippedLinks(packages, (name, file) => texts[`${name}/${file}`]!, existsInPackedFiles(packages));
   expect(broken).toEqual([
     { in: 'sf-m3/README.md', href: 'docs/regressions.md', resolved: 'sf-m3/docs/regressions.md' },
     { in: '@sf-m3/core/README.md', href: '../../../outside.md', resolved: '../outside.md' },
     { in: '@sf-m3/core/README.md', href: '../cli/README.md', resolved: '@sf-m3/cli/README.md' },
+    { in: '@sf-m3/core/docs/guide.md', href: '#part-three', resolved: '@sf-m3/core/docs/guide.md' },
+    { in: '@sf-m3/core/docs/guide.md', href: '../README.md#bottom', resolved: '@sf-m3/core/README.md' },
   ]);
 });
 

@@ -25,6 +25,11 @@ export interface BrokenLink {
 
 /** The relative link and image targets of a Markdown text, in order (no `#anchor`-only or scheme links). */
 export function relativeLinks(text: string): string[] {
+  return localLinks(text).filter((target) => !target.startsWith('#'));
+}
+
+/** Relative link and image targets and `#anchor` links of a Markdown text, in order (no scheme links). */
+export function localLinks(text: string): string[] {
   const targets: string[] = [];
   const visit = (tokens: ReturnType<typeof markdown.parse>): void => {
     for (const token of tokens) {
@@ -41,9 +46,36 @@ export function relativeLinks(text: string): string[] {
   return targets;
 }
 
-/** True for a path link: not `#anchor`, `//host`, `mailto:`, `https:` or any other scheme. */
+/** True for a link inside the document set: not `//host`, `mailto:`, `https:` or any other scheme. */
 function isRelative(target: string): boolean {
-  return target !== '' && !target.startsWith('#') && !target.startsWith('//') && !/^[a-z][a-z0-9+.-]*:/i.test(target);
+  return target !== '' && target !== '#' && !target.startsWith('//') && !/^[a-z][a-z0-9+.-]*:/i.test(target);
+}
+
+/**
+ * The anchors GitHub (and npm) give a Markdown file's headings: the heading's text, lower-cased,
+ * with every character but letters, marks, digits, `_`, `-` and spaces removed and spaces made `-`;
+ * a repeated slug gets `-1`, `-2`, … (github-slugger's rule); plus `<a id="…">` / `<a name="…">`.
+ */
+export function headingAnchors(text: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  const tokens = markdown.parse(text, {});
+  tokens.forEach((token, index) => {
+    if (token.type !== 'heading_open') return;
+    const inline = tokens[index + 1]?.children ?? [];
+    const title = inline
+      .map((child) => (child.type === 'text' || child.type === 'code_inline' ? child.content : ''))
+      .join('');
+    const base = title
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    anchors.add(count === 0 ? base : `${base}-${count}`);
+  });
+  for (const match of text.matchAll(/<a\s[^>]*?(?:id|name)="([^"]+)"/g)) anchors.add(match[1]!);
+  return anchors;
 }
 
 /** Where `href`, written in `<package>/<file>`, points, relative to node_modules. */
@@ -64,14 +96,32 @@ export function brokenShippedLinks(
   const broken: BrokenLink[] = [];
   for (const entry of packages) {
     for (const file of entry.files.filter((name) => name.toLowerCase().endsWith('.md'))) {
-      for (const href of relativeLinks(read(entry.name, file))) {
-        const resolved = resolveInNodeModules(entry.name, file, href);
-        if (resolved.startsWith('..') || !exists(resolved))
+      for (const href of localLinks(read(entry.name, file))) {
+        const resolved = href.startsWith('#') ? `${entry.name}/${file}` : resolveInNodeModules(entry.name, file, href);
+        const missing = resolved.startsWith('..') || !exists(resolved);
+        if (missing || !anchorResolves(packages, read, resolved, href)) {
           broken.push({ in: `${entry.name}/${file}`, href, resolved });
+        }
       }
     }
   }
   return broken;
+}
+
+/** True unless `href` names a `#fragment` of a shipped Markdown file that has no such heading. */
+function anchorResolves(
+  packages: readonly ShippedPackage[],
+  read: (packageName: string, file: string) => string,
+  resolved: string,
+  href: string,
+): boolean {
+  const hash = href.indexOf('#');
+  if (hash === -1 || !resolved.toLowerCase().endsWith('.md')) return true;
+  const fragment = decodeURIComponent(href.slice(hash + 1));
+  const owner = packages.find((entry) => resolved.startsWith(`${entry.name}/`));
+  const file = owner === undefined ? undefined : resolved.slice(owner.name.length + 1);
+  if (owner === undefined || file === undefined || !owner.files.includes(file)) return true; // not ours to read
+  return headingAnchors(read(owner.name, file)).has(fragment);
 }
 
 /** An `exists` for `brokenShippedLinks` over packed file lists: a shipped file, or a folder holding one. */
