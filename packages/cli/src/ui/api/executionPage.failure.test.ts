@@ -1,7 +1,14 @@
 // Issue 27 through the viewer's API, on executions a real kit saved: a passing test that expected
 // an operation to raise leaves a failed execution whose page says why and that the test passed; a
 // plain direct execution's page has no failure; the run's execution list carries the reason.
-import { InMemoryExecutionStore, InProcessServer, MCPTestKit, Redactor, type AttemptRecord } from '@sf-m3/core';
+import {
+  InMemoryExecutionStore,
+  InProcessServer,
+  MCPTestKit,
+  Redactor,
+  type AttemptRecord,
+  type M3Error,
+} from '@sf-m3/core';
 import { createFeatureServer, rejection } from '../../../../core/src/client/directClient.testkit';
 import { ViewerApi } from './ViewerApi';
 
@@ -41,7 +48,7 @@ test('failed executions show their reason and whether the test around them passe
 
   const expectedKit = kitFor('att-expected');
   const expected = await expectedKit.direct(feature()).connect();
-  const raised = await rejection(expected.listAllResources());
+  const raised = (await rejection(expected.listAllResources())) as M3Error;
   await expected.close();
   await expectedKit.close();
 
@@ -67,7 +74,7 @@ test('failed executions show their reason and whether the test around them passe
   expect(page.attempt).toEqual({ attemptId: 'att-expected', fullName: 'feature att-expected', outcome: 'passed' });
   expect(page.failure).toMatchObject({
     context: 'raised_in_passing_test',
-    reason: { code: (raised as { code: string }).code, message: (raised as Error).message },
+    reason: { code: raised.code, message: raised.message },
     operationErrorCount: 1,
   });
   expect(page.failure!.note).toMatch(/^The test passed: 1 operation raised inside it, as the test expected/);
@@ -84,7 +91,7 @@ test('failed executions show their reason and whether the test around them passe
   const byId = new Map(rows.map((row) => [row.executionId, row]));
   expect(byId.get(expected.executionId)).toMatchObject({
     failureContext: 'raised_in_passing_test',
-    failure: `${(raised as { code: string }).code}: ${(raised as Error).message}`,
+    failure: `${raised.code}: ${raised.message}`,
   });
   expect(byId.get(failing.executionId)!.failureContext).toBe('test_failed');
   expect(byId.get(plain.executionId)).toMatchObject({ failure: null, failureContext: null });
