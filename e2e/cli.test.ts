@@ -305,3 +305,21 @@ describe('m3 test options reach Jest', () => {
     }
   });
 });
+
+describe('m3 --version', () => {
+  test.each([['--version'], ['-V']])('m3 %s prints the sf-m3 version and exits 0, running nothing', (flag) => {
+    const folder = copyFixture('cli-env');
+    try {
+      const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+      const run = runM3([flag], folder);
+      expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
+        status: 0,
+        stdout: `${version}\n`,
+        stderr: '',
+      });
+      expect(existsSync(join(folder, '.m3'))).toBe(false);
+    } finally {
+      removeFixture(folder);
+    }
+  });
+});

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { quickStartPackages, STORE_POSTGRES } from './installedProject';
 import { installedProjectForFile, MINUTE, npx, readmeCommand, writeReadmeFiles } from './installedProjectFile';
 import { sourceMappedFiles, unshippableFiles } from './packTarballs';
+import { brokenInstalledLinks } from './shippedLinks';
 import { output, run } from './userProject';
 
 // Each Jest or m3 run in the project starts ts-jest cold on a loaded machine.
@@ -37,6 +38,15 @@ describe('the packed tarballs', () => {
       expect({ name: entry.name, wrong: unshippableFiles(entry.files) }).toEqual({ name: entry.name, wrong: [] });
       expect(entry.files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']));
     }
+  });
+
+  test('every relative link in every README and guide they ship resolves in the installed node_modules', () => {
+    const { packed, project } = installed();
+    const quickStartInstalled = quickStartPackages(packed);
+    const markdown = quickStartInstalled.flatMap((entry) => entry.files.filter((file) => file.endsWith('.md')));
+    expect(markdown).toEqual(expect.arrayContaining(['docs/direct-client.md', 'docs/regressions.md']));
+    const later = packed.filter((entry) => entry.name === STORE_POSTGRES); // installed by its own README command
+    expect(brokenInstalledLinks(join(project, 'node_modules'), quickStartInstalled, later)).toEqual([]);
   });
 
   test('installed JavaScript names no source map, so stack traces point at shipped files', () => {
@@ -132,6 +142,18 @@ describe('the installed packages', () => {
     for (const result of [viaNpx, viaRoot]) {
       expect(result.status).toBe(0);
       expect(output(result)).toContain('Usage: m3 [options] [command]');
+    }
+  });
+
+  test('npx m3 --version and -V print the installed sf-m3 version', async () => {
+    const version = installed().packed.find((entry) => entry.name === 'sf-m3')!.version;
+    for (const flag of ['--version', '-V']) {
+      const result = await npx(installed(), ['m3', flag], MINUTE);
+      expect({ flag, status: result.status, stdout: result.stdout }).toEqual({
+        flag,
+        status: 0,
+        stdout: `${version}\n`,
+      });
     }
   });
 

@@ -1,6 +1,7 @@
 // `npm pack` of every published package (the root `sf-m3` and the six @sf-m3 workspaces), the
 // tarballs an install test installs instead of anything from this repository; and the rule for
-// what a tarball may hold (SPEC §16: built JavaScript, declarations, README and licence only).
+// what a tarball may hold (SPEC §16: built JavaScript, declarations, README and licence, plus the
+// guides in docs/ the READMEs link, so every shipped link resolves in node_modules).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,20 +28,7 @@ export interface PackedPackage {
 
 /** Packs the root package and every published workspace into `destination`. */
 export function packAll(repoRoot: string, destination: string, env: NodeJS.ProcessEnv): PackedPackage[] {
-  const workspaces = PUBLISHED_WORKSPACES.flatMap((folder) => ['-w', folder]);
-  const result = spawnSync(
-    'npm',
-    ['pack', '--json', '--pack-destination', destination, '--include-workspace-root', ...workspaces],
-    { cwd: repoRoot, env, encoding: 'utf8', timeout: 180_000 },
-  );
-  if (result.status !== 0) throw new Error(`npm pack failed (${result.status}):\n${result.stdout}${result.stderr}`);
-  const packed = JSON.parse(result.stdout) as {
-    name: string;
-    version: string;
-    filename: string;
-    files: { path: string }[];
-  }[];
-  return packed.map((entry) => ({
+  return npmPack(repoRoot, ['--pack-destination', destination], env).map((entry) => ({
     name: entry.name,
     version: entry.version,
     tarball: join(destination, entry.filename),
@@ -48,9 +36,45 @@ export function packAll(repoRoot: string, destination: string, env: NodeJS.Proce
   }));
 }
 
+/** What `npm pack --dry-run` would pack for the root package and every published workspace, in seconds. */
+export function packedFileLists(repoRoot: string, env: NodeJS.ProcessEnv): PackedFileList[] {
+  return npmPack(repoRoot, ['--dry-run'], env).map((entry) => ({
+    name: entry.name,
+    folder: entry.name === 'sf-m3' ? repoRoot : join(repoRoot, 'packages', entry.name.replace(/^@sf-m3\//, '')),
+    files: entry.files.map((file) => file.path),
+  }));
+}
+
+/** The file list of one package `npm pack` would publish, and the folder it packs. */
+export interface PackedFileList {
+  readonly name: string;
+  /** Absolute path of the folder packed (the repository root for `sf-m3`). */
+  readonly folder: string;
+  readonly files: readonly string[];
+}
+
+/** `npm pack --json <extra>` of the root package and every published workspace, parsed. */
+function npmPack(
+  repoRoot: string,
+  extra: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { name: string; version: string; filename: string; files: { path: string }[] }[] {
+  const workspaces = PUBLISHED_WORKSPACES.flatMap((folder) => ['-w', folder]);
+  const result = spawnSync('npm', ['pack', '--json', ...extra, '--include-workspace-root', ...workspaces], {
+    cwd: repoRoot,
+    env,
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
+  if (result.status !== 0) throw new Error(`npm pack failed (${result.status}):\n${result.stdout}${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
 const SHIPPABLE = [
   /^package\.json$/,
   /^README\.md$/,
+  /^docs\/[\w-]+\.md$/, // the guides the READMEs link (SPEC §16 deviation: docs ship with their package)
+  /^docs\/images\/[\w-]+\.png$/, // the screenshots those guides show
   /^LICENSE$/,
   /\.d\.ts$/,
   /\.c?js$/, // built JavaScript, the capture proxy (plain JS) and the bundled ACP SDK
@@ -68,7 +92,7 @@ export function unshippableFiles(files: readonly string[]): string[] {
   for (const file of files) {
     if (NEVER.some((pattern) => pattern.test(file))) wrong.push(`${file} (test, source, map, fixture or config)`);
     else if (!SHIPPABLE.some((pattern) => pattern.test(file)))
-      wrong.push(`${file} (not JS, a declaration, README or LICENSE)`);
+      wrong.push(`${file} (not JS, a declaration, README, docs/ guide or LICENSE)`);
   }
   return wrong;
 }

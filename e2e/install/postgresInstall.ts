@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { clusterForTests } from '../../packages/store-postgres/src/cluster/clusterForTests.testkit';
 import { STORE_POSTGRES, type InstalledProject } from './installedProject';
 import { sourceMappedFiles } from './packTarballs';
+import { brokenInstalledLinks } from './shippedLinks';
 import { installCommand, normalizeRunIds, SETUP_HEADING } from './readmeQuickStart';
 import { installArguments, npxIn, output, run, type CommandResult } from './userProject';
 
@@ -90,6 +91,11 @@ export function storePostgresChecks(repoRoot: string, installed: () => Installed
       expect(lock.packages['node_modules/pg'].version).toMatch(/^8\./);
       expect(lock.packages['node_modules/pg'].resolved ?? 'the registry').not.toMatch(/^file:/);
       expect(sourceMappedFiles(join(project, 'node_modules', STORE_POSTGRES), entry)).toEqual([]);
+    });
+
+    test('then every relative link in every shipped README and guide resolves in node_modules, its own too', () => {
+      const { project, packed } = installed();
+      expect(brokenInstalledLinks(join(project, 'node_modules'), packed)).toEqual([]);
     });
 
     test('npx m3 test --results-db postgres://… saves the run there and prints the README summary', async () => {

@@ -166,6 +166,51 @@ describe('m3 test --ui serves the new run after Jest finishes', () => {
     expect(problems).toEqual([]);
   });
 
+  test('a passing test’s expected protocol error: the failed execution says why and that the test expected it', async () => {
+    const { page, problems } = await freshPage();
+    await page.goto(viewer.url);
+    await page.waitForSelector('[data-testid=raised-in-passing-test]');
+    const row = await page.$$eval('[data-testid=executions] tbody tr', (rows) => {
+      const found = rows.find((r) => r.querySelector('[data-testid=raised-in-passing-test]'));
+      return { text: found?.textContent ?? '', href: found?.querySelector('a')?.getAttribute('href') ?? '' };
+    });
+    expect(row.text).toContain('an operation raised, as the passing test expected');
+    expect(row.text).toContain('protocol_error: MCP protocol operation failed: prompts/get');
+    await page.click(`[data-testid=executions] a[href="${row.href}"]`);
+    await page.waitForSelector('[data-testid=failure-reason]');
+    const reason = await page.$eval('[data-testid=failure-reason]', (el) => el.textContent ?? '');
+    expect(reason).toContain('Why failed: protocol_error MCP protocol operation failed: prompts/get');
+    expect(reason).toContain('The test passed: 1 operation raised inside it, as the test expected');
+    expect(reason).toContain('an unknown prompt is a protocol error, as expected');
+    const trace = await page.$eval('[data-testid=trace-completeness]', (el) => el.textContent ?? '');
+    expect(trace).toContain('capture_incomplete: recorded by the MCP client, not on the wire');
+    await page.screenshot({ path: screenshotPath('execution-expected-error'), fullPage: true });
+    expect(problems).toEqual([]);
+  });
+
+  test('a direct tool call shows the wire only: no reported side, no "harness_unsupported"', async () => {
+    const { page, problems } = await freshPage();
+    await page.goto(viewer.url);
+    await page.waitForSelector('[data-testid=executions] tbody tr');
+    const href = await page.$$eval('[data-testid=executions] tbody tr', (rows) =>
+      rows
+        .find((r) => r.textContent?.includes('direct') && r.textContent?.includes('completed'))
+        ?.querySelector('a')
+        ?.getAttribute('href'),
+    );
+    if (!href) throw new Error('the run view lists no completed direct execution');
+    await page.click(`[data-testid=executions] a[href="${href}"]`);
+    await page.waitForSelector('[data-testid=tool-call]');
+    const calls = await page.$eval('[data-testid=tool-calls]', (el) => el.textContent ?? '');
+    expect(calls).toContain('direct call');
+    expect(calls).toContain('Wire');
+    expect(calls).not.toContain('Reported');
+    expect(calls).not.toContain('harness_unsupported');
+    expect(calls).not.toContain('the agent did not report it');
+    expect(await page.$('[data-testid=failure-reason]')).toBeNull();
+    expect(problems).toEqual([]);
+  });
+
   test('raw evidence reads through the verifying reader', async () => {
     const { page } = await freshPage();
     await page.goto(viewer.url);

@@ -51,6 +51,20 @@ describe('m3 main', () => {
     expect(io.out).toContain('report');
   });
 
+  test.each([['--version'], ['-V']])('%s prints the sf-m3 version alone on stdout and exits 0', async (flag) => {
+    const io = captureIO(cwd);
+    const root = require(join(__dirname, '..', '..', '..', 'package.json')) as { version: string };
+    expect(await main([flag], io)).toBe(0);
+    expect(io.out).toBe(`${root.version}\n`);
+    expect(io.err).toBe('');
+  });
+
+  test('--help lists -V, --version', async () => {
+    const io = captureIO(cwd);
+    expect(await main(['--help'], io)).toBe(0);
+    expect(io.out).toMatch(/-V, --version +print the sf-m3 version/);
+  });
+
   test('m3 test --help documents every option', async () => {
     const io = captureIO(cwd);
     expect(await main(['test', '--help'], io)).toBe(0);

@@ -2,6 +2,7 @@
 // required evaluation failed, 2 usage or configuration error (the message names the flag).
 import { Command, CommanderError, Option } from 'commander';
 import { processIO, type CliIO } from './CliIO';
+import { cliVersion } from './cliVersion';
 import { runDoctorCommand } from './commands/doctor';
 import { runInitCommand } from './commands/init';
 import { runMergeCommand } from './commands/merge';
@@ -37,6 +38,7 @@ export function buildProgram(
 ): Command {
   const program = new Command('m3')
     .description('Run Jest with the sf-m3 preset and report pass rates from the results database.')
+    .version(cliVersion(), '-V, --version', 'print the sf-m3 version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .showHelpAfterError('(run `m3 --help` for usage)');

@@ -1,7 +1,7 @@
 import type { ExecutionOutcome } from '../enums';
 import type { ErrorInfo, ExecutionResult, TurnResult } from '../execution/ExecutionResult';
 import { buildExecutionResult } from '../execution/buildExecutionResult';
-import type { JsonObject } from '../json';
+import { storedSnapshot } from '../execution/storedSnapshot';
 import { linkToKit } from '../kit/kitLink';
 import type { TraceRecorder } from '../trace/TraceRecorder';
 import type { AgentHost } from './AgentHost';
@@ -91,7 +91,7 @@ export function finishAgentExecution(
       executionId: f.executionId,
       outcome,
       finishedAt,
-      snapshot: { ...result.snapshot } as JsonObject,
+      snapshot: storedSnapshot(result),
       trace,
       evidence: f.recorder.evidence,
     });

@@ -1,7 +1,8 @@
 /// <reference lib="esnext.disposable" />
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { M3Error } from '../errors';
-import type { ExecutionResult } from '../execution/ExecutionResult';
+import type { ErrorInfo, ExecutionResult } from '../execution/ExecutionResult';
+import { toErrorInfo } from '../execution/buildExecutionResult';
 import { newId } from '../ids';
 import type { JsonValue } from '../json';
 import { linkToKit } from '../kit/kitLink';
@@ -58,6 +59,8 @@ export abstract class DirectConnection {
   private connecting: Promise<this> | undefined;
   private closing: Promise<void> | undefined;
   private escaped: M3Error | undefined;
+  /** Every exception that escaped an operation (redacted), stored with the execution. */
+  private readonly operationErrors: ErrorInfo[] = [];
   private initializationValue: InitializationResult | undefined;
 
   protected constructor(
@@ -184,7 +187,10 @@ export abstract class DirectConnection {
 
   /** Remembers an error that escaped an operation: the execution's outcome becomes `failed`. */
   protected noteEscaped(error: M3Error): void {
-    if (this.state === 'open' || error.code !== 'cancelled') this.escaped ??= error;
+    if (this.state === 'open' || error.code !== 'cancelled') {
+      this.escaped ??= error;
+      this.operationErrors.push(toErrorInfo(error, this.host.redactor));
+    }
   }
 
   // ---------------------------------------------------------------- connect
@@ -235,6 +241,7 @@ export abstract class DirectConnection {
         ...(connectionEnd !== undefined && { connectionEnd }),
       });
       this.escaped ??= mapped;
+      this.operationErrors.push(toErrorInfo(mapped, this.host.redactor));
       if (!closingAlready) await this.closeWith({ reason: 'connect_failed' }).catch(() => undefined);
       throw mapped;
     }
@@ -293,7 +300,7 @@ export abstract class DirectConnection {
 
     const outcome = closeOutcome(request.reason, interrupted, this.escaped);
     const error = closeError(outcome, request, this.escaped, this.host.redactor);
-    this.execution.finish({ outcome, error, limitations });
+    this.execution.finish({ outcome, error, limitations, operationErrors: this.operationErrors });
     this.state = 'closed';
     const saving = await this.execution.startSave();
     this.host.clientClosed(this);

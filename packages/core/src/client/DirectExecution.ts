@@ -1,8 +1,9 @@
 import type { ExecutionOutcome } from '../enums';
 import type { ErrorInfo, ExecutionResult } from '../execution/ExecutionResult';
 import { buildExecutionResult } from '../execution/buildExecutionResult';
+import { storedSnapshot } from '../execution/storedSnapshot';
 import { newId } from '../ids';
-import type { JsonObject, JsonValue } from '../json';
+import type { JsonValue } from '../json';
 import { linkToKit } from '../kit/kitLink';
 import type { ServerDescription } from '../servers/ServerDefinition';
 import type { TraceEvent } from '../trace/Event';
@@ -18,6 +19,8 @@ export interface DirectExecutionEnd {
   readonly error: ErrorInfo | undefined;
   /** Limitations found while closing, e.g. `cleanup_failed`. */
   readonly limitations: string[];
+  /** Every exception that escaped a client operation, redacted (stored in the snapshot). */
+  readonly operationErrors?: readonly ErrorInfo[];
 }
 
 /**
@@ -37,7 +40,14 @@ export class DirectExecution {
   private directResult: JsonValue | undefined;
   private directResultLive: unknown;
   private ended:
-    { finalTrace: TraceResult; result: ExecutionResult; finishedAt: string; outcome: ExecutionOutcome } | undefined;
+    | {
+        finalTrace: TraceResult;
+        result: ExecutionResult;
+        finishedAt: string;
+        outcome: ExecutionOutcome;
+        operationErrors: readonly ErrorInfo[];
+      }
+    | undefined;
 
   constructor(host: DirectClientHost, context: ExecutionContext) {
     this.host = host;
@@ -131,7 +141,7 @@ export class DirectExecution {
       evaluations: () => this.host.evaluationsFor(this.executionId),
       kit: this.host.linkTarget,
     });
-    this.ended = { finalTrace, result, finishedAt, outcome: end.outcome };
+    this.ended = { finalTrace, result, finishedAt, outcome: end.outcome, operationErrors: end.operationErrors ?? [] };
   }
 
   /**
@@ -150,7 +160,7 @@ export class DirectExecution {
       executionId: this.executionId,
       outcome: ended.outcome,
       finishedAt: ended.finishedAt,
-      snapshot: { ...ended.result.snapshot } as JsonObject,
+      snapshot: storedSnapshot(ended.result, ended.operationErrors),
       trace: ended.finalTrace,
       evidence: (this.recorderValue as TraceRecorder).evidence,
     });

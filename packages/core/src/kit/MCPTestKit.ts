@@ -159,8 +159,9 @@ export class MCPTestKit {
   }
 
   /**
-   * Agents to test (SPEC §14): one `AgentSelection` per model × trial, with no I/O. This release
-   * has the `openai` harness; other kinds throw `UnsupportedFeature` naming the kind.
+   * Agents to test (SPEC §14, §18): one `AgentSelection` per model × trial, with no I/O. Harnesses:
+   * `openai` (chat completions), `acp` (an ACP agent from its manifest), and the native CLIs
+   * `claude_code`, `codex`, `opencode` and `pi`; any other kind throws `UnsupportedFeature` naming it.
    */
   agents(selections: readonly AgentSelectionSpec[], options?: AgentSelectionOptions): AgentSelection[] {
     this.assertOpen('agents');

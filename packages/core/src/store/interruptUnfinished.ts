@@ -103,6 +103,7 @@ async function finishInterrupted(
     runId: execution.runId,
     suiteName: execution.suiteName,
     caseId: execution.caseId,
+    error,
   };
   await store.finishExecution({
     executionId: execution.executionId,

@@ -13,6 +13,7 @@ import {
   type TraceSummary,
   type TurnRecord,
 } from '@sf-m3/core';
+import { attemptOf, executionFailure, type ExecutionFailure } from '../shape/executionFailure';
 import { ViewerNotFound } from './ViewerNotFound';
 
 /** The execution view's data; `trace` is null (with `traceError`) while no finished trace is stored. */
@@ -28,6 +29,10 @@ export interface ExecutionPage {
     timeline: readonly TraceEntry[];
   } | null;
   traceError: string | null;
+  /** Why it did not complete (stored reason, operation errors, what the test around it did); null when it completed. */
+  failure: ExecutionFailure | null;
+  /** The test attempt it ran in, when one is linked. */
+  attempt: { attemptId: string; fullName: string; outcome: string | null } | null;
   evaluations: EvaluationResult[];
   sessions: SessionRecord[];
   turns: TurnRecord[];
@@ -64,12 +69,16 @@ export async function executionPage(store: ExecutionStore, executionId: string):
   } catch (error) {
     traceError = error instanceof Error ? error.message : String(error);
   }
-  const [evaluations, sessions, turns] = await Promise.all([
+  const [evaluations, sessions, turns, attempts] = await Promise.all([
     store.listEvaluations({ executionId }),
     store.listSessions(executionId),
     store.listTurns(executionId),
+    execution.runId === null ? [] : store.listAttempts({ runId: execution.runId }),
   ]);
-  return { execution, trace, traceError, evaluations, sessions, turns };
+  const found = attemptOf(execution, attempts);
+  const attempt = found && { attemptId: found.attemptId, fullName: found.fullName, outcome: found.outcome };
+  const failure = executionFailure(execution, found, trace?.timeline ?? []);
+  return { execution, trace, traceError, failure, attempt, evaluations, sessions, turns };
 }
 
 /** Every evidence reference a timeline names (raw frames, captured stderr). */

@@ -13,7 +13,9 @@ import type {
 } from '@sf-m3/core';
 import { apiPaths } from '../../api/apiPaths';
 import type { ExecutionPage } from '../../api/executionPage';
+import type { ExecutionFailure } from '../../shape/executionFailure';
 import { labelPairs } from '../../shape/labelPairs';
+import { limitationNotes } from '../../shape/limitationNotes';
 import { JsonBlock, Loading, Observed, Section, Status } from '../components/Bits';
 import { duration, instant } from '../format';
 import { href } from '../route';
@@ -67,13 +69,23 @@ function Execution({ page }: { page: ExecutionPage }) {
           </span>
         ))}
       </p>
+      {page.failure ? <Failure failure={page.failure} attempt={page.attempt} /> : null}
       {trace === null ? (
         <p class="error">{page.traceError}</p>
       ) : (
-        <p class="muted">
+        <div class="muted" data-testid="trace-completeness">
           trace {trace.completeness}
-          {trace.limitations.length > 0 ? `; limitations: ${trace.limitations.join(', ')}` : ''}
-        </p>
+          {trace.limitations.length > 0 ? '; limitations:' : ''}
+          {trace.limitations.length > 0 ? (
+            <ul class="limitations">
+              {limitationNotes(trace.limitations, trace.runtime.kind).map(({ limitation, note }) => (
+                <li key={limitation}>
+                  <code>{limitation}</code>: {note}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
       )}
 
       {trace === null ? null : (
@@ -83,7 +95,7 @@ function Execution({ page }: { page: ExecutionPage }) {
       )}
 
       <Section title="Tool calls" id="tool-calls">
-        <ToolCalls calls={ofKind(timeline, 'tool_call') as ToolCallEntry[]} />
+        <ToolCalls calls={ofKind(timeline, 'tool_call') as ToolCallEntry[]} direct={execution.kind === 'direct'} />
       </Section>
 
       <Section title="Messages and reasoning" id="messages">
@@ -104,7 +116,12 @@ function Execution({ page }: { page: ExecutionPage }) {
       </Section>
 
       <Section title="Protocol errors" id="protocol-errors">
-        {protocolErrors.length === 0 ? (
+        {protocolErrors.length === 0 && page.failure?.operationErrors.some((e) => e.code === 'protocol_error') ? (
+          <p class="muted">
+            None on the wire: the operation errors above were raised by the client before or without a JSON-RPC error
+            response.
+          </p>
+        ) : protocolErrors.length === 0 ? (
           <p class="muted">None.</p>
         ) : (
           <ul>
@@ -196,5 +213,51 @@ function Execution({ page }: { page: ExecutionPage }) {
         <Evidence executionId={execution.executionId} frames={ofKind(timeline, 'raw_message') as RawMessageEntry[]} />
       </Section>
     </>
+  );
+}
+
+/** Why the execution did not complete, its operation errors and what the test around it did. */
+function Failure({ failure, attempt }: { failure: ExecutionFailure; attempt: ExecutionPage['attempt'] }) {
+  return (
+    <div class={`failure-reason context-${failure.context}`} data-testid="failure-reason">
+      <p>
+        <strong>Why {failure.outcome}:</strong>{' '}
+        {failure.reason ? (
+          <>
+            <code>{failure.reason.code}</code> {failure.reason.message}
+          </>
+        ) : (
+          <span class="muted">no reason was stored with this execution</span>
+        )}
+      </p>
+      <p data-testid="failure-context">
+        {failure.note}
+        {attempt ? (
+          <>
+            {' '}
+            Test: <em>{attempt.fullName}</em> <Status value={attempt.outcome ?? 'running'} />
+          </>
+        ) : null}
+      </p>
+      {failure.operationErrorCount > 1 ||
+      (failure.operationErrors.length === 1 && failure.operationErrors[0]!.message !== failure.reason?.message) ? (
+        <>
+          <p>
+            Operation errors ({failure.operationErrorCount}
+            {failure.operationErrorCount > failure.operationErrors.length
+              ? `, the first ${failure.operationErrors.length} listed`
+              : ''}
+            ):
+          </p>
+          <ol data-testid="operation-errors">
+            {failure.operationErrors.map((e, i) => (
+              <li key={i}>
+                <code>{e.code}</code> {e.message}
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : null}
+    </div>
   );
 }

@@ -267,6 +267,12 @@ function Executions({ runId, total }: { runId: string; total: number }) {
                     <td>{e.kind}</td>
                     <td>
                       <Status value={e.outcome} />
+                      {e.failureContext === 'raised_in_passing_test' ? (
+                        <div class="muted small" data-testid="raised-in-passing-test">
+                          an operation raised, as the passing test expected
+                        </div>
+                      ) : null}
+                      {e.failure ? <div class="small failure-line">{e.failure}</div> : null}
                     </td>
                     <td>{e.caseId ?? '–'}</td>
                     <td>{[e.labels.harness, e.labels.model, e.labels.trial].filter(Boolean).join(' / ') || '–'}</td>

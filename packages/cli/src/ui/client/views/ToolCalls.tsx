@@ -21,8 +21,11 @@ const CORRELATION_NOTES: Partial<Record<ToolCallEntry['correlation'], string>> =
   wire_only: 'this call crossed the wire; the agent did not report it',
 };
 
-/** The tool-call table. */
-export function ToolCalls({ calls }: { calls: readonly ToolCallEntry[] }) {
+/**
+ * The tool-call table. `direct`: the calls of a direct connection, which no agent reports, so
+ * there is no reported side and no correlation to show (only the wire).
+ */
+export function ToolCalls({ calls, direct = false }: { calls: readonly ToolCallEntry[]; direct?: boolean }) {
   if (calls.length === 0) return <p class="muted">No tool calls.</p>;
   return (
     <div class="tool-calls" data-testid="tool-calls">
@@ -37,9 +40,9 @@ export function ToolCalls({ calls }: { calls: readonly ToolCallEntry[] }) {
             <strong>#{i + 1}</strong> <code>{call.server}</code> ·{' '}
             <Observed obs={call.tool} render={(v) => <code>{String(v)}</code>} /> <Status value={call.status} />{' '}
             <span class="muted">
-              correlation {call.correlation} · latency {duration(call.latencyMs)}
+              {direct ? 'direct call' : `correlation ${call.correlation}`} · latency {duration(call.latencyMs)}
             </span>
-            {CORRELATION_NOTES[call.correlation] ? (
+            {!direct && CORRELATION_NOTES[call.correlation] ? (
               <span class="correlation-note" data-testid="correlation-note">
                 {' '}
                 ({CORRELATION_NOTES[call.correlation]})
@@ -85,7 +88,7 @@ export function ToolCalls({ calls }: { calls: readonly ToolCallEntry[] }) {
               </table>
             </div>
           ) : null}
-          <div class="side-by-side">
+          <div class={direct ? 'wire-only' : 'side-by-side'}>
             <div>
               <h4>Wire</h4>
               <Observed
@@ -111,35 +114,37 @@ export function ToolCalls({ calls }: { calls: readonly ToolCallEntry[] }) {
                 }}
               />
             </div>
-            <div>
-              <h4>Reported</h4>
-              <Observed
-                obs={call.reported}
-                render={(r) => {
-                  const reported = r as ReportedToolCall;
-                  return (
-                    <dl>
-                      <dt>tool</dt>
-                      <dd>
-                        <code>{reported.tool}</code>
-                      </dd>
-                      <dt>arguments</dt>
-                      <dd>
-                        <Observed obs={reported.arguments} />
-                      </dd>
-                      <dt>status</dt>
-                      <dd>
-                        <Observed obs={reported.status} render={(v) => String(v)} />
-                      </dd>
-                      <dt>result</dt>
-                      <dd>
-                        <Observed obs={reported.result} />
-                      </dd>
-                    </dl>
-                  );
-                }}
-              />
-            </div>
+            {direct ? null : (
+              <div>
+                <h4>Reported</h4>
+                <Observed
+                  obs={call.reported}
+                  render={(r) => {
+                    const reported = r as ReportedToolCall;
+                    return (
+                      <dl>
+                        <dt>tool</dt>
+                        <dd>
+                          <code>{reported.tool}</code>
+                        </dd>
+                        <dt>arguments</dt>
+                        <dd>
+                          <Observed obs={reported.arguments} />
+                        </dd>
+                        <dt>status</dt>
+                        <dd>
+                          <Observed obs={reported.status} render={(v) => String(v)} />
+                        </dd>
+                        <dt>result</dt>
+                        <dd>
+                          <Observed obs={reported.result} />
+                        </dd>
+                      </dl>
+                    );
+                  }}
+                />
+              </div>
+            )}
           </div>
           {call.error.state === 'observed' ? (
             <div class="error">
