@@ -57,7 +57,11 @@ module.exports = {
   // (the README's first test hit it); the project's own testTimeout still wins over the preset's.
   testTimeout: 30_000,
   transform: {
-    ...(tsJest === null ? {} : { '^.+\\.tsx?$': tsJest }),
+    // ts-jest through a wrapper that loads it (and the TypeScript compiler) with the first `.ts`
+    // file: Jest loads every transformer in each process, and a JavaScript project never needs it.
+    ...(tsJest === null
+      ? {}
+      : { '^.+\\.tsx?$': [path.join(environmentDist, 'lazyTsJest.js'), { sfM3TsJestPath: tsJest }] }),
     // Jest's own default for JavaScript, kept so a preset never changes how `.js` files load.
     '^.+\\.[cm]?jsx?$': 'babel-jest',
   },

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import * as sqlite3 from 'sqlite3';
+import type * as sqlite3 from 'sqlite3';
 
 /** Values a statement can bind. */
 export type SqlValue = string | number | bigint | Buffer | null;
@@ -36,6 +36,8 @@ export class SqliteConnection {
     // `uri` (retention: m3 merge) lets ATTACH name a database by `file:` URI, e.g. `?mode=ro`.
     options: { readOnly?: boolean; immutable?: boolean; uri?: boolean } = {},
   ): Promise<SqliteConnection> {
+    // The native module loads with the first database opened, not when sf-m3 is imported.
+    const sqlite3 = require('sqlite3') as typeof import('sqlite3');
     const readOnly = options.readOnly === true || options.immutable === true;
     const mode = readOnly ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
     const name = options.immutable === true ? `${pathToFileURL(path).href}?immutable=1` : path;

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, ListToolsResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { sdkTypes } from '../client/sdkTypes';
 import { createSdkClient } from '../client/createSdkClient';
 import { listAll } from '../client/listAll';
 import { newId } from '../ids';
@@ -71,7 +72,7 @@ export class AgentMcpConnection {
     return listAll('tools/list', async (cursor) => {
       const page = await sdk.request(
         { method: 'tools/list', ...(cursor !== undefined && { params: { cursor } }) },
-        ListToolsResultSchema,
+        sdkTypes().ListToolsResultSchema,
         { signal },
       );
       return { items: page.tools, nextCursor: page.nextCursor };
@@ -82,7 +83,7 @@ export class AgentMcpConnection {
   async callTool(name: string, args: JsonObject, signal: AbortSignal, timeoutMs: number): Promise<McpToolOutcome> {
     const result = await this.client().request(
       { method: 'tools/call', params: { name, arguments: args } },
-      CallToolResultSchema,
+      sdkTypes().CallToolResultSchema,
       { signal, timeout: timeoutMs },
     );
     return {

@@ -1,7 +1,7 @@
 import { ModelValidationError, UnsupportedFeature } from '../errors';
 import { ExecutionHandle } from '../execution/ExecutionHandle';
 import type { ExecutionResult } from '../execution/ExecutionResult';
-import { AcpDriver } from './acp/AcpDriver';
+import type { AcpDriver } from './acp/AcpDriver';
 import { resolveAcpSelection } from './acp/acpOptions';
 import type { AgentHost } from './AgentHost';
 import {
@@ -14,7 +14,7 @@ import { AgentSession } from './AgentSession';
 import type { HarnessDriver } from './HarnessDriver';
 import { NATIVE_HARNESSES } from './native/nativeHarnesses';
 import { NATIVE_HARNESS_KINDS, resolveNativeSelection, type NativeHarnessKind } from './native/nativeSelection';
-import { OpenAIDriver } from './OpenAIDriver';
+import type { OpenAIDriver } from './OpenAIDriver';
 
 /** Options of `kit.agents(selections, options)`. */
 export interface AgentSelectionOptions {
@@ -133,7 +133,11 @@ function selectionConfigs(spec: AgentSelectionSpec): SelectionConfig[] {
       model,
       name: acp.name,
       endpointHost: null,
-      newDriver: () => new AcpDriver(acp),
+      newDriver: () => {
+        // Drivers load with their first execution, not when sf-m3 is imported.
+        const { AcpDriver: Driver } = require('./acp/AcpDriver') as { AcpDriver: typeof AcpDriver };
+        return new Driver(acp);
+      },
     }));
   }
   if ((NATIVE_HARNESS_KINDS as readonly string[]).includes(String(spec.harness))) {
@@ -151,7 +155,10 @@ function selectionConfigs(spec: AgentSelectionSpec): SelectionConfig[] {
     model,
     name: undefined,
     endpointHost: endpoint.host,
-    newDriver: () => new OpenAIDriver(endpoint, model),
+    newDriver: () => {
+      const { OpenAIDriver: Driver } = require('./OpenAIDriver') as { OpenAIDriver: typeof OpenAIDriver };
+      return new Driver(endpoint, model);
+    },
   }));
 }
 

@@ -1,12 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  CallToolResultSchema,
-  ListToolsResultSchema,
-  type ListToolsResult,
-  type LoggingLevel,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { ListToolsResult, LoggingLevel, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { sdkTypes } from './sdkTypes';
 import { ModelValidationError } from '../errors';
 import type { ToolCallResult } from '../execution/ExecutionResult';
 import { linkToKit } from '../kit/kitLink';
@@ -173,7 +168,11 @@ export class DirectClient extends DirectOperations {
       const result = await this.request(
         'tools/call',
         (o) =>
-          this.sdkClient.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, o),
+          this.sdkClient.request(
+            { method: 'tools/call', params: { name, arguments: args } },
+            sdkTypes().CallToolResultSchema,
+            o,
+          ),
         { timeoutMs, ...(options.onProgress !== undefined && { onProgress: options.onProgress }) },
       );
       const isError = result.isError === true;
@@ -273,7 +272,7 @@ export class DirectClient extends DirectOperations {
     const params = cursorParams(cursor);
     return this.sdkClient.request(
       { method: 'tools/list', ...(params !== undefined && { params }) },
-      ListToolsResultSchema,
+      sdkTypes().ListToolsResultSchema,
       options,
     );
   }

@@ -1,4 +1,5 @@
-import { ClientCapabilitiesSchema, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { sdkTypes } from './sdkTypes';
 import { ModelValidationError } from '../errors';
 
 /** The top-level client capability names MCP (2025-11-25) defines; anything else goes under `experimental`. */
@@ -45,7 +46,7 @@ export function checkCapabilities(value: unknown): ClientCapabilities | undefine
       );
     }
   }
-  const parsed = ClientCapabilitiesSchema.safeParse(value);
+  const parsed = sdkTypes().ClientCapabilitiesSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue === undefined ? '' : issue.path.map(String).join('.');

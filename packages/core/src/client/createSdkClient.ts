@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { M3Logger } from '../logging/logger';
 import type { DirectClientOptions } from './DirectClientOptions';
@@ -22,7 +22,12 @@ export function createSdkClient(
   const tap = new RequestTap(observed, {
     ...(options.protocolVersion !== undefined && { protocolVersion: options.protocolVersion }),
   });
-  const sdk = new Client(CLIENT_INFO, { capabilities: declaredCapabilities(options) });
+  // The SDK client (and the ajv and zod it loads) is required on the first connection, not when
+  // sf-m3 is imported.
+  const { Client: SdkClient } = require('@modelcontextprotocol/sdk/client/index.js') as {
+    Client: typeof Client;
+  };
+  const sdk = new SdkClient(CLIENT_INFO, { capabilities: declaredCapabilities(options) });
   sdk.onerror = (error) => logger.debug('MCP client error', { errorType: error.constructor.name });
   installServerRequestHandlers(sdk, options, logger);
   return { sdk, tap };

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { sdkTypes } from './sdkTypes';
 import { M3Error, OperationCancelled, OperationTimeout, ProtocolError, TransportError } from '../errors';
 import type { JsonObject } from '../json';
 import type { Redactor } from '../redaction/Redactor';
@@ -66,6 +66,7 @@ function httpStatusOf(error: Error): number | undefined {
  * dead transport): then the transport's evidence of how it ended is worth waiting for.
  */
 export function isConnectionLoss(error: unknown): boolean {
+  const { ErrorCode, McpError } = sdkTypes();
   if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
   return error instanceof Error && !(error instanceof M3Error) && looksLikeTransportFailure(error);
 }
@@ -83,6 +84,7 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
     );
   }
   if (error instanceof M3Error) return error;
+  const { ErrorCode, McpError } = sdkTypes();
   if (error instanceof McpError) {
     if (error.code === ErrorCode.RequestTimeout) {
       return new OperationTimeout(

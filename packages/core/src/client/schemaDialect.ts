@@ -1,6 +1,3 @@
-import Ajv from 'ajv';
-import Ajv2019 from 'ajv/dist/2019';
-import Ajv2020 from 'ajv/dist/2020';
 import type AjvCore from 'ajv/dist/core';
 
 /** A JSON Schema dialect the validator compiles. */
@@ -43,18 +40,21 @@ export function chooseDialect(schema: unknown): DialectChoice {
   };
 }
 
-/** A new Ajv instance for a dialect, set up the way tool schemas need. */
+/**
+ * A new Ajv instance for a dialect, set up the way tool schemas need. Ajv is required here, when a
+ * tool's schema is first checked, so importing sf-m3 does not load it.
+ */
 export function newAjv(dialect: SchemaDialect): AjvCore {
   // strict off: real servers use annotations and vendor keywords; formats are not asserted
   // because format validation needs a plugin the toolkit does not depend on.
   const options = { strict: false, allErrors: true, validateFormats: false, logger: false } as const;
   switch (dialect) {
     case 'draft-07':
-      return new Ajv(options);
+      return new (require('ajv') as typeof import('ajv')).default(options);
     case '2019-09':
-      return new Ajv2019(options);
+      return new (require('ajv/dist/2019') as typeof import('ajv/dist/2019')).default(options);
     case '2020-12':
-      return new Ajv2020(options);
+      return new (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default(options);
   }
 }
 

@@ -1,10 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { sdkTypes } from './sdkTypes';
 import type { M3Logger } from '../logging/logger';
 import type { DirectClientOptions } from './DirectClientOptions';
 
@@ -29,22 +24,22 @@ async function guarded<T>(name: string, logger: M3Logger, call: () => T | Promis
 export function installServerRequestHandlers(client: Client, options: DirectClientOptions, logger: M3Logger): void {
   const { onElicitation, onSampling, onRoots, onLogMessage } = options;
   if (onElicitation !== undefined) {
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+    client.setRequestHandler(sdkTypes().ElicitRequestSchema, (request, extra) =>
       guarded('onElicitation', logger, () => onElicitation(request.params, { signal: extra.signal })),
     );
   }
   if (onSampling !== undefined) {
-    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+    client.setRequestHandler(sdkTypes().CreateMessageRequestSchema, (request, extra) =>
       guarded('onSampling', logger, () => onSampling(request.params, { signal: extra.signal })),
     );
   }
   if (onRoots !== undefined) {
-    client.setRequestHandler(ListRootsRequestSchema, async (_request, extra) => ({
+    client.setRequestHandler(sdkTypes().ListRootsRequestSchema, async (_request, extra) => ({
       roots: await guarded('onRoots', logger, () => onRoots({ signal: extra.signal })),
     }));
   }
   if (onLogMessage !== undefined) {
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    client.setNotificationHandler(sdkTypes().LoggingMessageNotificationSchema, (notification) => {
       try {
         onLogMessage(notification.params);
       } catch (error) {

@@ -1,4 +1,5 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type OpenAI from 'openai';
+import type { APIError } from 'openai';
 import type { EvaluationStatus } from '../enums';
 import { chatEndpointFetch } from '../endpoint/chatEndpoint';
 import type { EvaluationMetrics } from '../evaluation/EvaluationResult';
@@ -15,6 +16,11 @@ import {
 } from './judgeConfig';
 import { parseJudgeReply } from './judgeReply';
 import { buildJudgeRequest, checkJudgeSubject } from './judgeRequest';
+
+/** The `openai` package, required on first use rather than when sf-m3 is imported. */
+function loadOpenAI(): typeof import('openai') {
+  return require('openai') as typeof import('openai');
+}
 
 /** Options of one `judge()` call. */
 export interface JudgeCallOptions {
@@ -151,6 +157,8 @@ export class LLMJudge {
         `the run's judge budget of ${options.budget.limit} request(s) is spent (m3 test --judge-max-requests ${options.budget.limit}); nothing was sent`,
       );
     }
+    // The OpenAI SDK is loaded here, on the first judgement, so importing sf-m3 stays light.
+    const { APIConnectionError, APIConnectionTimeoutError, APIError } = loadOpenAI();
     const client = this.client(apiKey);
     const body = buildJudgeRequest(this.config, checked.subject);
     let completion: OpenAI.Chat.Completions.ChatCompletion | null = null;
@@ -281,6 +289,7 @@ export class LLMJudge {
   }
 
   private client(apiKey: string | null): OpenAI {
+    const { OpenAI } = loadOpenAI();
     return new OpenAI({
       apiKey: apiKey ?? 'anonymous-loopback',
       baseURL: this.config.baseUrl,

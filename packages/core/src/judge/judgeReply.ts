@@ -1,4 +1,4 @@
-import Ajv from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { JUDGE_REPLY_SCHEMA } from './judgeRequest';
 
 /** A judge's validated reply. */
@@ -8,8 +8,16 @@ export interface JudgeReply {
   readonly abstain: boolean;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validateReply = ajv.compile<JudgeReply>(JUDGE_REPLY_SCHEMA);
+let compiled: ValidateFunction<JudgeReply> | undefined;
+
+/** The reply validator, compiled on the first reply: ajv loads then, not when sf-m3 is imported. */
+function replyValidator(): ValidateFunction<JudgeReply> {
+  if (compiled === undefined) {
+    const Ajv = require('ajv') as typeof import('ajv');
+    compiled = new Ajv.default({ allErrors: true, strict: false }).compile<JudgeReply>(JUDGE_REPLY_SCHEMA);
+  }
+  return compiled;
+}
 
 /** Strips one surrounding Markdown code fence, which local models add despite instructions. */
 function unfence(text: string): string {
@@ -28,6 +36,7 @@ export function parseJudgeReply(text: string): { ok: true; reply: JudgeReply } |
   } catch {
     return { ok: false, problem: 'the judge reply is not JSON' };
   }
+  const validateReply = replyValidator();
   if (!validateReply(parsed)) {
     const errors = (validateReply.errors ?? [])
       .slice(0, 5)

@@ -1,4 +1,4 @@
-import pino from 'pino';
+import type pino from 'pino';
 import type { Redactor } from '../redaction/Redactor';
 
 /** The log levels sf-m3 writes at. */
@@ -18,6 +18,8 @@ let root: pino.Logger | undefined;
 export function getRootLogger(): pino.Logger {
   if (root === undefined) {
     const level = process.env.M3_LOG_LEVEL;
+    // Loaded here, not at import: most runs never log, and `require('@sf-m3/core')` stays light.
+    const pino = require('pino') as typeof import('pino');
     root = pino(
       { name: 'sf-m3', level: level !== undefined && level.length > 0 ? level : 'silent' },
       pino.destination({ fd: 2, sync: true }),

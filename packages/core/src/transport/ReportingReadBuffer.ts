@@ -1,8 +1,4 @@
-import {
-  deserializeMessage,
-  ReadBuffer,
-  STDIO_DEFAULT_MAX_BUFFER_SIZE,
-} from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type * as SdkStdio from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
@@ -15,6 +11,17 @@ export interface UnreadableLine {
   /** Its size in bytes, with the line break. */
   readonly bytes: number;
 }
+
+/**
+ * The SDK's stdio helpers, required when a stdio server starts: they load the SDK's zod schemas,
+ * and `ObservedTransport` imports `wasReported` from here for every transport.
+ */
+function sdkStdio(): typeof SdkStdio {
+  loadedStdio ??= require('@modelcontextprotocol/sdk/shared/stdio.js') as typeof SdkStdio;
+  return loadedStdio;
+}
+
+let loadedStdio: typeof SdkStdio | undefined;
 
 /** Set on a parse error whose line was already handed to `onUnreadable` (see `wasReported`). */
 const REPORTED = Symbol('sf-m3.unreadableLineReported');
@@ -36,7 +43,7 @@ export class ReportingReadBuffer {
 
   constructor(
     private readonly onUnreadable: (line: UnreadableLine) => void,
-    private readonly maxBufferSize: number = STDIO_DEFAULT_MAX_BUFFER_SIZE,
+    private readonly maxBufferSize: number = sdkStdio().STDIO_DEFAULT_MAX_BUFFER_SIZE,
   ) {}
 
   /** Appends a chunk of stdout; throws the SDK's overflow error past the buffer limit. */
@@ -60,7 +67,7 @@ export class ReportingReadBuffer {
       const text = this.buffer.toString('utf8', 0, index).replace(/\r$/, '');
       this.buffer = this.buffer.subarray(index + 1);
       try {
-        return deserializeMessage(text);
+        return sdkStdio().deserializeMessage(text);
       } catch (error) {
         const kind = error instanceof SyntaxError ? 'non_json' : 'not_json_rpc';
         try {
@@ -92,7 +99,7 @@ export function reportUnreadableLines(
   onUnreadable: (line: UnreadableLine) => void,
 ): boolean {
   const holder = transport as unknown as { _readBuffer?: unknown };
-  if (!(holder._readBuffer instanceof ReadBuffer)) return false;
+  if (!(holder._readBuffer instanceof sdkStdio().ReadBuffer)) return false;
   const limit = (holder._readBuffer as unknown as { _maxBufferSize?: unknown })._maxBufferSize;
   holder._readBuffer = new ReportingReadBuffer(onUnreadable, typeof limit === 'number' ? limit : undefined);
   return true;

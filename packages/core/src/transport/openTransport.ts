@@ -5,9 +5,9 @@ import type { Redactor } from '../redaction/Redactor';
 import type { ServerDefinition } from '../servers/ServerDefinition';
 import type { TraceRecorder } from '../trace/TraceRecorder';
 import type { TransportPayload } from '../trace/payloads';
-import { openHttpTransport } from './openHttpTransport';
-import { openInProcessTransport } from './openInProcessTransport';
-import { openStdioTransport } from './openStdioTransport';
+import type * as HttpOpener from './openHttpTransport';
+import type * as InProcessOpener from './openInProcessTransport';
+import type * as StdioOpener from './openStdioTransport';
 import type { ConnectionEnd } from './StdioConnectionEnd';
 import { tagTransportKind } from './transportKinds';
 
@@ -60,16 +60,21 @@ export async function openTransport(server: ServerDefinition, options: OpenTrans
       `bearerToken applies to HTTP servers only; ${server.name} is a ${server.kind} server`,
     );
   }
+  // Each opener (and the SDK transport, auth and zod code behind it) is required when a server of
+  // its kind first connects, not when sf-m3 is imported.
   let opened: OpenedTransport;
   switch (server.kind) {
     case 'stdio':
-      opened = await openStdioTransport(server, options);
+      opened = await (require('./openStdioTransport') as typeof StdioOpener).openStdioTransport(server, options);
       break;
     case 'http':
-      opened = await openHttpTransport(server, options);
+      opened = await (require('./openHttpTransport') as typeof HttpOpener).openHttpTransport(server, options);
       break;
     case 'in_process':
-      opened = await openInProcessTransport(server, options);
+      opened = await (require('./openInProcessTransport') as typeof InProcessOpener).openInProcessTransport(
+        server,
+        options,
+      );
       break;
     default:
       throw new ModelValidationError('openTransport needs a StdioServer, HTTPServer or InProcessServer');

@@ -2,7 +2,7 @@ import { ModelValidationError } from '../../errors';
 import type { NativeHarness } from '../native/nativeHarnesses';
 import type { ResolvedNativeSelection } from '../native/nativeSelection';
 import { CLAUDE_CODE_DEFAULTS } from './claudeCodeDefaults';
-import { ClaudeCodeDriver } from './ClaudeCodeDriver';
+import type { ClaudeCodeDriver } from './ClaudeCodeDriver';
 
 /** Claude Code calls `<baseUrl>/v1/messages`: a base URL ending in `/v1` would double it. */
 function checkClaudeSelection(selection: ResolvedNativeSelection): void {
@@ -18,5 +18,9 @@ function checkClaudeSelection(selection: ResolvedNativeSelection): void {
 export const CLAUDE_CODE_HARNESS: NativeHarness = {
   defaults: CLAUDE_CODE_DEFAULTS,
   check: checkClaudeSelection,
-  newDriver: (selection, model) => new ClaudeCodeDriver(selection, model),
+  // The driver module loads with the first execution, not when sf-m3 is imported.
+  newDriver: (selection, model) => {
+    const { ClaudeCodeDriver: Driver } = require('./ClaudeCodeDriver') as { ClaudeCodeDriver: typeof ClaudeCodeDriver };
+    return new Driver(selection, model);
+  },
 };

@@ -1,9 +1,13 @@
 import type { NativeHarness } from '../native/nativeHarnesses';
-import { CodexDriver } from './CodexDriver';
+import type { CodexDriver } from './CodexDriver';
 import { CODEX_DEFAULTS } from './codexLaunch';
 
 /** The `codex` native harness (SPEC §18): `codex app-server` over stdio. */
 export const CODEX_HARNESS: NativeHarness = {
   defaults: CODEX_DEFAULTS,
-  newDriver: (selection, model) => new CodexDriver(selection, model),
+  // The driver module loads with the first execution, not when sf-m3 is imported.
+  newDriver: (selection, model) => {
+    const { CodexDriver: Driver } = require('./CodexDriver') as { CodexDriver: typeof CodexDriver };
+    return new Driver(selection, model);
+  },
 };

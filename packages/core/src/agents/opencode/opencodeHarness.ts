@@ -1,7 +1,7 @@
 import type { NativeHarness } from '../native/nativeHarnesses';
 import type { NativeHarnessDefaults } from '../native/nativeSelection';
 import { parseOpencodeModel } from './opencodeConfig';
-import { OpencodeDriver } from './OpencodeDriver';
+import type { OpencodeDriver } from './OpencodeDriver';
 
 /** OpenCode's CLI (`opencode-ai` on npm) and its defaults. */
 export const OPENCODE_DEFAULTS: NativeHarnessDefaults = {
@@ -17,5 +17,9 @@ export const OPENCODE_HARNESS: NativeHarness = {
   check(selection) {
     for (const model of selection.models) parseOpencodeModel(model);
   },
-  newDriver: (selection, model) => new OpencodeDriver(selection, model, OPENCODE_DEFAULTS),
+  // The driver module loads with the first execution, not when sf-m3 is imported.
+  newDriver: (selection, model) => {
+    const { OpencodeDriver: Driver } = require('./OpencodeDriver') as { OpencodeDriver: typeof OpencodeDriver };
+    return new Driver(selection, model, OPENCODE_DEFAULTS);
+  },
 };

@@ -1,5 +1,5 @@
 import type { NativeHarness } from '../native/nativeHarnesses';
-import { PiDriver } from './PiDriver';
+import type { PiDriver } from './PiDriver';
 import { PI_DEFAULTS } from './piDefaults';
 import { parsePiModel } from './piModel';
 
@@ -9,5 +9,9 @@ export const piHarness: NativeHarness = {
   check(selection) {
     for (const model of selection.models) parsePiModel(model);
   },
-  newDriver: (selection, model) => new PiDriver(selection, model),
+  // The driver module loads with the first execution, not when sf-m3 is imported.
+  newDriver: (selection, model) => {
+    const { PiDriver: Driver } = require('./PiDriver') as { PiDriver: typeof PiDriver };
+    return new Driver(selection, model);
+  },
 };
