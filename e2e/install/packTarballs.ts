@@ -73,8 +73,9 @@ function npmPack(
 const SHIPPABLE = [
   /^package\.json$/,
   /^README\.md$/,
-  /^docs\/[\w-]+\.md$/, // the guides the READMEs link (SPEC §16 deviation: docs ship with their package)
-  /^docs\/images\/[\w-]+\.png$/, // the screenshots those guides show
+  /^packages\/[\w-]+\/README\.md$/, // sf-m3's copy of the package READMEs its README links
+  /^(packages\/(core|cli)\/)?docs\/[\w-]+\.md$/, // the guides the READMEs link (SPEC §16 deviation: docs ship with their package)
+  /^(packages\/cli\/)?docs\/images\/[\w-]+\.png$/, // the screenshots those guides show
   /^LICENSE$/,
   /\.d\.ts$/,
   /\.c?js$/, // built JavaScript, the capture proxy (plain JS) and the bundled ACP SDK
