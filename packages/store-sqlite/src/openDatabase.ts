@@ -4,7 +4,12 @@ import { StoreError, StoreSchemaError } from '@sf-m3/core';
 import { identifyDatabase } from './databaseIdentity';
 import { immediateTransaction } from './immediateTransaction';
 import { checkWritable, preparePath, resolveStorePath } from './storePath';
-import { makePrivateReadCopy, needsPrivateReadCopy, type PrivateReadCopy } from './privateReadCopy';
+import {
+  makePrivateReadCopy,
+  needsPrivateReadCopy,
+  privateReadCopyNotice,
+  type PrivateReadCopy,
+} from './privateReadCopy';
 import { readOnlyConnection } from './readOnlyConnection';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
 import { SqliteConnection, sqliteErrorCode } from './SqliteConnection';
@@ -181,10 +186,7 @@ async function openForReading(
     const version = await userVersion(reader);
     if (version > SCHEMA_VERSION) throw refuseNewer(absolute, version);
     if (privateCopy !== null) {
-      onNotice(
-        `m3: ${absolute} has a -wal but no -shm in a read-only folder: reading a private copy of it and its -wal ` +
-          '(the original is left untouched)',
-      );
+      onNotice(privateReadCopyNotice(absolute));
     }
     return { writer: null, reader, path: absolute, schemaVersion: version, privateCopy };
   } catch (error) {

@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { makePrivateReadCopy, needsPrivateReadCopy } from './privateReadCopy';
@@ -28,9 +37,18 @@ describe('private read copies', () => {
   it('a missing -wal is a StoreError naming the file, and leaves no folder behind', () => {
     const path = join(folder, 'executions.sqlite');
     writeFileSync(path, 'main bytes');
-    const before = readdirSync(tmpdir()).filter((name) => name.startsWith('sf-m3-read-copy-'));
-    expect(() => makePrivateReadCopy(path)).toThrow(`cannot copy results database ${path} and its -wal`);
-    expect(readdirSync(tmpdir()).filter((name) => name.startsWith('sf-m3-read-copy-'))).toEqual(before);
+    // A temp dir of its own, so copies other test files make at the same time do not show here.
+    const temp = join(folder, 'temp');
+    mkdirSync(temp);
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    try {
+      expect(() => makePrivateReadCopy(path)).toThrow(`cannot copy results database ${path} and its -wal`);
+    } finally {
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+    }
+    expect(readdirSync(temp)).toEqual([]);
   });
 
   it('is needed only with a -wal, no -shm, and a folder this process cannot write', () => {

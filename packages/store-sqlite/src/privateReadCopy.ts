@@ -23,6 +23,14 @@ export function needsPrivateReadCopy(path: string): boolean {
   return existsSync(`${path}-wal`) && !existsSync(`${path}-shm`) && !isWritable(dirname(path));
 }
 
+/** The one line a reader says when it reads a private copy of `path`. */
+export function privateReadCopyNotice(path: string): string {
+  return (
+    `m3: ${path} has a -wal but no -shm in a read-only folder: reading a private copy of it and its -wal ` +
+    '(the original is left untouched)'
+  );
+}
+
 /**
  * Copies `path` and its `-wal` into a fresh 0700 folder under the temp dir, so SQLite can create
  * the `-shm` there and read everything the `-wal` holds; the original is only read. No writer can

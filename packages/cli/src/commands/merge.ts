@@ -26,8 +26,10 @@ export async function runMergeCommand(input: MergeCommandInput, io: CliIO): Prom
   if (inputs.length === 0) throw new UsageError('IN', 'name at least one results database to merge into OUT');
   // Loaded on demand: `m3 --help` and usage errors never load the native sqlite3 module.
   const { mergeResultsDatabases } = require('@sf-m3/store-sqlite') as typeof import('@sf-m3/store-sqlite');
-  const report = await mergeResultsDatabases(out, inputs);
   const redactor = cliRedactor(io.env);
+  const report = await mergeResultsDatabases(out, inputs, {
+    onNotice: (line) => io.stderr(`${redactor.redactText(line)}\n`),
+  });
   if (input.json === true) io.stdout(`${JSON.stringify(redactor.redactJson({ ...report }), null, 2)}\n`);
   else io.stdout(redactor.redactText(formatMergeReport(report, io.cwd)));
   return 0;

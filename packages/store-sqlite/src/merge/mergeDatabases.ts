@@ -6,6 +6,12 @@ import { identifyDatabase } from '../databaseIdentity';
 import { isBusyError } from '../immediateTransaction';
 import { BUSY_TIMEOUT_MS, openDatabase } from '../openDatabase';
 import { recomputeLineages } from '../prune/recomputeLineages';
+import {
+  makePrivateReadCopy,
+  needsPrivateReadCopy,
+  privateReadCopyNotice,
+  type PrivateReadCopy,
+} from '../privateReadCopy';
 import { isWritable } from '../readOnlyConnection';
 import { SCHEMA_VERSION } from '../schema';
 import { SqliteConnection } from '../SqliteConnection';
@@ -40,11 +46,8 @@ function readOnlyUri(path: string): string {
 }
 
 /** Refuses an input that is not an sf-m3 results database of this schema version, before OUT is touched. */
-async function checkInput(path: string): Promise<void> {
-  if (!existsSync(path)) {
-    throw new StoreError(`no results database at ${path}: check the path of each shard file to merge`, { path });
-  }
-  const identity = await identifyDatabase(path);
+async function checkInput(path: string, readFrom: string): Promise<void> {
+  const identity = await identifyDatabase(path, readFrom);
   if (identity.kind === 'new') {
     throw new StoreError(`${path} is empty, not an sf-m3 results database: leave it out of the merge`, { path });
   }
@@ -113,7 +116,7 @@ async function mergeRuns(db: SqliteConnection, runs: readonly RunRecord[]): Prom
 export async function mergeResultsDatabases(
   outPath: string,
   inputPaths: readonly string[],
-  options: { busyTimeoutMs?: number } = {},
+  options: { busyTimeoutMs?: number; onNotice?: (line: string) => void } = {},
 ): Promise<MergeReport> {
   const out = resolveStorePath(outPath);
   const inputs = [...new Set(inputPaths.map((p) => resolveStorePath(p)))];
@@ -126,11 +129,40 @@ export async function mergeResultsDatabases(
     );
   }
   for (const input of inputs) {
-    if (existsSync(out) && existsSync(input) && realpathSync(input) === realpathSync(out)) {
+    if (!existsSync(input)) {
+      throw new StoreError(`no results database at ${input}: check the path of each shard file to merge`, {
+        path: input,
+      });
+    }
+    if (existsSync(out) && realpathSync(input) === realpathSync(out)) {
       throw new StoreError(`${input} is OUT itself: name OUT once, then the files to merge into it`, { path: input });
     }
-    await checkInput(input);
   }
+  // An input SQLite cannot read in place (a copied artifact: -wal, no -shm, read-only folder) is
+  // read through a private copy (see privateReadCopy.ts), removed when the merge ends.
+  const copies = new Map<string, PrivateReadCopy>();
+  try {
+    for (const input of inputs) {
+      if (!needsPrivateReadCopy(input)) continue;
+      copies.set(input, makePrivateReadCopy(input));
+      options.onNotice?.(privateReadCopyNotice(input));
+    }
+    const sourceOf = (input: string): string => copies.get(input)?.path ?? input;
+    for (const input of inputs) await checkInput(input, sourceOf(input));
+    return await mergeInto(out, inputs, sourceOf, options.busyTimeoutMs);
+  } finally {
+    for (const copy of copies.values()) copy.remove();
+  }
+}
+
+/** Copies every input (read from `sourceOf(input)`) into OUT in one transaction; see mergeResultsDatabases. */
+async function mergeInto(
+  out: string,
+  inputs: readonly string[],
+  sourceOf: (input: string) => string,
+  busyTimeoutMs: number | undefined,
+): Promise<MergeReport> {
+  const options = { busyTimeoutMs };
   // Creates OUT (or migrates it, or refuses a foreign or newer file) the way every writer does.
   const opened = await openDatabase(out, { busyTimeoutMs: options.busyTimeoutMs });
   await opened.writer?.close();
@@ -148,7 +180,7 @@ export async function mergeResultsDatabases(
     await db.exec('CREATE TEMP TABLE merge_lineages (lineage_id INTEGER PRIMARY KEY)');
     for (const [i, input] of inputs.entries()) {
       const schema = `shard${i}`;
-      await db.run(`ATTACH DATABASE ? AS ${schema}`, [readOnlyUri(input)]);
+      await db.run(`ATTACH DATABASE ? AS ${schema}`, [readOnlyUri(sourceOf(input))]);
       await checkTables(db, schema, input);
       const copied = await copyShard(db, schema);
       for (const table of MERGED_TABLES) added[table] += copied[table];
@@ -162,7 +194,7 @@ export async function mergeResultsDatabases(
     await db.exec('COMMIT');
     began = false;
     const all = await readRuns(db, 'main');
-    return { out, inputs, added, runIds: all.filter((r) => runs.has(r.runId)).map((r) => r.runId) };
+    return { out, inputs: [...inputs], added, runIds: all.filter((r) => runs.has(r.runId)).map((r) => r.runId) };
   } catch (error) {
     if (began) await db.exec('ROLLBACK').catch(() => undefined);
     if (isBusyError(error)) {
