@@ -9,6 +9,7 @@ import type {
   Root,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ModelValidationError } from '../errors';
+import { validateProtocolSetting, type ProtocolSetting } from '../servers/protocolSetting';
 import type { SecretRef } from '../redaction/SecretRef';
 import { checkCapabilities } from './clientCapabilities';
 
@@ -47,6 +48,11 @@ export interface DirectClientOptions {
   validateSchemas?: boolean;
   /** MCP protocol revision to request at `initialize` (default: the SDK's latest). */
   protocolVersion?: string;
+  /**
+   * How the connection picks its protocol era (SPEC §23): `'auto'`, `'legacy'` or a revision to
+   * pin. Overrides the server definition's `protocol` (whose default is `'auto'`).
+   */
+  protocol?: ProtocolSetting;
   /** Bearer token for HTTP servers; redacted everywhere. */
   bearerToken?: string | SecretRef;
   /**
@@ -84,6 +90,7 @@ const KNOWN = new Set<string>([
   'timeoutMs',
   'validateSchemas',
   'protocolVersion',
+  'protocol',
   'bearerToken',
   'capabilities',
   ...CALLBACKS,
@@ -125,6 +132,7 @@ export function validateDirectClientOptions(options: DirectClientOptions | undef
       option: 'protocolVersion',
     });
   }
+  validateProtocolSetting(options.protocol, 'kit.direct');
   for (const name of CALLBACKS) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new ModelValidationError(`${name} must be a function`, { option: name });

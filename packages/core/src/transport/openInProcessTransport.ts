@@ -26,7 +26,7 @@ export async function openInProcessTransport(
 ): Promise<OpenedTransport> {
   let sdkServer: unknown;
   try {
-    sdkServer = await server.factory();
+    sdkServer = await server.factory({ era: 'legacy' });
   } catch (error) {
     const name = error instanceof Error ? error.constructor.name : typeof error;
     const message = error instanceof Error ? options.redactor.redactText(error.message).slice(0, 500) : '';
