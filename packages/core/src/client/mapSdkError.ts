@@ -1,5 +1,12 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { M3Error, OperationCancelled, OperationTimeout, ProtocolError, TransportError } from '../errors';
+import {
+  M3Error,
+  OperationCancelled,
+  OperationTimeout,
+  ProtocolError,
+  TransportError,
+  UnsupportedFeature,
+} from '../errors';
 import type { JsonObject } from '../json';
 import type { Redactor } from '../redaction/Redactor';
 import { redactedCause } from '../redaction/redactedCause';
@@ -61,12 +68,32 @@ function httpStatusOf(error: Error): number | undefined {
     : undefined;
 }
 
+/** A JSON-RPC error as the SDK v2 throws it (`ProtocolError`: numeric `code`, optional `data`). */
+function isV2ProtocolError(error: unknown): error is Error & { code: number; data?: unknown } {
+  return (
+    error instanceof Error &&
+    !(error instanceof McpError) &&
+    !(error instanceof M3Error) &&
+    /ProtocolError$/.test(error.constructor?.name ?? '') &&
+    typeof (error as { code?: unknown }).code === 'number'
+  );
+}
+
+/** An SDK v2 `SdkError`: a local failure with a string `code` such as `REQUEST_TIMEOUT`. */
+function v2SdkErrorCode(error: unknown): string | undefined {
+  if (!(error instanceof Error) || !/^Sdk(Http)?Error$/.test(error.constructor?.name ?? '')) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /**
  * True for an error that means the connection is gone (closed before the answer, or a send on a
  * dead transport): then the transport's evidence of how it ended is worth waiting for.
  */
 export function isConnectionLoss(error: unknown): boolean {
   if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
+  const sdkCode = v2SdkErrorCode(error);
+  if (sdkCode !== undefined) return sdkCode === 'CONNECTION_CLOSED' || sdkCode === 'SEND_FAILED';
   return error instanceof Error && !(error instanceof M3Error) && looksLikeTransportFailure(error);
 }
 
@@ -83,14 +110,19 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
     );
   }
   if (error instanceof M3Error) return error;
-  if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) {
+  const sdkCode = v2SdkErrorCode(error);
+  if (sdkCode !== undefined) {
+    const v2 = mapV2SdkError(error as Error, sdkCode, context);
+    if (v2 !== undefined) return v2;
+  }
+  if (error instanceof McpError || isV2ProtocolError(error)) {
+    if (error.code === ErrorCode.RequestTimeout && error instanceof McpError) {
       return new OperationTimeout(
         `${operation} timed out after ${context.timeoutMs} ms: the server did not answer; raise timeoutMs (kit.direct option or per call) if it is just slow`,
         { operation, timeoutMs: context.timeoutMs },
       );
     }
-    if (error.code === ErrorCode.ConnectionClosed) {
+    if (error.code === ErrorCode.ConnectionClosed && error instanceof McpError) {
       const reason = connectionEnd?.reason ?? 'the connection closed before the server answered (did the server exit?)';
       return new TransportError(
         `MCP transport operation failed: ${operation}: ${reason}`,
@@ -136,4 +168,41 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
     },
     { cause: redactedCause(error, redactor) },
   );
+}
+
+/** The SDK v2's local failures (2026-07-28 connections) as the SPEC §4 classes; undefined for the rest. */
+function mapV2SdkError(error: Error, code: string, context: ErrorMappingContext): M3Error | undefined {
+  const { operation, redactor, connectionEnd } = context;
+  const cause = { cause: redactedCause(error, redactor) };
+  switch (code) {
+    case 'REQUEST_TIMEOUT':
+      return new OperationTimeout(
+        `${operation} timed out after ${context.timeoutMs} ms: the server did not answer; raise timeoutMs (kit.direct option or per call) if it is just slow`,
+        { operation, timeoutMs: context.timeoutMs },
+      );
+    case 'CONNECTION_CLOSED':
+    case 'SEND_FAILED':
+    case 'NOT_CONNECTED': {
+      const reason = connectionEnd?.reason ?? 'the connection closed before the server answered (did the server exit?)';
+      return new TransportError(
+        `MCP transport operation failed: ${operation}: ${reason}`,
+        { operation, sdkCode: code, ...connectionEnd?.details },
+        cause,
+      );
+    }
+    case 'METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION':
+      return new UnsupportedFeature(
+        `${operation} does not exist in the 2026-07-28 protocol revision this connection speaks: ${bounded(error.message, redactor)}. ` +
+          "Connect with protocol: 'legacy' to test it over the 2025 handshake",
+        { operation, era: 'modern' },
+      );
+    case 'INPUT_REQUIRED_ROUNDS_EXCEEDED':
+      return new ProtocolError(
+        `${operation} asked for input more rounds than allowed: ${bounded(error.message, redactor)}`,
+        { operation, errorKind: 'input_rounds_exceeded' },
+        { ...cause, code: 'input_rounds_exceeded' },
+      );
+    default:
+      return undefined;
+  }
 }

@@ -195,6 +195,8 @@ export interface InitializationValue {
 export interface InitializationEntry extends EntryBase {
   readonly kind: 'initialization';
   readonly protocolVersion: Observation<string>;
+  /** The protocol era, `legacy` or `modern` (SPEC §23); not_emitted in traces recorded before eras. */
+  readonly era: Observation<string>;
   readonly serverName: Observation<string>;
   readonly serverVersion: Observation<string>;
   readonly instructions: Observation<string>;
