@@ -1,5 +1,5 @@
 import { createExampleServer } from '@sf-m3/example-servers';
-import { ProtocolError, ProtocolVersionError } from '../errors';
+import { ProtocolError, ProtocolVersionError, UnsupportedFeature } from '../errors';
 import { InProcessServer } from '../servers/InProcessServer';
 import type { ServerDefinition } from '../servers/ServerDefinition';
 import type { DirectClient } from './DirectClient';
@@ -57,6 +57,8 @@ describe.each(['stdio', 'http', 'in_process'])('an SDK v2 server over %s', (tran
     const discovered = await client.discover();
     expect(discovered.supportedVersions).toContain('2026-07-28');
     await closeAndCheckTrace(client);
+    const stored = await kit().store.getExecution(client.executionId);
+    expect(stored.snapshot).toMatchObject({ protocol: { protocolVersion: '2026-07-28', era: 'modern' } });
     const init = client.finalTrace.view().timeline.find((e) => e.kind === 'initialization');
     expect(init).toMatchObject({
       protocolVersion: { state: 'observed', value: '2026-07-28' },
@@ -69,8 +71,13 @@ describe.each(['stdio', 'http', 'in_process'])('an SDK v2 server over %s', (tran
     expect(client.initialization).toMatchObject({ era: 'legacy', instructions: 'served in the legacy era' });
     expect(client.initialization.protocolVersion).toMatch(/^2025-/);
     await exercise(client);
+    await expect(client.discover()).rejects.toThrow(UnsupportedFeature);
     await expect(client.discover()).rejects.toThrow(/discover needs a 2026-07-28 connection/);
     await closeAndCheckTrace(client);
+    const stored = await kit().store.getExecution(client.executionId);
+    expect(stored.snapshot).toMatchObject({
+      protocol: { protocolVersion: client.initialization.protocolVersion, era: 'legacy' },
+    });
   });
 
   test('pinning 2025-06-18 asks for that revision and gets it', async () => {

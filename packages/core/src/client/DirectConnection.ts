@@ -297,6 +297,7 @@ export abstract class DirectConnection {
         }
       }
       this.initializationValue = initialization;
+      this.execution.setProtocol({ protocolVersion: initialization.protocolVersion, era: initialization.era });
       recordInitialized(
         recorder,
         initialization,

@@ -109,6 +109,14 @@ export class DirectExecution {
     };
   }
 
+  /** The revision and era the connection negotiated (SPEC §23), stored on the execution's snapshot. */
+  private protocol: { protocolVersion: string; era: 'legacy' | 'modern' } | undefined;
+
+  /** Remembers the negotiated revision and era for the stored execution. */
+  setProtocol(protocol: { protocolVersion: string; era: 'legacy' | 'modern' }): void {
+    this.protocol = protocol;
+  }
+
   /** Appends `execution.finished`, finalizes the trace and builds the `ExecutionResult` (both linked to the kit). */
   finish(end: DirectExecutionEnd): void {
     const recorder = this.recorderValue as TraceRecorder;
@@ -150,7 +158,10 @@ export class DirectExecution {
       executionId: this.executionId,
       outcome: ended.outcome,
       finishedAt: ended.finishedAt,
-      snapshot: { ...ended.result.snapshot } as JsonObject,
+      snapshot: {
+        ...ended.result.snapshot,
+        ...(this.protocol !== undefined && { protocol: { ...this.protocol } }),
+      } as JsonObject,
       trace: ended.finalTrace,
       evidence: (this.recorderValue as TraceRecorder).evidence,
     });
