@@ -127,6 +127,32 @@ describe('a v1 server', () => {
     });
   });
 
+  test('a second auto connect to the same definition skips the probe: the era found is cached for the run', async () => {
+    const server = new InProcessServer({ name: 'example-v1-cached', factory: createExampleServer });
+    const negotiation = async (): Promise<unknown> => {
+      const client = await kit().direct(server).connect();
+      await client.close();
+      const events = client.finalTrace.events;
+      expect(events.filter((e) => e.kind === 'mcp.request').map((e) => e.payload.method)).not.toContain(
+        'server/discover',
+      );
+      return events.find((e) => e.kind === 'mcp.initialized')?.payload.negotiation;
+    };
+    expect(await negotiation()).toEqual({
+      mode: 'probe',
+      detail: expect.stringMatching(/^server\/discover returned JSON-RPC error -32601/),
+    });
+    expect(await negotiation()).toEqual({ mode: 'cached' });
+    // A new definition of the same server probes again.
+    const again = await kit()
+      .direct(new InProcessServer({ name: 'example-v1-cached', factory: createExampleServer }))
+      .connect();
+    await again.close();
+    expect(again.finalTrace.events.find((e) => e.kind === 'mcp.initialized')?.payload.negotiation).toMatchObject({
+      mode: 'probe',
+    });
+  });
+
   test('pinning 2026-07-28 fails with ProtocolVersionError, never a silent fallback', async () => {
     const error = await kit()
       .direct(example, { protocol: '2026-07-28' })
