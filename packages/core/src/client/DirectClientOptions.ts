@@ -53,6 +53,12 @@ export interface DirectClientOptions {
    * pin. Overrides the server definition's `protocol` (whose default is `'auto'`).
    */
   protocol?: ProtocolSetting;
+  /**
+   * At most this many `input_required` rounds per `callTool`/`getPrompt`/`readResource` on a
+   * 2026-07-28 connection (default 10); past it the call fails with `ProtocolError`
+   * `input_rounds_exceeded`.
+   */
+  maxInputRounds?: number;
   /** Bearer token for HTTP servers; redacted everywhere. */
   bearerToken?: string | SecretRef;
   /**
@@ -91,6 +97,7 @@ const KNOWN = new Set<string>([
   'validateSchemas',
   'protocolVersion',
   'protocol',
+  'maxInputRounds',
   'bearerToken',
   'capabilities',
   ...CALLBACKS,
@@ -133,6 +140,16 @@ export function validateDirectClientOptions(options: DirectClientOptions | undef
     });
   }
   validateProtocolSetting(options.protocol, 'kit.direct');
+  if (
+    options.maxInputRounds !== undefined &&
+    (typeof options.maxInputRounds !== 'number' ||
+      !Number.isInteger(options.maxInputRounds) ||
+      options.maxInputRounds < 1)
+  ) {
+    throw new ModelValidationError('maxInputRounds must be a whole number of rounds, at least 1, e.g. 10', {
+      option: 'maxInputRounds',
+    });
+  }
   for (const name of CALLBACKS) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new ModelValidationError(`${name} must be a function`, { option: name });

@@ -43,7 +43,7 @@ export function createModernSdkClient(
   const client = new Client(CLIENT_INFO, {
     // The v1 and v2 capability types describe the same JSON object.
     capabilities: declaredCapabilities(options) as never,
-    inputRequired: { autoFulfill: true, maxRounds: DEFAULT_MAX_INPUT_ROUNDS },
+    inputRequired: { autoFulfill: true, maxRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS },
   });
   client.onerror = (error) => logger.debug('MCP client error', { errorType: error.constructor.name });
   const { onElicitation, onSampling, onRoots } = options;

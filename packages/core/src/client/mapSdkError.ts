@@ -159,6 +159,15 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
     );
   }
   const message = error instanceof Error ? error.message : String(error);
+  const missing = missingInputHandler(message);
+  if (missing !== undefined) {
+    return new ProtocolError(
+      `${operation} needs input the test gave no handler for: the server asked for '${bounded(missing.inputKey, redactor)}' ` +
+        `(${missing.method}) in an input_required round; pass kit.direct(server, { ${missing.handler} })`,
+      { operation, errorKind: 'input_handler_missing', handler: missing.handler, inputMethod: missing.method },
+      { cause: redactedCause(error, redactor), code: 'input_handler_missing' },
+    );
+  }
   return new ProtocolError(
     `MCP client operation failed: ${operation}: ${bounded(message, redactor)}`,
     {
@@ -205,4 +214,21 @@ function mapV2SdkError(error: Error, code: string, context: ErrorMappingContext)
     default:
       return undefined;
   }
+}
+
+/** The callbacks that answer each kind of input a server asks for. */
+const INPUT_HANDLERS: Record<string, string> = {
+  'elicitation/create': 'onElicitation',
+  'sampling/createMessage': 'onSampling',
+  'roots/list': 'onRoots',
+};
+
+/**
+ * The SDK v2 refuses to fulfil an `input_required` round whose kind the client did not declare
+ * (`Cannot request input 'key' (method): ...`): which input, and the kit callback that declares it.
+ */
+function missingInputHandler(message: string): { inputKey: string; method: string; handler: string } | undefined {
+  const match = /Cannot request input '([^']*)' \(([a-zA-Z/]+)\)/.exec(message);
+  const handler = match !== null ? INPUT_HANDLERS[match[2]!] : undefined;
+  return match !== null && handler !== undefined ? { inputKey: match[1]!, method: match[2]!, handler } : undefined;
 }

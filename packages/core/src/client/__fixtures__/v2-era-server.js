@@ -3,7 +3,8 @@
 //   node v2-era-server.js stdio [--reject]     both eras over stdio (modern only with --reject)
 //   node v2-era-server.js http [--reject]      Streamable HTTP on 127.0.0.1 (random port; prints the URL)
 // Tools: `echo` (text), `add` (structured result), `confirm` (asks for confirmation: an
-// `input_required` round on 2026-07-28, an elicitation request on a 2025 connection).
+// `input_required` round on 2026-07-28, an elicitation request on a 2025 connection), `insist`
+// (asks again on every round, to exceed a round limit).
 'use strict';
 const { McpServer, inputRequired, acceptedContent } = require('@modelcontextprotocol/server');
 const { z } = require('zod');
@@ -51,6 +52,22 @@ function createV2Server({ era }) {
         });
       }
       return { content: [{ type: 'text', text: confirmed.confirm ? `${action}: done` : `${action}: cancelled` }] };
+    },
+  );
+  server.registerTool(
+    'insist',
+    {
+      description: 'Asks for confirmation on every round, never completing (2026-07-28 only)',
+      inputSchema: z.object({}),
+    },
+    async (_args, ctx) => {
+      const round = Number(ctx.mcpReq.requestState?.() ?? 0) + 1;
+      return inputRequired({
+        inputRequests: {
+          [`again-${round}`]: inputRequired.elicit({ message: 'Again?', requestedSchema: confirmation }),
+        },
+        requestState: String(round),
+      });
     },
   );
   return server;
