@@ -54,6 +54,12 @@ describe.each(['stdio', 'http', 'in_process'])('an SDK v2 server over %s', (tran
     });
     expect(client.initialization.capabilities).toHaveProperty('tools');
     await exercise(client);
+    for (const gone of [() => client.ping(), () => client.setLoggingLevel('info')]) {
+      await expect(gone()).rejects.toThrow(UnsupportedFeature);
+    }
+    await expect(client.subscribeResource('memory://x')).rejects.toThrow(
+      /resources\/subscribe does not exist in the 2026-07-28 protocol revision.*protocol: 'legacy'/,
+    );
     const discovered = await client.discover();
     expect(discovered.supportedVersions).toContain('2026-07-28');
     await closeAndCheckTrace(client);
