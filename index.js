@@ -49,6 +49,7 @@ module.exports = {
     'AuthenticationStep',
     'EndpointTrustError',
     'ProtocolError',
+    'ProtocolVersionError',
     'OperationTimeout',
     'OperationCancelled',
     'KitClosed',
