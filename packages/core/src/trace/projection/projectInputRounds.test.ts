@@ -1,3 +1,4 @@
+import type { JsonObject } from '../../json';
 import { TraceEventListBuilder } from '../traceBuilder.testkit';
 import { pairExchanges } from './pairExchanges';
 import type { ProjectionContext } from './ProjectionContext';
@@ -8,7 +9,7 @@ const elicit = (message: string) => ({
   params: { message, requestedSchema: { type: 'object', properties: {} } },
 });
 
-function callRound(b: TraceEventListBuilder, id: number, params: object, result: object): void {
+function callRound(b: TraceEventListBuilder, id: number, params: JsonObject, result: JsonObject): void {
   const on = { connectionId: 'c', jsonrpcId: id };
   b.add('tool.call_requested', { ...on, direction: 'client_to_server', payload: { method: 'tools/call', params } });
   b.add('tool.result_received', { ...on, direction: 'server_to_client', payload: { method: 'tools/call', result } });
