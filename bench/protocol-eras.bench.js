@@ -4,7 +4,8 @@
 // asks `server/discover` in place on the connection's own child (no extra process); the era it
 // finds is cached per server definition, so from a run's second connect `auto` against a legacy
 // server skips the probe. Target (issue 23): auto / pinned <= 1.2 from the second connect. Also
-// prints the raw SDK v2 client's own `auto` connect (its stdio probe spawns a sibling process).
+// prints the raw SDK v2 client's own `auto` connect (its stdio probe spawns a sibling process), and
+// `callTool` through the kit in the modern era against the raw SDK v2 client (target <= 1.10).
 // Needs the built dist (`npm run bench` builds first). M3_BENCH_CONNECTS overrides the count.
 'use strict';
 const path = require('node:path');
@@ -64,6 +65,39 @@ async function rawV2Auto(args) {
   );
 }
 
+const CALLS = Number(process.env.M3_BENCH_CALLS || 300);
+
+/**
+ * Median `callTool('echo')` latency (ms) through the kit in the modern era and through the raw SDK
+ * v2 client (pinned 2026-07-28) on the same v2 server over stdio, in alternating batches of 50.
+ */
+async function modernCallTool() {
+  const kit = new core.MCPTestKit();
+  const raw = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  try {
+    await raw.connect(new StdioClientTransport(v2Args));
+    const client = await kit
+      .direct(new core.StdioServer({ name: 'v2', ...v2Args }), { protocol: '2026-07-28' })
+      .connect();
+    const rawCall = () => raw.callTool({ name: 'echo', arguments: { text: 'x' } });
+    const kitCall = () => client.callTool('echo', { text: 'x' });
+    for (let i = 0; i < 100; i += 1) {
+      await rawCall();
+      await kitCall();
+    }
+    const rawTimes = [];
+    const kitTimes = [];
+    for (let done = 0; done < CALLS; done += 50) {
+      rawTimes.push(...(await timed(50, rawCall)));
+      kitTimes.push(...(await timed(50, kitCall)));
+    }
+    return { raw: median(rawTimes), kit: median(kitTimes) };
+  } finally {
+    await raw.close().catch(() => undefined);
+    await kit.close();
+  }
+}
+
 async function run() {
   const rows = [];
   const v1 = new core.StdioServer({ name: 'v1-example', ...v1Args });
@@ -86,6 +120,10 @@ async function run() {
       `  ${server.padEnd(20)} ${mode.padEnd(38)} ${ms.toFixed(1).padStart(8)}  ${ratio.toFixed(2)}x\n`,
     );
   }
+  const calls = await modernCallTool();
+  process.stdout.write(
+    `callTool over stdio, 2026-07-28, median of ${CALLS}: kit ${calls.kit.toFixed(3)} ms, raw SDK v2 ${calls.raw.toFixed(3)} ms, ${(calls.kit / calls.raw).toFixed(2)}x (target <= 1.10)\n`,
+  );
   const worst = Math.max(v1Auto / v1Pinned, v2Auto / v2Pinned);
   process.stdout.write(`auto / pinned from the second connect: ${worst.toFixed(2)}x (target <= 1.20)\n`);
 }
