@@ -74,7 +74,7 @@ export class DirectClient extends DirectOperations {
           { operation: 'server/discover', era: 'legacy' },
         );
       }
-      return (await this.request('server/discover', (o) => modern.client.discover(o as never))) as DiscoverResult;
+      return (await this.request('server/discover', (o) => modern.discover(o))) as DiscoverResult;
     });
   }
 

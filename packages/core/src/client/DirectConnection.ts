@@ -11,7 +11,7 @@ import { declaredCapabilities } from './clientCapabilities';
 import { connectModern, createModernSdkClient } from './createModernSdkClient';
 import { cachedEra, rememberEra } from './eraCache';
 import { probeEra } from './eraProbe';
-import type { ModernSdkSession, SdkSession } from './ModernSdkSession';
+import type { ModernConnection, SdkSession } from './SdkSession';
 import type { ExecutionResult } from '../execution/ExecutionResult';
 import { newId } from '../ids';
 import { linkToKit } from '../kit/kitLink';
@@ -100,7 +100,7 @@ export abstract class DirectConnection {
   /** The SDK client (v1 `Client` in the legacy era, the v2 one's session in the modern era). */
   protected sdk: SdkSession | undefined;
   /** The SDK v2 client of a modern-era connection. */
-  protected modern: ModernSdkSession | undefined;
+  protected modern: ModernConnection | undefined;
   private readonly execution: DirectExecution;
   private readonly connectionId = newId('conn');
   private readonly connectAbort = new AbortController();

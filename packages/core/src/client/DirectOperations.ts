@@ -2,7 +2,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import { M3Error } from '../errors';
 import { DirectConnection } from './DirectConnection';
 import { mapSdkError } from './mapSdkError';
-import type { SdkSession } from './ModernSdkSession';
+import type { SdkSession } from './SdkSession';
 import type { PerRequest } from './RequestRunner';
 
 /**

@@ -1,25 +1,6 @@
 import type { Client as V2Client } from '@modelcontextprotocol/client';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-
-/** The part of an SDK client the direct client's operations use (the v1 `Client` has it all). */
-export type SdkSession = Pick<
-  Client,
-  | 'request'
-  | 'listResources'
-  | 'listResourceTemplates'
-  | 'listPrompts'
-  | 'readResource'
-  | 'getPrompt'
-  | 'complete'
-  | 'subscribeResource'
-  | 'unsubscribeResource'
-  | 'ping'
-  | 'setLoggingLevel'
-  | 'notification'
-  | 'sendRootsListChanged'
-  | 'close'
->;
+import type { ModernConnection, SdkSession } from './SdkSession';
 
 type Params = Record<string, unknown> | undefined;
 
@@ -30,7 +11,7 @@ type Params = Record<string, unknown> | undefined;
  * v2 client's response cache: the list helpers of the v2 client would aggregate pages and serve
  * results from cache, and a test must see what the server sends.
  */
-export class ModernSdkSession {
+export class ModernSdkSession implements ModernConnection {
   /** The connected v2 client. */
   readonly client: V2Client;
 
@@ -101,6 +82,10 @@ export class ModernSdkSession {
 
   close(): Promise<void> {
     return this.client.close();
+  }
+
+  discover(options?: RequestOptions): Promise<unknown> {
+    return this.client.discover(options as never);
   }
 
   private send(method: string, params: Params, options?: RequestOptions): Promise<unknown> {
