@@ -64,6 +64,26 @@ describe.each([
   });
 });
 
+describe('input rounds of readResource and getPrompt (SDK v2 server in process)', () => {
+  test('onRoots answers a resources/read round and onSampling a prompts/get round', async () => {
+    const client = await kit()
+      .direct(v2InProcess(), {
+        onRoots: () => [{ uri: 'file:///work', name: 'work' }],
+        onSampling: () => ({ role: 'assistant', model: 'fake', content: { type: 'text', text: 'all quiet' } }),
+      })
+      .connect();
+    expect((await client.readResource('memory://workspace')).text).toBe('roots: file:///work');
+    const prompt = await client.getPrompt('briefing');
+    expect(prompt.messages[0]!.content).toEqual({ type: 'text', text: 'briefing: all quiet' });
+    await client.close();
+    const rounds = client.finalTrace.view().interactions.map((i) => [i.interactionKind, i.round, i.inputKey]);
+    expect(rounds).toEqual([
+      ['roots', 1, 'roots'],
+      ['sampling', 1, 'draft'],
+    ]);
+  });
+});
+
 describe('input rounds that cannot be answered', () => {
   test('a round the test gave no handler for names the handler to add', async () => {
     const client = await kit().direct(v2InProcess()).connect();

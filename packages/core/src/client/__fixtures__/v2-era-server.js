@@ -4,9 +4,10 @@
 //   node v2-era-server.js http [--reject]      Streamable HTTP on 127.0.0.1 (random port; prints the URL)
 // Tools: `echo` (text), `add` (structured result), `confirm` (asks for confirmation: an
 // `input_required` round on 2026-07-28, an elicitation request on a 2025 connection), `insist`
-// (asks again on every round, to exceed a round limit).
+// (asks again on every round, to exceed a round limit). On 2026-07-28 the resource
+// `memory://workspace` asks for the client's roots and the prompt `briefing` for a sampled draft.
 'use strict';
-const { McpServer, inputRequired, acceptedContent } = require('@modelcontextprotocol/server');
+const { McpServer, inputRequired, inputResponse, acceptedContent } = require('@modelcontextprotocol/server');
 const { z } = require('zod');
 
 /** One v2 server instance for the given era. */
@@ -54,6 +55,30 @@ function createV2Server({ era }) {
       return { content: [{ type: 'text', text: confirmed.confirm ? `${action}: done` : `${action}: cancelled` }] };
     },
   );
+  server.registerResource('workspace', 'memory://workspace', { mimeType: 'text/plain' }, async (uri, ctx) => {
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'roots');
+    if (era === 'modern' && answer.kind !== 'roots') {
+      return inputRequired({ inputRequests: { roots: inputRequired.listRoots() } });
+    }
+    const roots = answer.kind === 'roots' ? answer.roots.map((r) => r.uri).join(',') : 'unknown';
+    return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: `roots: ${roots}` }] };
+  });
+  server.registerPrompt('briefing', { description: 'A briefing written by the client model' }, async (ctx) => {
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'draft');
+    if (era === 'modern' && answer.kind !== 'sampling') {
+      return inputRequired({
+        inputRequests: {
+          draft: inputRequired.createMessage({
+            messages: [{ role: 'user', content: { type: 'text', text: 'Draft a briefing' } }],
+            maxTokens: 50,
+          }),
+        },
+      });
+    }
+    const text =
+      answer.kind === 'sampling' && answer.result.content.type === 'text' ? answer.result.content.text : 'none';
+    return { messages: [{ role: 'user', content: { type: 'text', text: `briefing: ${text}` } }] };
+  });
   server.registerTool(
     'insist',
     {
