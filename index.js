@@ -75,6 +75,7 @@ module.exports = {
     'AuthenticationStep',
     'EndpointTrustError',
     'ProtocolError',
+    'ProtocolVersionError',
     'OperationTimeout',
     'OperationCancelled',
     'KitClosed',

@@ -31,6 +31,13 @@ describe('DirectClient operations (in-process example server)', () => {
     expect(() => kit().direct(example, { protocolVersion: ' ' })).toThrow(/protocolVersion/);
   });
 
+  test('a protocol option that is not a known era or revision is refused before connecting', () => {
+    expect(() => kit().direct(example, { protocol: 'newest' as never })).toThrow(ModelValidationError);
+    expect(() => kit().direct(example, { protocol: 'newest' as never })).toThrow(
+      /kit\.direct protocol must be one of 'auto', 'legacy', '2026-07-28', '2025-11-25', '2025-06-18'/,
+    );
+  });
+
   test('an unknown logging level and a bad argument are local validation errors', async () => {
     const client = await kit().direct(example).connect();
     await expect(client.setLoggingLevel('loud' as never)).rejects.toThrow(ModelValidationError);

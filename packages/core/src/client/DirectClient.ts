@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ListToolsResult, LoggingLevel, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { sdkTypes } from './sdkTypes';
-import { ModelValidationError } from '../errors';
+import { ModelValidationError, UnsupportedFeature } from '../errors';
 import type { ToolCallResult } from '../execution/ExecutionResult';
 import { linkToKit } from '../kit/kitLink';
 import type { ServerDefinition } from '../servers/ServerDefinition';
@@ -18,6 +18,7 @@ import type {
   CompletionContext,
   CompletionReference,
   CompletionResult,
+  DiscoverResult,
   GetPromptResult,
   Prompt,
   PromptsPage,
@@ -52,6 +53,24 @@ export class DirectClient extends DirectOperations {
   ) {
     super(host, server, options, context);
     this.validator = this.options.validateSchemas === true ? new ToolSchemaValidator() : undefined;
+  }
+
+  /**
+   * `server/discover` (SPEC §23): what a 2026-07-28 server says about itself. Throws
+   * `UnsupportedFeature` on a legacy-era connection, which has no such method.
+   */
+  discover(): Promise<DiscoverResult> {
+    return this.operation('server/discover', async () => {
+      const modern = this.modern;
+      if (modern === undefined) {
+        throw new UnsupportedFeature(
+          `discover needs a 2026-07-28 connection; ${this.server.name} was reached through the 2025 initialize handshake ` +
+            "(use protocol: 'auto' or '2026-07-28' against a server that serves the stateless era)",
+          { operation: 'server/discover', era: 'legacy' },
+        );
+      }
+      return (await this.request('server/discover', (o) => modern.discover(o))) as DiscoverResult;
+    });
   }
 
   /** `tools/list`, one page. */

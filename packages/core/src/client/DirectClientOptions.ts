@@ -9,6 +9,7 @@ import type {
   Root,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ModelValidationError } from '../errors';
+import { validateProtocolSetting, type ProtocolSetting } from '../servers/protocolSetting';
 import type { SecretRef } from '../redaction/SecretRef';
 import { checkCapabilities } from './clientCapabilities';
 
@@ -47,6 +48,17 @@ export interface DirectClientOptions {
   validateSchemas?: boolean;
   /** MCP protocol revision to request at `initialize` (default: the SDK's latest). */
   protocolVersion?: string;
+  /**
+   * How the connection picks its protocol era (SPEC §23): `'auto'`, `'legacy'` or a revision to
+   * pin. Overrides the server definition's `protocol` (whose default is `'auto'`).
+   */
+  protocol?: ProtocolSetting;
+  /**
+   * At most this many `input_required` rounds per `callTool`/`getPrompt`/`readResource` on a
+   * 2026-07-28 connection (default 10); past it the call fails with `ProtocolError`
+   * `input_rounds_exceeded`.
+   */
+  maxInputRounds?: number;
   /** Bearer token for HTTP servers; redacted everywhere. */
   bearerToken?: string | SecretRef;
   /**
@@ -84,6 +96,8 @@ const KNOWN = new Set<string>([
   'timeoutMs',
   'validateSchemas',
   'protocolVersion',
+  'protocol',
+  'maxInputRounds',
   'bearerToken',
   'capabilities',
   ...CALLBACKS,
@@ -123,6 +137,17 @@ export function validateDirectClientOptions(options: DirectClientOptions | undef
   ) {
     throw new ModelValidationError("protocolVersion must be an MCP revision string such as '2025-06-18'", {
       option: 'protocolVersion',
+    });
+  }
+  validateProtocolSetting(options.protocol, 'kit.direct');
+  if (
+    options.maxInputRounds !== undefined &&
+    (typeof options.maxInputRounds !== 'number' ||
+      !Number.isInteger(options.maxInputRounds) ||
+      options.maxInputRounds < 1)
+  ) {
+    throw new ModelValidationError('maxInputRounds must be a whole number of rounds, at least 1, e.g. 10', {
+      option: 'maxInputRounds',
     });
   }
   for (const name of CALLBACKS) {

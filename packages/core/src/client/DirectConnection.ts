@@ -1,10 +1,20 @@
 /// <reference lib="esnext.disposable" />
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { M3Error } from '../errors';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { M3Error, ProtocolVersionError } from '../errors';
+import type { JsonObject, JsonValue } from '../json';
+import { isModernRevision, type ProtocolSetting } from '../servers/protocolSetting';
+import type { InitializedPayload } from '../trace/payloads';
+import { StartedTransport } from '../transport/StartedTransport';
+import { tagTransportKind } from '../transport/transportKinds';
+import { declaredCapabilities } from './clientCapabilities';
+import { connectModern, createModernSdkClient } from './createModernSdkClient';
+import { cachedEra, rememberEra } from './eraCache';
+import { sdkTypes } from './sdkTypes';
+import { probeEra } from './eraProbe';
+import type { ModernConnection, SdkSession } from './SdkSession';
 import type { ErrorInfo, ExecutionResult } from '../execution/ExecutionResult';
 import { toErrorInfo } from '../execution/buildExecutionResult';
 import { newId } from '../ids';
-import type { JsonValue } from '../json';
 import { linkToKit } from '../kit/kitLink';
 import { createLogger, type M3Logger } from '../logging/logger';
 import type { ServerDefinition } from '../servers/ServerDefinition';
@@ -17,7 +27,7 @@ import { resolveBearerToken } from './bearerToken';
 import { clientNotReady, type LateProperty } from './clientNotReady';
 import { closeError, closeOutcome, type CloseRequest } from './closeOutcome';
 import { clientClosedError, connectCancelledError, notConnectedError } from './connectionErrors';
-import { createSdkClient, readInitialization } from './createSdkClient';
+import { CLIENT_INFO, createSdkClient, readInitialization, readModernInitialization } from './createSdkClient';
 import type { DirectClientHost, ExecutionContext } from './DirectClientHost';
 import { DEFAULT_TIMEOUT_MS, validateDirectClientOptions, type DirectClientOptions } from './DirectClientOptions';
 import { DirectExecution } from './DirectExecution';
@@ -28,6 +38,47 @@ import { RequestRunner } from './RequestRunner';
 import type { InitializationResult } from './results';
 
 type State = 'new' | 'connecting' | 'open' | 'closing' | 'closed';
+
+/** JSON-RPC error code of the 2026-07-28 revision: unsupported protocol version. */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/**
+ * The -32022 refusal inside what the v1 SDK threw at `initialize`: a JSON-RPC error (stdio, in
+ * process) or, over HTTP, the JSON-RPC error body of the 400 response the SDK reports as
+ * `Streamable HTTP error: Error POSTing to endpoint: {...}`.
+ */
+function unsupportedVersionRefusal(error: unknown): { data: unknown } | undefined {
+  if (error instanceof sdkTypes().McpError)
+    return error.code === UNSUPPORTED_PROTOCOL_VERSION ? { data: error.data } : undefined;
+  if (!(error instanceof Error) || !/StreamableHTTPError/.test(error.constructor?.name ?? '')) return undefined;
+  const body = /Error POSTing to endpoint: (\{.*\})$/s.exec(error.message)?.[1];
+  if (body === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(body) as { error?: { code?: unknown; data?: unknown } };
+    return parsed.error?.code === UNSUPPORTED_PROTOCOL_VERSION ? { data: parsed.error.data } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The era `chooseEra` settled on, and the transport to run it on. */
+type EraPlan =
+  | {
+      era: 'modern';
+      transport: Transport;
+      version: string;
+      discover: JsonObject;
+      negotiation: NonNullable<InitializedPayload['negotiation']>;
+    }
+  | {
+      era: 'legacy';
+      transport: Transport;
+      /** The revision to ask for at `initialize` (default: the SDK's latest). */
+      requestedRevision?: string;
+      /** True when that revision is pinned: the server must answer with it. */
+      pinned: boolean;
+      negotiation: NonNullable<InitializedPayload['negotiation']>;
+    };
 
 /**
  * The lifecycle of one direct MCP connection: connect (start the execution, open the transport,
@@ -48,8 +99,10 @@ export abstract class DirectConnection {
   protected readonly logger: M3Logger;
   /** Runs the SDK requests and notifications of the operations (attached at connect). */
   protected readonly runner: RequestRunner;
-  /** The SDK client, once connecting got that far. */
-  protected sdk: Client | undefined;
+  /** The SDK client (v1 `Client` in the legacy era, the v2 one's session in the modern era). */
+  protected sdk: SdkSession | undefined;
+  /** The SDK v2 client of a modern-era connection. */
+  protected modern: ModernConnection | undefined;
   private readonly execution: DirectExecution;
   private readonly connectionId = newId('conn');
   private readonly connectAbort = new AbortController();
@@ -212,19 +265,52 @@ export abstract class DirectConnection {
       });
       this.opened = await this.opening;
       this.assertStillConnecting();
-      const observed = new ObservedTransport(this.opened.transport, {
+      const plan = await this.chooseEra(this.opened);
+      this.assertStillConnecting();
+      tagTransportKind(plan.transport, this.opened.kind);
+      const observed = new ObservedTransport(plan.transport, {
         recorder,
         server: binding.name,
         connectionId: this.connectionId,
       });
-      const { sdk, tap } = createSdkClient(observed, this.options, this.logger);
-      this.sdk = sdk;
-      this.runner.attach(tap, recorder, this.opened.connectionEnd?.bind(this.opened));
-      await sdk.connect(tap, { timeout: this.timeoutMs, signal: this.connectAbort.signal });
-      this.assertStillConnecting();
-      const initialization = readInitialization(sdk, tap);
+      const request = { timeout: this.timeoutMs, signal: this.connectAbort.signal };
+      let initialization: InitializationResult;
+      if (plan.era === 'modern') {
+        const { client, session, tap } = createModernSdkClient(observed, this.options, this.logger);
+        this.sdk = session.asSession();
+        this.modern = session;
+        this.runner.attach(tap, recorder, this.opened.connectionEnd?.bind(this.opened));
+        await connectModern(client, tap, plan.discover, request);
+        this.assertStillConnecting();
+        initialization = readModernInitialization(client);
+      } else {
+        const { sdk, tap } = createSdkClient(observed, this.options, this.logger, plan.requestedRevision);
+        this.sdk = sdk;
+        this.runner.attach(tap, recorder, this.opened.connectionEnd?.bind(this.opened));
+        try {
+          await sdk.connect(tap, request);
+        } catch (error) {
+          throw this.handshakeRefusal(error, plan.requestedRevision) ?? error;
+        }
+        this.assertStillConnecting();
+        initialization = readInitialization(sdk, tap);
+        const requested = plan.requestedRevision;
+        if (plan.pinned && requested !== undefined && initialization.protocolVersion !== requested) {
+          throw this.pinRefused(
+            requested,
+            [initialization.protocolVersion],
+            'it answered initialize with another revision',
+          );
+        }
+      }
       this.initializationValue = initialization;
-      recordInitialized(recorder, initialization, { server: binding.name, connectionId: this.connectionId });
+      this.execution.setProtocol({ protocolVersion: initialization.protocolVersion, era: initialization.era });
+      recordInitialized(
+        recorder,
+        initialization,
+        { server: binding.name, connectionId: this.connectionId },
+        plan.negotiation,
+      );
       this.state = 'open';
       return this;
     } catch (error) {
@@ -245,6 +331,94 @@ export abstract class DirectConnection {
       if (!closingAlready) await this.closeWith({ reason: 'connect_failed' }).catch(() => undefined);
       throw mapped;
     }
+  }
+
+  /** The connection's protocol setting: `kit.direct`'s, else the definition's (`protocolVersion` alone means the handshake). */
+  private protocolSetting(): ProtocolSetting {
+    if (this.options.protocol !== undefined) return this.options.protocol;
+    if (this.options.protocolVersion !== undefined) return 'legacy';
+    return this.server.protocol;
+  }
+
+  /**
+   * Picks the era (SPEC §23). `legacy` and a 2025 revision go straight to the handshake; `auto`
+   * and a modern revision ask `server/discover` in place on the opened connection (HTTP: through
+   * the SDK v2 transport), unless an earlier `auto` connect of this run found the server legacy.
+   * A pinned modern revision the server does not offer throws `ProtocolVersionError`.
+   */
+  private async chooseEra(opened: OpenedTransport): Promise<EraPlan> {
+    const setting = this.protocolSetting();
+    if (setting === 'legacy' || (setting !== 'auto' && !isModernRevision(setting))) {
+      const pinned = setting !== 'legacy';
+      return {
+        era: 'legacy',
+        transport: opened.transport,
+        requestedRevision: pinned ? setting : this.options.protocolVersion,
+        pinned,
+        negotiation: { mode: pinned ? 'pinned' : 'legacy' },
+      };
+    }
+    if (setting === 'auto' && cachedEra(this.server) === 'legacy') {
+      return { era: 'legacy', transport: opened.transport, pinned: false, negotiation: { mode: 'cached' } };
+    }
+    const probeTransport = opened.openModern?.() ?? opened.transport;
+    const verdict = await probeEra(probeTransport, {
+      timeoutMs: this.timeoutMs,
+      clientInfo: CLIENT_INFO,
+      capabilities: declaredCapabilities(this.options) as JsonObject,
+    });
+    if (verdict.era === 'unreachable') throw verdict.error;
+    if (verdict.era === 'modern') {
+      if (setting === 'auto') rememberEra(this.server, 'modern');
+      return {
+        era: 'modern',
+        transport: new StartedTransport(probeTransport),
+        version: verdict.version,
+        discover: verdict.discover,
+        negotiation: {
+          mode: setting === 'auto' ? 'probe' : 'pinned',
+          detail: `server/discover offered ${verdict.version}`,
+        },
+      };
+    }
+    if (setting !== 'auto') throw this.pinRefused(setting, [...verdict.offered], verdict.reason);
+    if (!verdict.closed) rememberEra(this.server, 'legacy');
+    const negotiation = { mode: 'probe' as const, detail: verdict.reason };
+    if (probeTransport !== opened.transport) {
+      // HTTP: the probe went through the SDK v2 transport; the handshake uses the 2025 one.
+      await probeTransport.close().catch(() => undefined);
+      return { era: 'legacy', transport: opened.transport, pinned: false, negotiation };
+    }
+    return { era: 'legacy', transport: new StartedTransport(opened.transport), pinned: false, negotiation };
+  }
+
+  /** `ProtocolVersionError` for a pinned revision the server does not offer. */
+  private pinRefused(requested: string, offered: string[], why: string): ProtocolVersionError {
+    return new ProtocolVersionError(
+      `server ${this.server.name} does not offer protocol revision ${requested} (${this.host.redactor.redactText(why).slice(0, 300)}); ` +
+        `offered: ${offered.length > 0 ? offered.join(', ') : 'none named'}. Use protocol: 'auto' to take the newest revision both sides support` +
+        (isModernRevision(requested) ? ", or 'legacy' for the 2025 initialize handshake" : ''),
+      { requested, offered, server: this.server.name },
+    );
+  }
+
+  /**
+   * The handshake refused because the server serves only newer revisions (JSON-RPC -32022, as a
+   * v2 server with `legacy: 'reject'` answers `initialize`): `ProtocolVersionError` saying so.
+   */
+  private handshakeRefusal(error: unknown, requested: string | undefined): ProtocolVersionError | undefined {
+    const refusal = unsupportedVersionRefusal(error);
+    if (refusal === undefined) return undefined;
+    const data = refusal.data as { supported?: unknown; requested?: unknown } | undefined;
+    const offered = Array.isArray(data?.supported)
+      ? data.supported.filter((v): v is string => typeof v === 'string')
+      : [];
+    const asked = requested ?? (typeof data?.requested === 'string' ? data.requested : 'the 2025 handshake');
+    return new ProtocolVersionError(
+      `server ${this.server.name} refused the 2025 initialize handshake: it serves only ${offered.length > 0 ? offered.join(', ') : 'newer revisions'}. ` +
+        "Use protocol: 'auto' (or pin '2026-07-28') to connect in the stateless era",
+      { requested: asked, offered, server: this.server.name, protocolCode: UNSUPPORTED_PROTOCOL_VERSION },
+    );
   }
 
   private assertStillConnecting(): void {

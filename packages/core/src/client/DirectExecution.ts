@@ -3,7 +3,7 @@ import type { ErrorInfo, ExecutionResult } from '../execution/ExecutionResult';
 import { buildExecutionResult } from '../execution/buildExecutionResult';
 import { storedSnapshot } from '../execution/storedSnapshot';
 import { newId } from '../ids';
-import type { JsonValue } from '../json';
+import type { JsonObject, JsonValue } from '../json';
 import { linkToKit } from '../kit/kitLink';
 import type { ServerDescription } from '../servers/ServerDefinition';
 import type { TraceEvent } from '../trace/Event';
@@ -119,6 +119,14 @@ export class DirectExecution {
     };
   }
 
+  /** The revision and era the connection negotiated (SPEC §23), stored on the execution's snapshot. */
+  private protocol: { protocolVersion: string; era: 'legacy' | 'modern' } | undefined;
+
+  /** Remembers the negotiated revision and era for the stored execution. */
+  setProtocol(protocol: { protocolVersion: string; era: 'legacy' | 'modern' }): void {
+    this.protocol = protocol;
+  }
+
   /** Appends `execution.finished`, finalizes the trace and builds the `ExecutionResult` (both linked to the kit). */
   finish(end: DirectExecutionEnd): void {
     const recorder = this.recorderValue as TraceRecorder;
@@ -160,7 +168,10 @@ export class DirectExecution {
       executionId: this.executionId,
       outcome: ended.outcome,
       finishedAt: ended.finishedAt,
-      snapshot: storedSnapshot(ended.result, ended.operationErrors),
+      snapshot: {
+        ...storedSnapshot(ended.result, ended.operationErrors),
+        ...(this.protocol !== undefined && { protocol: { ...this.protocol } }),
+      } as JsonObject,
       trace: ended.finalTrace,
       evidence: (this.recorderValue as TraceRecorder).evidence,
     });

@@ -1,8 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { M3Error } from '../errors';
 import { DirectConnection } from './DirectConnection';
 import { mapSdkError } from './mapSdkError';
+import type { SdkSession } from './SdkSession';
 import type { PerRequest } from './RequestRunner';
 
 /**
@@ -13,8 +13,8 @@ import type { PerRequest } from './RequestRunner';
  */
 export abstract class DirectOperations extends DirectConnection {
   /** The connected SDK client (only valid inside an operation). */
-  protected get sdkClient(): Client {
-    return this.sdk as Client;
+  protected get sdkClient(): SdkSession {
+    return this.sdk as SdkSession;
   }
 
   /** A public operation: must be open; any exception that escapes marks the execution failed. */

@@ -1,3 +1,4 @@
+import type { Client as V2Client } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { M3Logger } from '../logging/logger';
@@ -11,16 +12,18 @@ import { installServerRequestHandlers } from './serverRequestHandlers';
 export const CLIENT_INFO = { name: 'sf-m3', version: '0.1.0' };
 
 /**
- * An SDK `Client` over `observed` (through a `RequestTap`), with the capabilities and
- * server-to-client handlers of the given callbacks. Not connected yet.
+ * An SDK v1 `Client` for a legacy-era connection over `observed` (through a `RequestTap`, which
+ * asks for `requestedRevision` at `initialize`), with the capabilities and server-to-client
+ * handlers of the given callbacks. Not connected yet.
  */
 export function createSdkClient(
   observed: Transport,
   options: DirectClientOptions,
   logger: M3Logger,
+  requestedRevision: string | undefined = options.protocolVersion,
 ): { sdk: Client; tap: RequestTap } {
   const tap = new RequestTap(observed, {
-    ...(options.protocolVersion !== undefined && { protocolVersion: options.protocolVersion }),
+    ...(requestedRevision !== undefined && { protocolVersion: requestedRevision }),
   });
   // The SDK client (and the ajv and zod it loads) is required on the first connection, not when
   // sf-m3 is imported.
@@ -33,13 +36,26 @@ export function createSdkClient(
   return { sdk, tap };
 }
 
-/** What the server said at `initialize`, read from a connected SDK client. */
+/** What the server said at `initialize`, read from a connected SDK v1 client (legacy era). */
 export function readInitialization(sdk: Client, tap: RequestTap): InitializationResult {
   const info = sdk.getServerVersion();
   return Object.freeze({
     protocolVersion: tap.negotiatedProtocolVersion ?? 'unknown',
+    era: 'legacy' as const,
     serverInfo: { ...(info ?? { name: 'unknown', version: 'unknown' }) },
     capabilities: { ...(sdk.getServerCapabilities() ?? {}) },
     instructions: sdk.getInstructions() ?? null,
+  });
+}
+
+/** What the server said in its `server/discover` answer, read from a connected SDK v2 client. */
+export function readModernInitialization(client: V2Client): InitializationResult {
+  const info = client.getServerVersion();
+  return Object.freeze({
+    protocolVersion: client.getNegotiatedProtocolVersion() ?? 'unknown',
+    era: 'modern' as const,
+    serverInfo: { ...(info ?? { name: 'unknown', version: 'unknown' }) },
+    capabilities: { ...((client.getServerCapabilities() ?? {}) as InitializationResult['capabilities']) },
+    instructions: client.getInstructions() ?? null,
   });
 }

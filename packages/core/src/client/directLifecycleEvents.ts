@@ -26,14 +26,17 @@ export function recordExecutionCreated(
   });
 }
 
-/** Records `mcp.initialized`: what the server said at `initialize`, on this connection. */
+/** Records `mcp.initialized`: what the server said when this connection opened, its era and how it was chosen. */
 export function recordInitialized(
   recorder: TraceRecorder,
   initialization: InitializationResult,
   where: { server: string; connectionId: string },
+  negotiation?: InitializedPayload['negotiation'],
 ): void {
   const initialized: InitializedPayload = {
     protocolVersion: initialization.protocolVersion,
+    era: initialization.era,
+    ...(negotiation !== undefined && { negotiation }),
     serverInfo: initialization.serverInfo as JsonObject,
     capabilities: initialization.capabilities as JsonObject,
     instructions: initialization.instructions,

@@ -1,8 +1,16 @@
+import { ProtocolError as V2ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ModelValidationError, OperationCancelled, OperationTimeout, ProtocolError, TransportError } from '../errors';
+import {
+  ModelValidationError,
+  OperationCancelled,
+  OperationTimeout,
+  ProtocolError,
+  TransportError,
+  UnsupportedFeature,
+} from '../errors';
 import { Redactor } from '../redaction/Redactor';
-import { mapSdkError } from './mapSdkError';
+import { isConnectionLoss, mapSdkError } from './mapSdkError';
 
 const redactor = new Redactor(['sekret-canary-value']);
 const context = { operation: 'tools/call', timeoutMs: 250, redactor, cancelled: false };
@@ -53,5 +61,43 @@ describe('mapSdkError', () => {
     expect(odd).toBeInstanceOf(ProtocolError);
     expect(odd.details).toMatchObject({ errorKind: 'client_exception', exceptionType: 'RangeError' });
     expect(odd.message).not.toContain('sekret-canary-value');
+  });
+
+  describe('errors of the SDK v2 client (2026-07-28 connections)', () => {
+    test('a JSON-RPC error is a ProtocolError with its code', () => {
+      const error = mapSdkError(new V2ProtocolError(-32602, 'bad sekret-canary-value'), context);
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(error.details).toMatchObject({ protocolCode: -32602, errorKind: 'mcp_protocol' });
+      expect(error.message).not.toContain('sekret-canary-value');
+    });
+
+    test('timeouts, closed connections, removed methods and too many rounds map to their classes', () => {
+      expect(mapSdkError(new SdkError(SdkErrorCode.RequestTimeout, 'timed out'), context)).toBeInstanceOf(
+        OperationTimeout,
+      );
+      const closed = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
+      expect(isConnectionLoss(closed)).toBe(true);
+      expect(mapSdkError(closed, context)).toBeInstanceOf(TransportError);
+      const gone = mapSdkError(new SdkError(SdkErrorCode.MethodNotSupportedByProtocolVersion, 'no ping'), {
+        ...context,
+        operation: 'ping',
+      });
+      expect(gone).toBeInstanceOf(UnsupportedFeature);
+      expect(gone.message).toMatch(/ping does not exist in the 2026-07-28 protocol revision.*protocol: 'legacy'/);
+      const rounds = mapSdkError(new SdkError(SdkErrorCode.InputRequiredRoundsExceeded, 'too many'), context);
+      expect(rounds).toBeInstanceOf(ProtocolError);
+      expect(rounds.code).toBe('input_rounds_exceeded');
+    });
+
+    test('an input round without a handler names the callback to add', () => {
+      const error = mapSdkError(
+        new Error(
+          "Cannot request input 'pick' (sampling/createMessage): the request's client capabilities do not declare it",
+        ),
+        context,
+      );
+      expect(error).toMatchObject({ code: 'input_handler_missing', details: { handler: 'onSampling' } });
+      expect(error.message).toContain('pass kit.direct(server, { onSampling })');
+    });
   });
 });

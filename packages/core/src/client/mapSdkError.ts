@@ -1,5 +1,12 @@
 import { sdkTypes } from './sdkTypes';
-import { M3Error, OperationCancelled, OperationTimeout, ProtocolError, TransportError } from '../errors';
+import {
+  M3Error,
+  OperationCancelled,
+  OperationTimeout,
+  ProtocolError,
+  TransportError,
+  UnsupportedFeature,
+} from '../errors';
 import type { JsonObject } from '../json';
 import type { Redactor } from '../redaction/Redactor';
 import { redactedCause } from '../redaction/redactedCause';
@@ -61,6 +68,25 @@ function httpStatusOf(error: Error): number | undefined {
     : undefined;
 }
 
+/** A JSON-RPC error as the SDK v2 throws it (`ProtocolError`: numeric `code`, optional `data`). */
+function isV2ProtocolError(error: unknown): error is Error & { code: number; data?: unknown } {
+  const { McpError } = sdkTypes();
+  return (
+    error instanceof Error &&
+    !(error instanceof McpError) &&
+    !(error instanceof M3Error) &&
+    /ProtocolError$/.test(error.constructor?.name ?? '') &&
+    typeof (error as { code?: unknown }).code === 'number'
+  );
+}
+
+/** An SDK v2 `SdkError`: a local failure with a string `code` such as `REQUEST_TIMEOUT`. */
+function v2SdkErrorCode(error: unknown): string | undefined {
+  if (!(error instanceof Error) || !/^Sdk(Http)?Error$/.test(error.constructor?.name ?? '')) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /**
  * True for an error that means the connection is gone (closed before the answer, or a send on a
  * dead transport): then the transport's evidence of how it ended is worth waiting for.
@@ -68,6 +94,8 @@ function httpStatusOf(error: Error): number | undefined {
 export function isConnectionLoss(error: unknown): boolean {
   const { ErrorCode, McpError } = sdkTypes();
   if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
+  const sdkCode = v2SdkErrorCode(error);
+  if (sdkCode !== undefined) return sdkCode === 'CONNECTION_CLOSED' || sdkCode === 'SEND_FAILED';
   return error instanceof Error && !(error instanceof M3Error) && looksLikeTransportFailure(error);
 }
 
@@ -85,14 +113,19 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
   }
   if (error instanceof M3Error) return error;
   const { ErrorCode, McpError } = sdkTypes();
-  if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) {
+  const sdkCode = v2SdkErrorCode(error);
+  if (sdkCode !== undefined) {
+    const v2 = mapV2SdkError(error as Error, sdkCode, context);
+    if (v2 !== undefined) return v2;
+  }
+  if (error instanceof McpError || isV2ProtocolError(error)) {
+    if (error.code === ErrorCode.RequestTimeout && error instanceof McpError) {
       return new OperationTimeout(
         `${operation} timed out after ${context.timeoutMs} ms: the server did not answer; raise timeoutMs (kit.direct option or per call) if it is just slow`,
         { operation, timeoutMs: context.timeoutMs },
       );
     }
-    if (error.code === ErrorCode.ConnectionClosed) {
+    if (error.code === ErrorCode.ConnectionClosed && error instanceof McpError) {
       const reason = connectionEnd?.reason ?? 'the connection closed before the server answered (did the server exit?)';
       return new TransportError(
         `MCP transport operation failed: ${operation}: ${reason}`,
@@ -129,6 +162,15 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
     );
   }
   const message = error instanceof Error ? error.message : String(error);
+  const missing = missingInputHandler(message);
+  if (missing !== undefined) {
+    return new ProtocolError(
+      `${operation} needs input the test gave no handler for: the server asked for '${bounded(missing.inputKey, redactor)}' ` +
+        `(${missing.method}) in an input_required round; pass kit.direct(server, { ${missing.handler} })`,
+      { operation, errorKind: 'input_handler_missing', handler: missing.handler, inputMethod: missing.method },
+      { cause: redactedCause(error, redactor), code: 'input_handler_missing' },
+    );
+  }
   return new ProtocolError(
     `MCP client operation failed: ${operation}: ${bounded(message, redactor)}`,
     {
@@ -138,4 +180,58 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
     },
     { cause: redactedCause(error, redactor) },
   );
+}
+
+/** The SDK v2's local failures (2026-07-28 connections) as the SPEC §4 classes; undefined for the rest. */
+function mapV2SdkError(error: Error, code: string, context: ErrorMappingContext): M3Error | undefined {
+  const { operation, redactor, connectionEnd } = context;
+  const cause = { cause: redactedCause(error, redactor) };
+  switch (code) {
+    case 'REQUEST_TIMEOUT':
+      return new OperationTimeout(
+        `${operation} timed out after ${context.timeoutMs} ms: the server did not answer; raise timeoutMs (kit.direct option or per call) if it is just slow`,
+        { operation, timeoutMs: context.timeoutMs },
+      );
+    case 'CONNECTION_CLOSED':
+    case 'SEND_FAILED':
+    case 'NOT_CONNECTED': {
+      const reason = connectionEnd?.reason ?? 'the connection closed before the server answered (did the server exit?)';
+      return new TransportError(
+        `MCP transport operation failed: ${operation}: ${reason}`,
+        { operation, sdkCode: code, ...connectionEnd?.details },
+        cause,
+      );
+    }
+    case 'METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION':
+      return new UnsupportedFeature(
+        `${operation} does not exist in the 2026-07-28 protocol revision this connection speaks: ${bounded(error.message, redactor)}. ` +
+          "Connect with protocol: 'legacy' to test it over the 2025 handshake",
+        { operation, era: 'modern' },
+      );
+    case 'INPUT_REQUIRED_ROUNDS_EXCEEDED':
+      return new ProtocolError(
+        `${operation} asked for input more rounds than allowed: ${bounded(error.message, redactor)}`,
+        { operation, errorKind: 'input_rounds_exceeded' },
+        { ...cause, code: 'input_rounds_exceeded' },
+      );
+    default:
+      return undefined;
+  }
+}
+
+/** The callbacks that answer each kind of input a server asks for. */
+const INPUT_HANDLERS: Record<string, string> = {
+  'elicitation/create': 'onElicitation',
+  'sampling/createMessage': 'onSampling',
+  'roots/list': 'onRoots',
+};
+
+/**
+ * The SDK v2 refuses to fulfil an `input_required` round whose kind the client did not declare
+ * (`Cannot request input 'key' (method): ...`): which input, and the kit callback that declares it.
+ */
+function missingInputHandler(message: string): { inputKey: string; method: string; handler: string } | undefined {
+  const match = /Cannot request input '([^']*)' \(([a-zA-Z/]+)\)/.exec(message);
+  const handler = match !== null ? INPUT_HANDLERS[match[2]!] : undefined;
+  return match !== null && handler !== undefined ? { inputKey: match[1]!, method: match[2]!, handler } : undefined;
 }

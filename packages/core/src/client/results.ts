@@ -10,9 +10,15 @@ import type {
 
 export type { GetPromptResult, Prompt, Resource, ResourceTemplate, Tool };
 
-/** What the server said at `initialize` (SPEC §4 `client.initialization`). */
+/**
+ * What the server said when the connection opened (SPEC §4, §23 `client.initialization`): at
+ * `initialize` in the legacy era, in its `server/discover` answer (identity from the result's
+ * `_meta`) in the modern one. The same shape in both eras.
+ */
 export interface InitializationResult {
   readonly protocolVersion: string;
+  /** `legacy` (2025 `initialize` handshake) or `modern` (2026-07-28, stateless). */
+  readonly era: 'legacy' | 'modern';
   readonly serverInfo: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
   readonly capabilities: ServerCapabilities;
   readonly instructions: string | null;
@@ -74,4 +80,14 @@ export interface CompletionContext {
 export interface ClientNotificationMessage {
   method: string;
   params?: Record<string, unknown>;
+}
+
+/** The `server/discover` answer of a 2026-07-28 server (SPEC §23 `client.discover()`). */
+export interface DiscoverResult {
+  /** The revisions the server speaks, newest first as it lists them. */
+  readonly supportedVersions: string[];
+  readonly capabilities: ServerCapabilities;
+  readonly instructions?: string;
+  readonly _meta?: Record<string, unknown>;
+  readonly [key: string]: unknown;
 }

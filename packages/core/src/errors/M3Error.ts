@@ -52,8 +52,22 @@ export class EndpointTrustError extends M3Error {
 
 /** A JSON-RPC error response, a malformed response or a repeated cursor. */
 export class ProtocolError extends M3Error {
-  constructor(message: string, details: JsonObject = {}, options?: { cause?: unknown }) {
-    super('protocol_error', message, details, options);
+  constructor(message: string, details: JsonObject = {}, options?: { cause?: unknown; code?: string }) {
+    super(options?.code ?? 'protocol_error', message, details, options);
+  }
+}
+
+/**
+ * The server does not offer the protocol revision the connection pinned (SPEC §23): `details`
+ * holds `requested` and `offered` (the revisions the server named; empty when it named none).
+ */
+export class ProtocolVersionError extends ProtocolError {
+  constructor(
+    message: string,
+    details: JsonObject & { requested: string; offered: string[] },
+    options?: { cause?: unknown },
+  ) {
+    super(message, details, { ...options, code: 'protocol_version_unsupported' });
   }
 }
 

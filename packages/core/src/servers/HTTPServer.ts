@@ -1,3 +1,4 @@
+import { validateProtocolSetting, type ProtocolSetting } from './protocolSetting';
 import { describeHttpAuth, validateHttpAuth, type HttpAuth } from '../auth/HttpAuth';
 import { TrustLevel } from '../enums';
 import { ModelValidationError } from '../errors';
@@ -24,6 +25,8 @@ export interface HTTPServerOptions {
   trust?: TrustLevel;
   /** How to authenticate: a bearer token, the OAuth flow, or any SDK `OAuthClientProvider` (SPEC §17). */
   auth?: HttpAuth;
+  /** How the connection picks its protocol era: `'auto'` (default), `'legacy'` or a revision to pin (SPEC §23). */
+  protocol?: ProtocolSetting;
 }
 
 const TRUST_LEVELS: ReadonlySet<string> = new Set(Object.values(TrustLevel));
@@ -39,6 +42,8 @@ export class HTTPServer {
   readonly headers: Readonly<Record<string, ConfiguredValue>>;
   readonly trust: TrustLevel;
   readonly auth: HttpAuth | undefined;
+  /** How connections pick their protocol era (SPEC §23); `kit.direct(server, { protocol })` overrides it. */
+  readonly protocol: ProtocolSetting;
 
   constructor(options: HTTPServerOptions) {
     if (typeof options !== 'object' || options === null) {
@@ -61,6 +66,7 @@ export class HTTPServer {
     }
     this.trust = trust;
     this.auth = validateHttpAuth(options.auth, `HTTPServer ${this.name}`);
+    this.protocol = validateProtocolSetting(options.protocol, `HTTPServer ${this.name}`) ?? 'auto';
     if (this.auth !== undefined && Object.keys(this.headers).some((key) => key.toLowerCase() === 'authorization')) {
       throw new ModelValidationError(
         `HTTPServer ${this.name} has both auth and an Authorization header: give one of them`,

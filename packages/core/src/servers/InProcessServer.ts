@@ -1,18 +1,40 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ModelValidationError } from '../errors';
 import type { JsonObject } from '../json';
+import { validateProtocolSetting, type ProtocolSetting } from './protocolSetting';
 import { validateServerName, type ServerDescription } from './ServerDefinition';
 
-/** An official SDK server object: a high-level `McpServer` or a low-level `Server`. */
-export type SdkServer = McpServer | Server;
+/**
+ * A server object from the official SDK v2 (`@modelcontextprotocol/server`): its `McpServer` or
+ * `Server`. Typed by shape so the kit does not need that package installed to build.
+ */
+export interface ModernSdkServer {
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** An official SDK server object: v1 (`@modelcontextprotocol/sdk`) or v2 `McpServer` / `Server`. */
+export type SdkServer = McpServer | Server | ModernSdkServer;
+
+/** What an `InProcessServer` factory receives, as the SDK v2's own server factories do. */
+export interface InProcessServerContext {
+  /** The era the connection is served in: `legacy` (2025 handshake) or `modern` (2026-07-28). */
+  readonly era: 'legacy' | 'modern';
+}
+
+/** Builds a fresh server for one connection. */
+export type InProcessServerFactory = (context: InProcessServerContext) => SdkServer | Promise<SdkServer>;
 
 /** Options of an `InProcessServer`. */
 export interface InProcessServerOptions {
   /** Binding name used in traces and assertions. */
   name: string;
   /** Builds a fresh server for each connection (state never leaks between connections). */
-  factory: () => SdkServer | Promise<SdkServer>;
+  factory: InProcessServerFactory;
+  /** How the connection picks its protocol era: `'auto'` (default), `'legacy'` or a revision to pin (SPEC §23). */
+  protocol?: ProtocolSetting;
 }
 
 /**
@@ -22,7 +44,9 @@ export interface InProcessServerOptions {
 export class InProcessServer {
   readonly kind = 'in_process' as const;
   readonly name: string;
-  readonly factory: () => SdkServer | Promise<SdkServer>;
+  readonly factory: InProcessServerFactory;
+  /** How connections pick their protocol era (SPEC §23); `kit.direct(server, { protocol })` overrides it. */
+  readonly protocol: ProtocolSetting;
 
   constructor(options: InProcessServerOptions) {
     if (typeof options !== 'object' || options === null) {
@@ -35,6 +59,7 @@ export class InProcessServer {
       );
     }
     this.factory = options.factory;
+    this.protocol = validateProtocolSetting(options.protocol, `InProcessServer ${this.name}`) ?? 'auto';
     Object.freeze(this);
   }
 

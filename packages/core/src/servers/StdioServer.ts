@@ -1,3 +1,4 @@
+import { validateProtocolSetting, type ProtocolSetting } from './protocolSetting';
 import { basename, isAbsolute } from 'node:path';
 import { ModelValidationError } from '../errors';
 import type { JsonObject } from '../json';
@@ -23,6 +24,8 @@ export interface StdioServerOptions {
   env?: Record<string, ConfiguredValue>;
   /** Absolute working directory; it must exist when the client connects. */
   cwd?: string;
+  /** How the connection picks its protocol era: `'auto'` (default), `'legacy'` or a revision to pin (SPEC §23). */
+  protocol?: ProtocolSetting;
 }
 
 /**
@@ -36,6 +39,8 @@ export class StdioServer {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, ConfiguredValue>>;
   readonly cwd: string | undefined;
+  /** How connections pick their protocol era (SPEC §23); `kit.direct(server, { protocol })` overrides it. */
+  readonly protocol: ProtocolSetting;
 
   constructor(options: StdioServerOptions) {
     if (typeof options !== 'object' || options === null) {
@@ -69,6 +74,7 @@ export class StdioServer {
       }
     }
     this.cwd = options.cwd;
+    this.protocol = validateProtocolSetting(options.protocol, `StdioServer ${this.name}`) ?? 'auto';
     Object.freeze(this);
   }
 

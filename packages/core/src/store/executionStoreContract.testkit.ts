@@ -178,6 +178,17 @@ export function describeExecutionStoreContract(name: string, makeStore: () => Pr
         await expect(store.readRawEvidence(unknown)).rejects.toThrow(RawEvidenceUnavailable);
       });
 
+      it("keeps a direct execution's negotiated protocol revision and era on its snapshot", async () => {
+        const record = executionRecord({ runId: 'run-eras' });
+        await store.createExecution(record);
+        const { finished } = finishedTrace(record.executionId);
+        const protocol = { protocolVersion: '2026-07-28', era: 'modern' };
+        await store.finishExecution({ ...finished, snapshot: { ...finished.snapshot, protocol } });
+        expect((await store.getExecution(record.executionId)).snapshot).toMatchObject({ protocol });
+        const [listed] = await store.listExecutions({ runId: 'run-eras' });
+        expect(listed?.snapshot).toMatchObject({ protocol });
+      });
+
       it('reopens a trace view that deep-equals the original', async () => {
         const record = executionRecord();
         await store.createExecution(record);

@@ -195,6 +195,8 @@ export interface InitializationValue {
 export interface InitializationEntry extends EntryBase {
   readonly kind: 'initialization';
   readonly protocolVersion: Observation<string>;
+  /** The protocol era, `legacy` or `modern` (SPEC §23); not_emitted in traces recorded before eras. */
+  readonly era: Observation<string>;
   readonly serverName: Observation<string>;
   readonly serverVersion: Observation<string>;
   readonly instructions: Observation<string>;
@@ -225,6 +227,10 @@ export interface InteractionEntry extends EntryBase {
   readonly interactionKind: string;
   readonly request: Observation<JsonValue>;
   readonly response: Observation<JsonValue>;
+  /** 2026-07-28 `input_required` rounds: which round of the call (from 1) asked for this input. */
+  readonly round?: number;
+  /** 2026-07-28 `input_required` rounds: the key of this input in `inputRequests`/`inputResponses`. */
+  readonly inputKey?: string;
 }
 
 /** Captured stderr of a process. */

@@ -87,6 +87,13 @@ export interface ErrorResponsePayload {
 /** `mcp.initialized`: after a successful `initialize` response. */
 export interface InitializedPayload {
   protocolVersion: string;
+  /** `legacy` or `modern` (SPEC §23); absent in traces recorded before the kit knew eras. */
+  era?: 'legacy' | 'modern';
+  /**
+   * How the era was chosen: `probe` (`auto`: `server/discover` answered or not), `cached` (`auto`,
+   * an earlier connect of the run found legacy), `pinned` (a revision) or `legacy` (handshake only).
+   */
+  negotiation?: { mode: 'probe' | 'cached' | 'pinned' | 'legacy'; detail?: string };
   serverInfo: JsonObject;
   capabilities: JsonObject;
   instructions: string | null;

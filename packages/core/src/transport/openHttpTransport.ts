@@ -1,4 +1,6 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { loadSdkV2Client } from '../client/sdkV2';
 import { prepareHttpAuth } from '../auth/prepareHttpAuth';
 import { ModelValidationError } from '../errors';
 import { checkEndpointTrust, safeUrl } from '../servers/endpointTrust';
@@ -42,20 +44,33 @@ export async function openHttpTransport(server: HTTPServer, options: OpenTranspo
     headers.Authorization = `Bearer ${options.bearerToken}`;
     options.redactor.addCanary(headers.Authorization);
   }
+  const fetch = auth.wrap(guardedFetch(safeUrl(url), { reached: false }));
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers },
-    fetch: auth.wrap(guardedFetch(safeUrl(url), { reached: false })),
+    fetch,
     // Our fetch sees every redirect and refuses it; the SDK must not follow any itself.
     redirectPolicy: 'follow',
   });
+  let modern: Transport | undefined;
   let closed = false;
   return {
     transport,
     kind: 'http',
+    openModern: () => {
+      // The SDK v2 transport: it sends the 2026-07-28 headers (Mcp-Method, Mcp-Name) per request.
+      const { StreamableHTTPClientTransport: ModernHttpTransport } = loadSdkV2Client();
+      modern ??= new ModernHttpTransport(url, {
+        requestInit: { headers },
+        fetch: fetch as never,
+        redirectPolicy: 'follow',
+      }) as unknown as Transport;
+      return modern;
+    },
     reap: async () => {
       if (closed) return;
       closed = true;
       await transport.close().catch(() => undefined);
+      await modern?.close().catch(() => undefined);
     },
   };
 }

@@ -16,6 +16,66 @@ function isSdkServer(value: unknown): value is SdkServer {
   );
 }
 
+/** True for a server object of the official SDK v2 (its protocol layer has a wire codec). */
+export function isModernSdkServer(value: SdkServer): boolean {
+  const protocol = (value as { server?: unknown }).server ?? value;
+  return typeof (protocol as { _wireCodec?: unknown })._wireCodec === 'function';
+}
+
+/** The era router of the SDK v2 (`serveStdio` from `@modelcontextprotocol/server/stdio`). */
+type ServeStdio = (
+  factory: (context: { era: 'legacy' | 'modern' }) => unknown,
+  options: { legacy: 'serve'; transport: unknown },
+) => { close(): Promise<void> };
+
+/**
+ * Serves a v2 server in both eras over the in-memory pair, as the same server is over stdio: the
+ * SDK's own era router (`serveStdio` with our transport) picks the era from the opening message and
+ * builds the instance with the factory (the one already built is used when that era is `legacy`).
+ */
+function serveModernInProcess(
+  server: InProcessServer,
+  first: SdkServer,
+  clientSide: InMemoryTransport,
+  serverSide: InMemoryTransport,
+  options: OpenTransportOptions,
+): OpenedTransport {
+  let serveStdio: ServeStdio;
+  try {
+    serveStdio = (require('@modelcontextprotocol/server/stdio') as { serveStdio: ServeStdio }).serveStdio;
+  } catch (error) {
+    throw new TransportStartupError(
+      `in-process server ${server.name} is built with the SDK v2 but @modelcontextprotocol/server/stdio could not be loaded: install @modelcontextprotocol/server`,
+      { server: server.name },
+      { cause: redactedCause(error, options.redactor) },
+    );
+  }
+  let unused: SdkServer | undefined = first;
+  const handle = serveStdio(
+    async ({ era }) => {
+      const reuse = era === 'legacy' ? unused : undefined;
+      unused = undefined;
+      return reuse ?? (await server.factory({ era }));
+    },
+    { legacy: 'serve', transport: serverSide },
+  );
+  let reaping: Promise<void> | undefined;
+  return {
+    transport: clientSide,
+    kind: 'in_process',
+    reap: () => {
+      reaping ??= (async () => {
+        await clientSide.close().catch(() => undefined);
+        await Promise.race([
+          handle.close().catch(() => undefined),
+          new Promise((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref()),
+        ]);
+      })();
+      return reaping;
+    },
+  };
+}
+
 /**
  * Builds a fresh server with the factory and links it to the client in memory
  * (`InMemoryTransport.createLinkedPair()`).
@@ -26,7 +86,7 @@ export async function openInProcessTransport(
 ): Promise<OpenedTransport> {
   let sdkServer: unknown;
   try {
-    sdkServer = await server.factory();
+    sdkServer = await server.factory({ era: 'legacy' });
   } catch (error) {
     const name = error instanceof Error ? error.constructor.name : typeof error;
     const message = error instanceof Error ? options.redactor.redactText(error.message).slice(0, 500) : '';
@@ -38,11 +98,14 @@ export async function openInProcessTransport(
   }
   if (!isSdkServer(sdkServer)) {
     throw new TransportStartupError(
-      `in-process server ${server.name} could not start: the factory must return an McpServer or Server from @modelcontextprotocol/sdk`,
+      `in-process server ${server.name} could not start: the factory must return an McpServer or Server from @modelcontextprotocol/sdk or @modelcontextprotocol/server`,
       { server: server.name },
     );
   }
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  if (isModernSdkServer(sdkServer)) {
+    return serveModernInProcess(server, sdkServer, clientSide, serverSide, options);
+  }
   try {
     await sdkServer.connect(serverSide);
   } catch (error) {

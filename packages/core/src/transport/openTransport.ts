@@ -32,6 +32,12 @@ export interface OpenedTransport {
    */
   connectionEnd?(operation: string): Promise<ConnectionEnd | undefined>;
   /**
+   * The transport for a 2026-07-28 connection to the same endpoint, when the legacy one cannot
+   * carry it (HTTP: the SDK v2 transport, which sends the per-request `Mcp-Method`/`Mcp-Name`
+   * headers). Made once; `reap` closes it too. Stdio and in-process transports carry both eras.
+   */
+  openModern?(): Transport;
+  /**
    * Ends everything the connection owns: the child and its descendants (SIGTERM, then SIGKILL
    * after 2 s, verified), the HTTP connection, or the in-process server. Idempotent.
    */

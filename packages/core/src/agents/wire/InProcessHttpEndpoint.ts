@@ -159,7 +159,7 @@ export class InProcessHttpEndpoint {
   /** A fresh server from the factory, or undefined (with `factoryError` set) when it failed. */
   private async build(): Promise<SdkServer | undefined> {
     try {
-      const built = await this.server.factory();
+      const built = await this.server.factory({ era: 'legacy' });
       if (typeof (built as { connect?: unknown })?.connect !== 'function') throw new TypeError('not an SDK server');
       return built;
     } catch (error) {

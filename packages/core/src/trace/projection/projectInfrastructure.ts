@@ -79,6 +79,7 @@ export function projectInitialization(context: ProjectionContext, event: TraceEv
   return {
     ...entryBase(context, 'initialization', [event], 'completed'),
     protocolVersion: text(p.protocolVersion),
+    era: text(p.era),
     serverName: info ? text(info.name) : notEmitted(),
     serverVersion: info ? text(info.version) : notEmitted(),
     instructions: text(p.instructions),

@@ -20,6 +20,7 @@ import {
   projectRawFrame,
   projectTransport,
 } from './projectInfrastructure';
+import { splitInputRounds } from './projectInputRounds';
 import {
   interactionKindOf,
   isNotification,
@@ -92,9 +93,10 @@ function projectSingleEvents(context: ProjectionContext, handled: ReadonlySet<Tr
 }
 
 /** Entries for every request/response exchange: tool calls, interactions, other protocol pairs. */
-function projectExchanges(context: ProjectionContext, exchanges: readonly RpcExchange[]): TraceEntry[] {
+function projectExchanges(context: ProjectionContext, all: readonly RpcExchange[]): TraceEntry[] {
   const toolExchanges: RpcExchange[] = [];
-  const entries: TraceEntry[] = [];
+  const { rest: exchanges, rounds } = splitInputRounds(context, all);
+  const entries: TraceEntry[] = [...rounds];
   for (const exchange of exchanges) {
     if (isToolCallRequest(exchange.request) && exchange.request.direction !== 'server_to_client') {
       toolExchanges.push(exchange);

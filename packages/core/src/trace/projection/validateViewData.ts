@@ -11,7 +11,7 @@ const OBSERVATION_FIELDS: Record<TraceEntry['kind'], readonly string[]> = {
   tool_call: ['tool', 'arguments', 'result', 'error', 'wire', 'reported'],
   protocol: ['method', 'request', 'response', 'error'],
   transport: ['configured', 'instrumented'],
-  initialization: ['protocolVersion', 'serverName', 'serverVersion', 'instructions', 'capabilities', 'tools'],
+  initialization: ['protocolVersion', 'era', 'serverName', 'serverVersion', 'instructions', 'capabilities', 'tools'],
   usage: ['usage'],
   interaction: ['request', 'response'],
   process: ['executable', 'pid', 'exitCode', 'signal', 'stderr'],

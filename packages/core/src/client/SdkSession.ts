@@ -1,0 +1,30 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+
+/** The part of an SDK client the direct client's operations use (the v1 `Client` has it all). */
+export type SdkSession = Pick<
+  Client,
+  | 'request'
+  | 'listResources'
+  | 'listResourceTemplates'
+  | 'listPrompts'
+  | 'readResource'
+  | 'getPrompt'
+  | 'complete'
+  | 'subscribeResource'
+  | 'unsubscribeResource'
+  | 'ping'
+  | 'setLoggingLevel'
+  | 'notification'
+  | 'sendRootsListChanged'
+  | 'close'
+>;
+
+/**
+ * What the direct client needs beyond `SdkSession` on a 2026-07-28 connection (kept free of the
+ * SDK v2's types, so the kit's published typings do not pull them in).
+ */
+export interface ModernConnection {
+  /** Sends `server/discover`. */
+  discover(options?: RequestOptions): Promise<unknown>;
+}
