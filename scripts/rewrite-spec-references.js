@@ -16,6 +16,8 @@ const { join, relative } = require('node:path');
 
 const repoRoot = join(__dirname, '..');
 const self = relative(repoRoot, __filename);
+/** Files that name the old form on purpose: the contract's preface explains the mapping. */
+const skipped = new Set([self, 'docs/contract.md']);
 const codeExtensions = /\.(ts|tsx|js|cjs|mjs)$/;
 const markdownExtension = /\.md$/;
 /** `SPEC §N`, also across a line break inside a comment (`SPEC\n * §N`, `SPEC\n // §N`). */
@@ -23,13 +25,13 @@ const sectionReference = /\bSPEC((?:[ \t]*\r?\n[ \t]*(?:\*|\/\/)?)?[ \t]*)§/g;
 /** A bare `SPEC` word (not `COMSPEC`, not `SPEC.md`, not an identifier such as `SPEC_X`). */
 const bareWord = /\bSPEC\b(?![.\w])/g;
 
-/** The tracked files this script may rewrite: code and Markdown, never itself or generated output. */
+/** The tracked files this script may rewrite: code and Markdown, never itself, the contract or generated output. */
 function candidateFiles() {
   const listed = execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' }).split('\0');
   return listed.filter(
     (file) =>
       file !== '' &&
-      file !== self &&
+      !skipped.has(file) &&
       !/(^|\/)(node_modules|dist)\//.test(file) &&
       (codeExtensions.test(file) || markdownExtension.test(file)),
   );
