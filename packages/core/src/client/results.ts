@@ -10,7 +10,7 @@ import type {
 
 export type { GetPromptResult, Prompt, Resource, ResourceTemplate, Tool };
 
-/** What the server said at `initialize` (SPEC §4 `client.initialization`). */
+/** What the server said at `initialize` (contract §4 `client.initialization`). */
 export interface InitializationResult {
   readonly protocolVersion: string;
   readonly serverInfo: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
