@@ -1,4 +1,4 @@
-// `sf-m3`: what a test writes against, in one place (SPEC §16) — servers, the kit and its client,
+// `sf-m3`: what a test writes against, in one place (contract §16) — servers, the kit and its client,
 // results and traces, errors, enums, evaluations, judges, stores, matrices, agents, the capture
 // proxy, the matchers (pure entry: importing does not call expect.extend), and `describeM3` /
 // `testM3` / `m3Kit` / `getM3Kit` for projects with `injectGlobals: false`. Internal helpers are

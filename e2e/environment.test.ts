@@ -130,7 +130,7 @@ describe('the sf-m3 preset and environment', () => {
     ]);
   });
 
-  test('persistence: a test outside describe.m3 fails with the SPEC message and is recorded', async () => {
+  test('persistence: a test outside describe.m3 fails with the contract message and is recorded', async () => {
     const db = path.join(tmp, 'bare.sqlite');
     const run = await runJest(environmentConfig, ['bare'], { M3_RESULTS_DB: db });
     expect(run.code).toBe(1);

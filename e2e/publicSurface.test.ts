@@ -1,4 +1,4 @@
-// The curated public surface of `sf-m3` (SPEC §16): the root package exports what users write
+// The curated public surface of `sf-m3` (contract §16): the root package exports what users write
 // against and no internal helper. The runtime names (read by a plain `node`, as an installed
 // package is) and the value and type names of index.d.ts (read with the TypeScript checker) are
 // snapshotted, the two must name the same values, and the internals issue 10 found stay out.

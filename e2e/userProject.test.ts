@@ -104,7 +104,7 @@ describe('a user project with preset: sf-m3 installed from this repository', () 
       );
       expect(trace.view().toolCalls.map((c) => c.tool.value)).toEqual(['shipping_quote']);
     }
-    // Only subjects of an execution are recorded (SPEC §7): the string check in focus.check.ts is not.
+    // Only subjects of an execution are recorded (contract §7): the string check in focus.check.ts is not.
     expect(saved.evaluations.map((e) => e.evaluator).sort()).toEqual([
       'm3.expect.not.toBeToolError',
       'm3.expect.toHaveStructuredContent',

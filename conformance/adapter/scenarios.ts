@@ -50,7 +50,7 @@ const toolsCall: ScenarioClient = (serverUrl) =>
 
 /**
  * `elicitation-sep1034-client-defaults`: the handler accepts with no fields at all; the kit declares
- * `elicitation.form.applyDefaults` (SPEC §17), so the schema defaults reach the server.
+ * `elicitation.form.applyDefaults` (contract §17), so the schema defaults reach the server.
  */
 const elicitationDefaults: ScenarioClient = (serverUrl) =>
   withClient(serverUrl, { onElicitation: () => ({ action: 'accept', content: {} }) }, async (client) => {

@@ -1,5 +1,5 @@
 // `m3 test --server http --url URL --bearer-env NAME`: the kit in every worker reads the bearer
-// token from NAME and sends it to a loopback MCP server that answers only with it (SPEC §17 bearer
+// token from NAME and sends it to a loopback MCP server that answers only with it (contract §17 bearer
 // auth). The token is on no command line, and no output, report or database byte holds it. An
 // unset variable is a usage error (exit 2) before Jest starts; a wrong token fails the test with
 // the server's 401, redacted.

@@ -1,5 +1,5 @@
 // A suite connects to an OAuth-protected MCP server with each grant and asserts its rejections,
-// through the real `m3 test` (SPEC §17); then every byte the run left — the SQLite database and its
+// through the real `m3 test` (contract §17); then every byte the run left — the SQLite database and its
 // WAL, .m3/reports, stdout and stderr with debug logs on — is searched for every token, code and
 // secret the test authorization server handed out, and for the client secrets: zero hits.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Bad input from servers (SPEC §22, issue 11 Deliver 3): through the real `m3 test` and Jest, on a
+// Bad input from servers (contract §22, issue 11 Deliver 3): through the real `m3 test` and Jest, on a
 // fixture project with the default SQLite results database, stdio servers that flood stdout with
 // 200 000 non-JSON lines, never answer, answer with 20 MB, or write random bytes, and an in-process
 // server answering with 20 MB. Each case ends in a named error naming the fix (or the result), in

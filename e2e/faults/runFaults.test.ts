@@ -1,4 +1,4 @@
-// SPEC §22 through the real `m3` and `jest` binaries: a run ended by a signal (to `m3` or to Jest,
+// contract §22 through the real `m3` and `jest` binaries: a run ended by a signal (to `m3` or to Jest,
 // SIGINT, SIGTERM, SIGKILL) while a stdio, HTTP, in-process or ACP execution is mid-call, one worker of
 // several SIGKILLed, and a test file that cannot load. After each, the exit status, `m3 runs`,
 // `m3 report`, feedback.json and the database agree; the database is intact; every execution is
@@ -39,7 +39,7 @@ function start(args: string[], options: Parameters<typeof startFaultRun>[1] = {}
   return run;
 }
 
-/** What every faulted run must show, whatever the fault (SPEC §22). */
+/** What every faulted run must show, whatever the fault (contract §22). */
 function expectConsistent(found: FaultFindings, exitStatus: number | null, expected: 'failed' | 'interrupted'): void {
   figures.runs += 1;
   figures.tempFilesLeft += found.tempLeft.length;

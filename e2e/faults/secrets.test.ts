@@ -1,4 +1,4 @@
-// The secrets suite (issue 11, SPEC §22): a distinct canary is planted in every input path of a
+// The secrets suite (issue 11, contract §22): a distinct canary is planted in every input path of a
 // secret (stdio env, HTTP headers, SecretRefs, --env-file, the CLI's --env/--header/--arg, judge
 // and agent keys), a leaky server repeats them on stderr, in results and in errors, tests fail with
 // messages quoting them; then everything the run leaves is searched byte for byte: the database

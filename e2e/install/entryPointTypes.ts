@@ -14,7 +14,7 @@ export interface ResolutionMode {
   readonly compilerOptions: Readonly<Record<string, string>>;
 }
 
-/** The resolutions SPEC §16 promises: the README's (`module: commonjs`), node16 and bundler. */
+/** The resolutions contract §16 promises: the README's (`module: commonjs`), node16 and bundler. */
 export const RESOLUTION_MODES: readonly ResolutionMode[] = [
   { name: 'commonjs', compilerOptions: {} },
   { name: 'node16', compilerOptions: { module: 'node16', moduleResolution: 'node16' } },

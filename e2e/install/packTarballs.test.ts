@@ -1,4 +1,4 @@
-// The tarball rule of SPEC §16 on file lists: what a package may ship and what it must not.
+// The tarball rule of contract §16 on file lists: what a package may ship and what it must not.
 import { unshippableFiles } from './packTarballs';
 
 test('built JavaScript, declarations, README, docs/ guides, LICENSE and package.json are shippable', () => {

@@ -1,6 +1,6 @@
 // `npm pack` of every published package (the root `sf-m3` and the six @sf-m3 workspaces), the
 // tarballs an install test installs instead of anything from this repository; and the rule for
-// what a tarball may hold (SPEC §16: built JavaScript, declarations, README and licence, plus the
+// what a tarball may hold (contract §16: built JavaScript, declarations, README and licence, plus the
 // guides in docs/ the READMEs link, so every shipped link resolves in node_modules).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -74,7 +74,7 @@ const SHIPPABLE = [
   /^package\.json$/,
   /^README\.md$/,
   /^packages\/[\w-]+\/README\.md$/, // sf-m3's copy of the package READMEs its README links
-  /^(packages\/(core|cli)\/)?docs\/[\w-]+\.md$/, // the guides the READMEs link (SPEC §16 deviation: docs ship with their package)
+  /^(packages\/(core|cli)\/)?docs\/[\w-]+\.md$/, // the guides the READMEs link (contract §16 deviation: docs ship with their package)
   /^(packages\/cli\/)?docs\/images\/[\w-]+\.png$/, // the screenshots those guides show
   /^LICENSE$/,
   /\.d\.ts$/,
@@ -87,7 +87,7 @@ const NEVER = [
   /(^|\/)\.(env|ci)|\.tsbuildinfo$|(^|\/)(eslint\.config\.[cm]?js|\.prettierrc[^/]*|tsconfig[^/]*\.json)$/,
 ];
 
-/** The files of a tarball that SPEC §16 says it must not ship, with the reason. */
+/** The files of a tarball that contract §16 says it must not ship, with the reason. */
 export function unshippableFiles(files: readonly string[]): string[] {
   const wrong: string[] = [];
   for (const file of files) {

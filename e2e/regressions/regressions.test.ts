@@ -1,5 +1,5 @@
 // End-to-end: regressions that mean something, through the real `m3` CLI on one fixture project
-// run several times (SPEC §21). A noisy evaluator falls from 10/10 to 9/10 (within noise: no
+// run several times (contract §21). A noisy evaluator falls from 10/10 to 9/10 (within noise: no
 // regression, the gates pass, exit 0) and then to 2/10 (a significant drop: --fail-on-regression
 // exits 1 and says by how much); a tool is renamed and a schema changed between the first two runs;
 // each gate passes and fails with the right exit status, from the command line, the Jest config's

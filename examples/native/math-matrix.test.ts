@@ -6,7 +6,7 @@
 // the kit's capture proxy. Opt-in: `npm run e2e:real-agents -- --only math` starts the fake model
 // (one FakeModelServer answering OpenCode's Chat Completions and Codex's Responses requests by
 // content) and hands this suite its native entries — `{ harness, executable, baseUrl }` — in
-// M3_MATH_NATIVE_AGENTS; `--harness` replaces their models and keeps the rest (SPEC §18).
+// M3_MATH_NATIVE_AGENTS; `--harness` replaces their models and keeps the rest (contract §18).
 import type { ExecutionStore } from 'sf-m3';
 import { CASES, evaluateMath, expectedStatus } from '../fixtures/math/mathModel';
 import type { MathSubject } from '../fixtures/math/mathModel';

@@ -1,4 +1,4 @@
-// The four native agent CLIs the opt-in e2e run installs (SPEC §18), pinned, each in its own
+// The four native agent CLIs the opt-in e2e run installs (contract §18), pinned, each in its own
 // sub-folder of a cache outside the repository, and where each one's executable is inside it.
 // Shared by run.js, the native harness test files (`<kind>.test.js`) and the native bench.
 'use strict';

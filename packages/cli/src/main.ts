@@ -62,7 +62,7 @@ export function buildProgram(
     .option('--ui', 'after Jest finishes, serve the viewer on the new run until Ctrl-C')
     .option('--ui-port <n>', 'port of the --ui viewer (default: any free port)')
     // end viewer
-    // regressions: significance and gates (SPEC §21)
+    // regressions: significance and gates (contract §21)
     .option('--alpha <level>', 'significance level of the baseline pass-rate tests (default 0.05)')
     .option('--min-pass-rate <[evaluator=]rate>', 'fail (exit 1) when an evaluator passes less (repeatable)', collect)
     .option('--fail-on-regression', 'fail (exit 1) when a pass rate dropped significantly since the baseline')
@@ -164,7 +164,7 @@ export function buildProgram(
     });
   // end viewer
 
-  // retention: m3 prune, m3 merge (SPEC §20) ---------------------------------------------------
+  // retention: m3 prune, m3 merge (contract §20) ---------------------------------------------------
   program
     .command('prune')
     .description('Delete old runs and what only they reference, then reclaim the space.')

@@ -75,7 +75,7 @@ describe('AttemptRecorder', () => {
     const test = testEntry('quotes', block('local', suiteBlock));
 
     await recorder.started(test);
-    // Saved open before the body runs: a worker killed now still leaves the test's row (SPEC §22).
+    // Saved open before the body runs: a worker killed now still leaves the test's row (contract §22).
     expect(await store.listAttempts({ runId })).toMatchObject([
       { fullName: 'shipping local quotes', outcome: null, finishedAt: null },
     ]);
@@ -180,7 +180,7 @@ describe('AttemptRecorder', () => {
     expect(new Set(attempts.map((a) => a.attemptId)).size).toBe(2);
   });
 
-  test('with persistence, a test outside describe.m3 fails with the SPEC message and is recorded', async () => {
+  test('with persistence, a test outside describe.m3 fails with the contract message and is recorded', async () => {
     const { store, stateDir, runId, recorder } = setup();
     dirs.push(stateDir);
     const test = testEntry('bare', block('plain describe'));

@@ -8,7 +8,7 @@ import type { RunStateDir } from './RunStateDir';
 import { caseIdOf, fullNameOf } from './testIdentity';
 import type { DescribeBlockLike, TestEntryLike } from './testIdentity';
 
-/** SPEC §11: the text a persisted test without a suite fails with (after the test's name). */
+/** contract §11: the text a persisted test without a suite fails with (after the test's name). */
 export const MISSING_SUITE_MESSAGE =
   "m3 results are being saved, so this test needs a suite: wrap it in describe.m3('<suite name>', ...)";
 
@@ -147,7 +147,7 @@ export class AttemptRecorder {
     this.open.set(test, attempt);
     this.current = attempt;
     // Saved open before the test body runs, so a worker killed mid-test leaves a row the run's
-    // closer finishes as interrupted (SPEC §22); `finished` replaces it by attempt id.
+    // closer finishes as interrupted (contract §22); `finished` replaces it by attempt id.
     if (this.persistent) await this.guard(test, () => this.save(attempt, null, null, null, []));
   }
 

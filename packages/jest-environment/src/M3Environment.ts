@@ -94,7 +94,7 @@ export default class M3Environment extends NodeEnvironment {
     });
     runtime.currentKit = () => this.recorder.currentKit();
     Object.defineProperty(this.global, 'm3Kit', {
-      // Outside a test there is no kit: say so (SPEC §11) instead of handing out `undefined`.
+      // Outside a test there is no kit: say so (contract §11) instead of handing out `undefined`.
       get: () => this.recorder.currentKit() ?? throwError(m3KitOutsideTestError(runtime)),
       configurable: true,
       enumerable: false,
@@ -140,7 +140,7 @@ export default class M3Environment extends NodeEnvironment {
     }
   }
 
-  /** Marks the file running for the run: a worker that dies before teardown leaves the mark (SPEC §22). */
+  /** Marks the file running for the run: a worker that dies before teardown leaves the mark (contract §22). */
   override async setup(): Promise<void> {
     await super.setup();
     this.clearRunningMark = this.stateDir?.startFile(this.testPath) ?? null;

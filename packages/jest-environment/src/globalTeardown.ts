@@ -23,7 +23,7 @@ import { RunStateDir } from './RunStateDir';
  * workers reported) and fails the run — Jest exits 1 — when a required evaluation did not pass
  * anywhere, naming the evaluator and the test, even if the test caught the error and even when
  * nothing is persisted. A file whose worker died is named on the run, its test in flight gets a
- * failed attempt and its execution in flight is finished `interrupted` (SPEC §22).
+ * failed attempt and its execution in flight is finished `interrupted` (contract §22).
  */
 export default async function globalTeardown(
   _globalConfig: Config.GlobalConfig,

@@ -1,6 +1,6 @@
 import type { M3Runtime } from './runtimeBridge';
 
-/** SPEC §11: what touching `m3Kit` outside a test body, `beforeEach` or `afterEach` says. */
+/** contract §11: what touching `m3Kit` outside a test body, `beforeEach` or `afterEach` says. */
 export const M3KIT_OUTSIDE_TEST =
   'm3Kit exists only inside a test (its body, beforeEach or afterEach), not at module scope, in beforeAll ' +
   'or in afterAll: for setup shared across tests use new MCPTestKit() (and close it in afterAll)';

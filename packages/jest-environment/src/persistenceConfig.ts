@@ -22,7 +22,7 @@ export interface PersistenceSources {
 }
 
 /**
- * SPEC §11: persistence is on when `M3_RESULTS_DB` is set or `testEnvironmentOptions.m3.resultsDb`
+ * contract §11: persistence is on when `M3_RESULTS_DB` is set or `testEnvironmentOptions.m3.resultsDb`
  * is given. `M3_RESULTS_DB` wins: the `m3` CLI sets it to the database it reads its summary from.
  */
 export function resolvePersistence(sources: PersistenceSources): PersistenceConfig {

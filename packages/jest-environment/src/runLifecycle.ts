@@ -75,7 +75,7 @@ export interface MissingRequired {
   readonly missingCount: number;
 }
 
-/** Required evaluators missing from terminal executions of the run (SPEC §8), from the store's aggregation. */
+/** Required evaluators missing from terminal executions of the run (contract §8), from the store's aggregation. */
 export async function storedMissingRequired(store: ExecutionStore, runId: string): Promise<MissingRequired[]> {
   const report = await store.aggregateEvaluations({ filters: { runId: [runId] }, groupBy: ['evaluator'] });
   return report.groups

@@ -46,7 +46,7 @@ export const testM3: TestM3 = Object.assign(
 );
 
 /**
- * The kit of the test running now; throws outside a test (an `M3Error`, SPEC §11) or outside the
+ * The kit of the test running now; throws outside a test (an `M3Error`, contract §11) or outside the
  * sf-m3 environment.
  */
 export function getM3Kit(): MCPTestKit {

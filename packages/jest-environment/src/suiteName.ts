@@ -1,6 +1,6 @@
 import { MAX_SUITE_NAME_LENGTH, ModelValidationError } from '@sf-m3/core';
 
-/** Longest suite name SPEC §1 allows, after trimming: the store's own limit, so the two cannot drift. */
+/** Longest suite name contract §1 allows, after trimming: the store's own limit, so the two cannot drift. */
 export { MAX_SUITE_NAME_LENGTH };
 
 /**

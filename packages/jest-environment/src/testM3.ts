@@ -35,7 +35,7 @@ export interface SelectionOverrides {
 }
 
 /**
- * SPEC §11: one test per selected server × agent × trial, titled
+ * contract §11: one test per selected server × agent × trial, titled
  * `name [server=…] [agent=…] [trial 2/3]` (each part only when that dimension is in play).
  * CLI selections replace the suite's; a `--harness` kind keeps the other fields of the suite's
  * entry of that kind (see `applyHarnessOverrides`). `buildServer` turns a CLI selection into a

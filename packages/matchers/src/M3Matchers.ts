@@ -9,7 +9,7 @@ import type { JudgeOptions } from './toSatisfyJudge';
 import type { ToolCallOptions, ToolCallsOptions } from './toolCallOptions';
 
 /**
- * The sf-m3 matchers (SPEC §7), written once and merged into Jest's `Matchers` for both
+ * The sf-m3 matchers (contract §7), written once and merged into Jest's `Matchers` for both
  * `@types/jest` globals and `@jest/globals`. Every matcher supports `.not`; failure messages are
  * bounded, redacted and end with `executionId=...` when the subject has one.
  */

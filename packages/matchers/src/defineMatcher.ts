@@ -57,7 +57,7 @@ function compactSubject(received: unknown, executionId: string | null, turnId: s
 }
 
 /**
- * Wraps a matcher body with what every m3 matcher does (SPEC §7): the bounded, redacted message
+ * Wraps a matcher body with what every m3 matcher does (contract §7): the bounded, redacted message
  * ending in `executionId=...`, the `.not` handling of unusable subjects, and the recording of the
  * verdict as an `m3.expect.[not.]<matcher>` evaluation when the kit records checks.
  */

@@ -1,5 +1,5 @@
 /**
- * Argument and value matching shared by every matcher that compares data (SPEC §7, upstream
+ * Argument and value matching shared by every matcher that compares data (contract §7, upstream
  * `_matches`). JavaScript semantics are explicit: `true` never equals `1`, object keys whose value
  * is `undefined` count as absent (as in JSON), and Jest asymmetric matchers (`expect.any(String)`,
  * `expect.stringMatching(...)`) and `RegExp` values work anywhere in an expectation.

@@ -10,7 +10,7 @@ function lineHere(): number {
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('recording matcher verdicts (SPEC §7)', () => {
+describe('recording matcher verdicts (contract §7)', () => {
   afterEach(() => {
     delete (globalThis as { m3Kit?: unknown }).m3Kit;
     expect.setState({ m3Kit: undefined } as never);

@@ -19,7 +19,7 @@ export interface VerdictRecord {
 /**
  * The evaluator name a matcher records under: `m3.expect.<matcher>`, or `m3.expect.not.<matcher>`
  * for a negated use, so every per-evaluator view (summary, baselines, aggregation) keeps the two
- * apart without a special case (a deviation from SPEC §7, see the README's Decisions).
+ * apart without a special case (a deviation from contract §7, see the README's Decisions).
  */
 export const evaluatorName = (matcherName: string, negated = false): string =>
   `m3.expect.${negated ? 'not.' : ''}${matcherName}`;

@@ -111,7 +111,7 @@ function resolveExecution(result: Bag): SubjectResolution {
 }
 
 /**
- * Resolves a subject to finalized trace views (SPEC §7): a `TraceView` as is, a `TraceResult`
+ * Resolves a subject to finalized trace views (contract §7): a `TraceView` as is, a `TraceResult`
  * through `view()`, an `ExecutionResult` through `traceView`, a closed `DirectClient` or agent
  * session through `result`, a `TurnResult` through `traceView.forTurn(turnId)`.
  */

@@ -3,7 +3,7 @@ import { isPlainObject, UNAVAILABLE } from './matchValue';
 import type { Unavailable } from './matchValue';
 import type { ViewLike } from './resolveSubject';
 
-/** Which evidence of a tool call an assertion reads (SPEC §7): the MCP wire, the agent's report, or either. */
+/** Which evidence of a tool call an assertion reads (contract §7): the MCP wire, the agent's report, or either. */
 export type ToolCallEvidence = 'wire' | 'reported' | 'any';
 
 /** The evidence sources, for validation. */

@@ -8,7 +8,7 @@ import type { ToolCallEvidence, ToolCallInfo } from './toolCallCandidates';
  */
 export type { TurnSelector };
 
-/** Options of `toHaveToolCall` (SPEC §7, upstream `to_have_tool_call`). */
+/** Options of `toHaveToolCall` (contract §7, upstream `to_have_tool_call`). */
 export interface ToolCallOptions {
   /** The server binding the call went to; required when the tool name is seen on several servers. */
   readonly server?: string;

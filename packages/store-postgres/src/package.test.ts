@@ -1,4 +1,4 @@
-// @sf-m3/store-postgres packs like the other packages (SPEC §16): built JavaScript, declarations,
+// @sf-m3/store-postgres packs like the other packages (contract §16): built JavaScript, declarations,
 // README and LICENSE only; and it stays an optional install, not a dependency of sf-m3.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

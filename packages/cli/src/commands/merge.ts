@@ -1,4 +1,4 @@
-// `m3 merge OUT IN...`: merges SQLite results databases written by shards into OUT (SPEC §20).
+// `m3 merge OUT IN...`: merges SQLite results databases written by shards into OUT (contract §20).
 import { isAbsolute, resolve } from 'node:path';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { UsageError } from '../options/UsageError';

@@ -1,5 +1,5 @@
 // `m3 prune (--keep-runs N | --older-than DURATION) [--dry-run] [--include-running] [--json]`:
-// deletes whole runs and what only they reference, then reclaims the space (SPEC §20).
+// deletes whole runs and what only they reference, then reclaims the space (contract §20).
 import type { PruneSelection } from '@sf-m3/core';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { displayPath } from '../displayPath';

@@ -118,7 +118,7 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
 
   const runId = options.runId ?? newId('run');
   const env = jestChildEnv(io.env, options, runId, redactArgv(['test', ...input.argv], redactor), secretNames);
-  // The preset keeps the run's state under this folder, which goes however Jest ends (SPEC §22).
+  // The preset keeps the run's state under this folder, which goes however Jest ends (contract §22).
   const stateRoot = mkdtempSync(join(tmpdir(), 'sf-m3-run-'));
   env[RUN_STATE_ROOT_ENV] = stateRoot;
   let exit: JestExit;

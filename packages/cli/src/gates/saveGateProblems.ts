@@ -1,5 +1,5 @@
 // Saves failed gates on the run as problems, so `m3 runs`, `m3 report` and feedback.json agree with
-// the exit status `m3 test` gave (SPEC §22): the run becomes `failed` and says which gate failed.
+// the exit status `m3 test` gave (contract §22): the run becomes `failed` and says which gate failed.
 import type { ExecutionStore, RunProblem } from '@sf-m3/core';
 import type { GateResult } from '../summary/RunSummary';
 

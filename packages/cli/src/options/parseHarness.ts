@@ -1,7 +1,7 @@
 // `--harness KIND=MODEL[,MODEL]` (repeatable): which agent harnesses and models `test.m3` expands to.
 import { UsageError } from './UsageError';
 
-/** Harness kinds of SPEC §14. */
+/** Harness kinds of contract §14. */
 export const HARNESS_KINDS = ['acp', 'openai', 'claude_code', 'codex', 'opencode', 'pi'] as const;
 /** A harness kind. */
 export type HarnessKind = (typeof HARNESS_KINDS)[number];

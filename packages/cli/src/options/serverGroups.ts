@@ -13,7 +13,7 @@ export interface ServerToken {
 }
 
 /**
- * `--bearer-env NAME`: `HTTPServer({ auth: { kind: 'bearer', token: secretFromEnv(NAME) } })` (SPEC
+ * `--bearer-env NAME`: `HTTPServer({ auth: { kind: 'bearer', token: secretFromEnv(NAME) } })` (contract
  * §17) in JSON form; only the variable's name travels, each worker reads the token at connect time.
  */
 export interface BearerFromEnv {

@@ -28,7 +28,7 @@ export interface RawTestOptions {
   ui?: boolean;
   uiPort?: string;
   // end viewer
-  // regressions: significance and gates (SPEC §21)
+  // regressions: significance and gates (contract §21)
   minPassRate?: string[];
   failOnRegression?: boolean;
   alpha?: string;

@@ -4,7 +4,7 @@ import type { AttemptRecord } from '@sf-m3/core';
 
 /**
  * The warning `m3 test --trials N` (N > 1) prints when no `test.m3` test ran, or `null`. A `test.m3`
- * expansion is recognised by the title suffix SPEC §11 gives it, `[trial k/N]`, which every
+ * expansion is recognised by the title suffix contract §11 gives it, `[trial k/N]`, which every
  * expansion has once the CLI sets N > 1 trials; skipped and todo attempts did not run.
  */
 export function trialsWithoutEffect(trials: number | null, attempts: readonly AttemptRecord[]): string | null {

@@ -38,7 +38,7 @@ interface SelectionConfig {
 }
 
 /**
- * One agent to test: a harness, a model and a trial number (SPEC §14). Made by `kit.agents`
+ * One agent to test: a harness, a model and a trial number (contract §14). Made by `kit.agents`
  * without I/O; `run` and `session` each make one execution labelled with harness, model and trial.
  */
 export class AgentSelection {

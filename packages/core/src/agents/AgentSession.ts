@@ -20,7 +20,7 @@ import type { HarnessContext, HarnessDriver, TurnStage } from './HarnessDriver';
 export type AgentIdentity = AgentRecordIdentity;
 
 /**
- * One agent execution (SPEC §14): the conversation and its turns, recorded into one trace and saved
+ * One agent execution (contract §14): the conversation and its turns, recorded into one trace and saved
  * to the kit's store. The lifecycle lives here and is the same for every harness; the harness's own
  * work is a `HarnessDriver`. `send(prompt)` runs a turn; `close()` finishes the execution; a
  * deadline finishes it `timed_out` with a diagnostic, and `send` then resolves with that outcome

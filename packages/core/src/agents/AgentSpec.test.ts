@@ -11,7 +11,7 @@ const shippingEntry = { harness: 'acp', manifest: agentManifests.shipping, model
 
 beforeAll(ensureBuilt, 120_000);
 
-describe('kit.run / kit.submit with an AgentSpec (SPEC §3)', () => {
+describe('kit.run / kit.submit with an AgentSpec (contract §3)', () => {
   let kit: MCPTestKit;
   beforeEach(() => {
     kit = new MCPTestKit({ caseId: 'agent-spec' });

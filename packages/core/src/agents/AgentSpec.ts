@@ -14,7 +14,7 @@ export interface AgentSpecOptions extends AgentRunOptions {
 }
 
 /**
- * A one-shot agent execution for `kit.run(spec)` / `kit.submit(spec)` (SPEC §3): the same work as
+ * A one-shot agent execution for `kit.run(spec)` / `kit.submit(spec)` (contract §3): the same work as
  * `agent.run(prompt, options)`, described as a value first. Construction does no I/O and validates
  * only its own shape; the agent entry and the run options are checked by the kit when it runs.
  *

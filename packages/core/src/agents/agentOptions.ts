@@ -44,7 +44,7 @@ export interface AgentRunOptions {
   readonly caseId?: string;
   /**
    * Evaluations the execution must produce (`required: true`): recorded on the execution, so one
-   * that never arrives counts as missing in aggregation (SPEC §8), as for a `DirectSpec`.
+   * that never arrives counts as missing in aggregation (contract §8), as for a `DirectSpec`.
    */
   readonly evaluations?: readonly SpecEvaluation[];
 }
@@ -62,7 +62,7 @@ export interface OpenAIEndpoint {
 export const DEFAULT_AGENT_BASE_URL = 'https://api.openai.com/v1';
 /** Default key variable of the `openai` harness. */
 export const DEFAULT_AGENT_API_KEY_ENV = 'OPENAI_API_KEY';
-/** Default agent execution deadline (SPEC §6). */
+/** Default agent execution deadline (contract §6). */
 export const DEFAULT_AGENT_TIMEOUT_MS = 180_000;
 /** Default model rounds per turn. */
 export const DEFAULT_MAX_ROUNDS = 8;

@@ -47,7 +47,7 @@ export interface ProviderAuth {
   provider: OAuthClientProvider;
 }
 
-/** How an `HTTPServer` authenticates (SPEC §17). */
+/** How an `HTTPServer` authenticates (contract §17). */
 export type HttpAuth = BearerAuth | OAuthAuth | ProviderAuth;
 
 const METHODS: ReadonlySet<string> = new Set(['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt']);
@@ -76,7 +76,7 @@ function fail(where: string, problem: string): never {
 function validateOAuth(auth: OAuthAuth, where: string): OAuthAuth {
   for (const key of Object.keys(auth)) {
     if (!OAUTH_KEYS.has(key))
-      fail(where, `has an unknown option ${JSON.stringify(key)}: see SPEC §17 for the oauth options`);
+      fail(where, `has an unknown option ${JSON.stringify(key)}: see contract §17 for the oauth options`);
   }
   const grant = auth.grant ?? 'authorization_code';
   if (grant !== 'authorization_code' && grant !== 'client_credentials') {

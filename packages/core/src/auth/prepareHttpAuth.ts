@@ -28,7 +28,7 @@ export interface PrepareHttpAuthOptions {
 }
 
 /**
- * Resolves a server's `auth` at connect time (SPEC §17): a bearer token becomes a header; `oauth`
+ * Resolves a server's `auth` at connect time (contract §17): a bearer token becomes a header; `oauth`
  * and `provider` get an `OAuthSession` whose flow runs on the first challenge. Every connection,
  * with or without auth, turns an unresolved 401/403 into `AuthenticationError`, and records its
  * `auth.*` events in the connection's trace.

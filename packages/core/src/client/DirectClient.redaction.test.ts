@@ -1,4 +1,4 @@
-// The redaction canaries of SPEC §2 through the public API: a plain (non-SecretRef) env value whose
+// The redaction canaries of contract §2 through the public API: a plain (non-SecretRef) env value whose
 // name says TOKEN/KEY/SECRET/PASSWORD, and a header value, are canaries for everything the kit
 // keeps afterwards — events, the stored trace, the view, the stderr capture, error messages and
 // the execution's saved error — on any connection of that kit.

@@ -1,4 +1,4 @@
-// Every SPEC §4 operation against the example server, over each transport the kit supports: the
+// Every contract §4 operation against the example server, over each transport the kit supports: the
 // compiled server binary over stdio, the same binary with `--http 0` over Streamable HTTP, and the
 // server factory linked in process. One scenario, three transports, the same answers.
 import { EXAMPLE_SERVER_NAME, TESTING_GUIDE_TEXT } from '@sf-m3/example-servers';
@@ -13,7 +13,7 @@ const kit = useKitPerTest({ suiteName: 'transports', caseId: 'every-operation' }
 
 const transports = exampleServerRows('example', httpUrl);
 
-/** Runs every SPEC §4 operation once and checks each answer. */
+/** Runs every contract §4 operation once and checks each answer. */
 async function exerciseEveryOperation(client: DirectClient): Promise<void> {
   expect(client.connected).toBe(true);
   expect(client.initialization?.serverInfo.name).toBe(EXAMPLE_SERVER_NAME);
@@ -83,7 +83,7 @@ async function exerciseEveryOperation(client: DirectClient): Promise<void> {
   expect(failed.isError).toBe(true);
 }
 
-describe.each(transports)('every SPEC §4 operation against the example server over %s', (transport, server) => {
+describe.each(transports)('every contract §4 operation against the example server over %s', (transport, server) => {
   test('answers every operation and records a finalized trace of the wire', async () => {
     const client = await kit()
       .direct(server(), { onRoots: () => [{ uri: 'file:///work', name: 'work' }] })

@@ -34,11 +34,11 @@ import { ToolSchemaValidator } from './ToolSchemaValidator';
 export type { CloseReason, CloseRequest } from './closeOutcome';
 
 /**
- * One MCP connection under test (SPEC §4). Made by `kit.direct(server, options)`, unconnected;
+ * One MCP connection under test (contract §4). Made by `kit.direct(server, options)`, unconnected;
  * `connect()` starts the transport, runs `initialize` and starts recording the execution's trace;
  * `close()` cancels what is in flight, closes the connection, reaps the child process, finalizes
  * the trace and saves the execution (see `DirectConnection`; requests go through
- * `DirectOperations`). Tool errors come back as results; the exceptions are the SPEC §4 classes.
+ * `DirectOperations`). Tool errors come back as results; the exceptions are the contract §4 classes.
  */
 export class DirectClient extends DirectOperations {
   private readonly validator: ToolSchemaValidator | undefined;

@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 
 /**
- * Type test: SPEC §4 reads `client.initialization.serverInfo`, `client.result` and
+ * Type test: contract §4 reads `client.initialization.serverInfo`, `client.result` and
  * `client.finalTrace` directly, so under strict TypeScript they must not be typed `| undefined`
  * (reading one too early throws `ClientNotReady` at run time instead; see the lifecycle tests);
- * and `callTool<T>()` types `structuredContent` as `T | undefined` (SPEC §16, callToolTypes.ts).
+ * and `callTool<T>()` types `structuredContent` as `T | undefined` (contract §16, callToolTypes.ts).
  */
 const FIXTURE = path.join(__dirname, '__fixtures__', 'types', 'tsconfig.json');
 const TSC = require.resolve('typescript/bin/tsc');
@@ -18,7 +18,7 @@ function typeCheck(tsconfig: string): Promise<{ code: number; output: string }> 
   });
 }
 
-test('the SPEC usage of initialization, result, finalTrace and callTool<T> type-checks', async () => {
+test('the contract usage of initialization, result, finalTrace and callTool<T> type-checks', async () => {
   const { code, output } = await typeCheck(FIXTURE);
   expect(output).toBe('');
   expect(code).toBe(0);

@@ -40,7 +40,7 @@ export type LogMessageCallback = (params: LoggingMessageNotificationParams) => v
 /** Receives `notifications/progress` for one `callTool`. */
 export type ProgressCallback = (progress: Progress) => void;
 
-/** Options of `kit.direct(server, options)` (SPEC §3). */
+/** Options of `kit.direct(server, options)` (contract §3). */
 export interface DirectClientOptions {
   /** Per-operation timeout in ms (default 30 000); `callTool` can override it per call. */
   timeoutMs?: number;
@@ -88,7 +88,7 @@ export interface CallToolOptions {
   onProgress?: ProgressCallback;
 }
 
-/** The default per-operation timeout (SPEC §3). */
+/** The default per-operation timeout (contract §3). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 const CALLBACKS = ['onElicitation', 'onSampling', 'onRoots', 'onLogMessage'] as const;

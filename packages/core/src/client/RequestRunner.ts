@@ -36,7 +36,7 @@ export interface PerRequest {
 
 /**
  * Runs SDK requests for one connection: every request gets `{ timeout, signal }` (and `onprogress`
- * when asked), its JSON-RPC id is captured for the trace, SDK failures are mapped to the SPEC §4
+ * when asked), its JSON-RPC id is captured for the trace, SDK failures are mapped to the contract §4
  * classes, and timeouts / broken connections leave a `diagnostic` event tied to the request.
  * `cancelAll()` aborts everything in flight when the client closes.
  */

@@ -25,7 +25,7 @@ export interface ValidatableTool {
   readonly outputSchema?: unknown;
 }
 
-/** The message every schema-validation failure starts with (SPEC §4). */
+/** The message every schema-validation failure starts with (contract §4). */
 export const SCHEMA_VALIDATION_FAILED = 'tool JSON Schema validation failed';
 
 const MAX_VIOLATIONS = 20;

@@ -51,7 +51,7 @@ function declared(client: { finalTrace?: { events: readonly import('../trace/Eve
   return (init.payload.params as { capabilities: unknown }).capabilities;
 }
 
-describe('declared client capabilities (SPEC §17)', () => {
+describe('declared client capabilities (contract §17)', () => {
   test('the callbacks given choose the defaults', () => {
     const handler = (): never => {
       throw new Error('not called');

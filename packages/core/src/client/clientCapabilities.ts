@@ -5,7 +5,7 @@ import { ModelValidationError } from '../errors';
 /** The top-level client capability names MCP (2025-11-25) defines; anything else goes under `experimental`. */
 const KNOWN_CAPABILITIES = new Set(['experimental', 'sampling', 'elicitation', 'roots', 'tasks', 'extensions']);
 
-/** What the handlers given to `kit.direct` declare, before explicit `capabilities` (SPEC §17). */
+/** What the handlers given to `kit.direct` declare, before explicit `capabilities` (contract §17). */
 export interface CapabilityHandlers {
   onElicitation?: unknown;
   onSampling?: unknown;
@@ -14,7 +14,7 @@ export interface CapabilityHandlers {
 }
 
 /**
- * The capabilities a client declares at `initialize` (SPEC §17): form elicitation with defaults
+ * The capabilities a client declares at `initialize` (contract §17): form elicitation with defaults
  * applied when `onElicitation` is given (the SDK then fills schema defaults the handler left out),
  * `sampling` when `onSampling` is, `roots: { listChanged: true }` when `onRoots` is. Each top-level
  * key of an explicit `capabilities` replaces the default for that key (so `elicitation: { form: {},

@@ -59,7 +59,7 @@ function looksLikeTransportFailure(error: Error): boolean {
   return error.message === 'Not connected' || /fetch failed|socket hang up|stream (is )?closed/i.test(error.message);
 }
 
-/** The HTTP status a `StreamableHTTPError` carries in `code` (SPEC §17: HTTP failures say their status). */
+/** The HTTP status a `StreamableHTTPError` carries in `code` (contract §17: HTTP failures say their status). */
 function httpStatusOf(error: Error): number | undefined {
   const code = (error as { code?: unknown }).code;
   const name = error.constructor?.name ?? error.name;
@@ -100,7 +100,7 @@ export function isConnectionLoss(error: unknown): boolean {
 }
 
 /**
- * Turns whatever the SDK threw into the SPEC §4 error classes. Messages say what happened and
+ * Turns whatever the SDK threw into the contract §4 error classes. Messages say what happened and
  * what to do; server-supplied text is redacted and bounded, and no request payload is echoed.
  */
 export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Error {

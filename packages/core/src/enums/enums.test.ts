@@ -1,4 +1,4 @@
-// SPEC preamble: "a frozen const object per enum" — every enum object users import is frozen (a
+// contract preamble: "a frozen const object per enum" — every enum object users import is frozen (a
 // test cannot change what another test compares against) and typed with its literal values.
 import * as core from '../index';
 
@@ -15,7 +15,7 @@ const ENUMS = Object.entries(core as unknown as Record<string, unknown>)
   .map(([name]) => name)
   .sort();
 
-test('the enums are found (SPEC names EvaluationStatus, ToolCallStatus, ObservationState, …)', () => {
+test('the enums are found (contract names EvaluationStatus, ToolCallStatus, ObservationState, …)', () => {
   expect(ENUMS).toEqual(
     expect.arrayContaining(['EvaluationStatus', 'EventKind', 'ObservationState', 'ToolCallStatus']),
   );

@@ -71,7 +71,7 @@ const ERROR_MESSAGE_CHARS = 300;
 
 /**
  * Runs evaluators and judges, saves every verdict in the store with its labels, and enforces required
- * evaluations (SPEC §8, §9). The kit delegates `registerEvaluator`, `evaluate`, `judgeResponse`,
+ * evaluations (contract §8, §9). The kit delegates `registerEvaluator`, `evaluate`, `judgeResponse`,
  * `recordCheck`, `evaluationResults` and `requiredFailures` here.
  */
 export class EvaluationEngine {

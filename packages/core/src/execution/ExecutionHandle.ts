@@ -18,7 +18,7 @@ export interface ExecutionHandleSource {
 }
 
 /**
- * A running execution (SPEC §6). `events()` replays committed events then live ones and ends after
+ * A running execution (contract §6). `events()` replays committed events then live ones and ends after
  * `execution.finished`; `result({ timeoutMs })` only limits waiting and never cancels;
  * `cancel()` stops the execution and waits until it is terminal.
  */

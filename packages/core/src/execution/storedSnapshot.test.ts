@@ -8,7 +8,7 @@ const error: ErrorInfo = {
   details: { protocolCode: -32601 },
 };
 
-test('keeps the SPEC §6 snapshot and adds the error and the operation errors (code and message)', () => {
+test('keeps the contract §6 snapshot and adds the error and the operation errors (code and message)', () => {
   const result = { snapshot, error } as unknown as ExecutionResult;
   expect(storedSnapshot(result, [error])).toEqual({
     ...snapshot,

@@ -1,5 +1,5 @@
 // The snapshot a store keeps for a finished execution (`ExecutionRecord.snapshot`): the result's
-// SPEC §6 snapshot plus, when it did not complete, why — `error`, the decisive error (the first
+// contract §6 snapshot plus, when it did not complete, why — `error`, the decisive error (the first
 // that escaped an operation, the deadline, the cancel) — and `operationErrors`, every exception
 // that escaped a client operation, so a reader can tell "the connection broke" from "an operation
 // raised, perhaps as the test expected" without the trace.

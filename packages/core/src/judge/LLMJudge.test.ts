@@ -123,7 +123,7 @@ describe('LLMJudge verdicts', () => {
     expect(strict.status).toBe('failed');
   });
 
-  it('sends the SPEC request: system instructions and input/expected/actual/rubric as JSON', async () => {
+  it('sends the contract request: system instructions and input/expected/actual/rubric as JSON', async () => {
     await judgeWith([{ content: GOOD }], { rubric: 'Exact number required.' });
     const body = fake.requests[0]?.body as {
       model: string;

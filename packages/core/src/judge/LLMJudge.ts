@@ -95,7 +95,7 @@ function toUsage(raw: unknown): Usage | null {
 }
 
 /**
- * An LLM judge on the OpenAI Chat Completions API (SPEC §9). It grades `{ input, expected, actual }`
+ * An LLM judge on the OpenAI Chat Completions API (contract §9). It grades `{ input, expected, actual }`
  * against its rubric and turns the reply into a verdict. Every failure becomes an `error` verdict with
  * a stable `JudgeErrorCode`; `judge()` never throws for provider, credential or reply problems.
  */

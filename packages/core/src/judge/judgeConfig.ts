@@ -7,7 +7,7 @@ export type JudgeResponseMode = 'json_schema' | 'json_text';
 /** `env` reads a key from `apiKeyEnv`; `none` (loopback only) sends no Authorization header. */
 export type JudgeAuth = 'env' | 'none';
 
-/** Options of `new LLMJudge(...)` (SPEC §9). */
+/** Options of `new LLMJudge(...)` (contract §9). */
 export interface LLMJudgeOptions {
   /** Chat Completions model name. */
   readonly model: string;

@@ -42,7 +42,7 @@ const SYSTEM_PROMPT = [
   '"rationale" is a concise explanation of at most 2000 characters.',
 ].join('\n');
 
-/** The Chat Completions body of one judge request (SPEC §9). */
+/** The Chat Completions body of one judge request (contract §9). */
 export interface JudgeRequestBody {
   model: string;
   messages: { role: 'system' | 'user'; content: string }[];

@@ -40,7 +40,7 @@ import { submitDirectSpec } from './submitDirectSpec';
 export type { DirectExecutionOptions, MCPTestKitOptions } from './kitOptions';
 
 /**
- * The entry point and cleanup boundary (SPEC §3): makes direct clients and one-shot executions,
+ * The entry point and cleanup boundary (contract §3): makes direct clients and one-shot executions,
  * saves their traces, runs evaluations, and on `close()` closes every client it made (even one a
  * test forgot), reaps every child process, awaits pending writes and closes a store it owns.
  */
@@ -159,7 +159,7 @@ export class MCPTestKit {
   }
 
   /**
-   * Agents to test (SPEC §14, §18): one `AgentSelection` per model × trial, with no I/O. Harnesses:
+   * Agents to test (contract §14, §18): one `AgentSelection` per model × trial, with no I/O. Harnesses:
    * `openai` (chat completions), `acp` (an ACP agent from its manifest), and the native CLIs
    * `claude_code`, `codex`, `opencode` and `pi`; any other kind throws `UnsupportedFeature` naming it.
    */
@@ -184,13 +184,13 @@ export class MCPTestKit {
     this.engine.register(name, evaluator);
   }
 
-  /** Runs a registered evaluator on `subject` and saves the verdict (SPEC §8). */
+  /** Runs a registered evaluator on `subject` and saves the verdict (contract §8). */
   async evaluate(subject: unknown, name: string, options?: EvaluateOptions): Promise<EvaluationResult> {
     this.assertOpen('evaluate');
     return this.engine.evaluate(subject, name, options);
   }
 
-  /** Asks an LLM judge for a verdict and saves it (SPEC §9). */
+  /** Asks an LLM judge for a verdict and saves it (contract §9). */
   async judgeResponse(options: JudgeResponseOptions): Promise<EvaluationResult> {
     this.assertOpen('judgeResponse');
     return this.engine.judgeResponse(options);

@@ -1,6 +1,6 @@
 /**
  * Results, clients and views made by a kit carry a non-enumerable link to it under this symbol,
- * so matchers can record their verdict as an evaluation in the right kit (SPEC §7 "Recording").
+ * so matchers can record their verdict as an evaluation in the right kit (contract §7 "Recording").
  */
 export const KIT_LINK: unique symbol = Symbol.for('sf-m3.kit') as never;
 

@@ -14,7 +14,7 @@ export interface ServerCaseOptions {
   tools: ToolCase[];
 }
 
-/** A server and the tool calls a matrix makes on it (SPEC §13). Immutable; construction does no I/O. */
+/** A server and the tool calls a matrix makes on it (contract §13). Immutable; construction does no I/O. */
 export class ServerCase {
   readonly name: string;
   readonly server: ServerDefinition;

@@ -15,7 +15,7 @@ export interface ToolCaseOptions {
   prompt?: string;
 }
 
-/** One deterministic tool call a `ServerCase` owns (SPEC §13). Immutable; construction does no I/O. */
+/** One deterministic tool call a `ServerCase` owns (contract §13). Immutable; construction does no I/O. */
 export class ToolCase {
   readonly name: string;
   /** Logical id used in case ids: `id`, else `name`. */

@@ -17,7 +17,7 @@ export interface ToolMatrixOptions {
 type JestTestFunction = (name: string, fn: () => unknown, timeout?: number) => void;
 
 /**
- * Deterministic tool calls across servers and trials (SPEC §13): every tool case of every server
+ * Deterministic tool calls across servers and trials (contract §13): every tool case of every server
  * case, `trials` times. Construction and `cases()` are pure: no MCP, process, network or store
  * work happens until a cell's `run()` or `session()`.
  *

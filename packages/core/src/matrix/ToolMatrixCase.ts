@@ -46,7 +46,7 @@ export interface ToolMatrixCaseFields {
 }
 
 /**
- * One cell of a `ToolMatrix`: one tool case on one server case, one trial (SPEC §13). Building it
+ * One cell of a `ToolMatrix`: one tool case on one server case, one trial (contract §13). Building it
  * does no I/O; `run()` and `session()` do the work in a kit.
  */
 export class ToolMatrixCase {

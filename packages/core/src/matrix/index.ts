@@ -1,4 +1,4 @@
-// Test matrices (SPEC §13): deterministic tool calls across servers and trials.
+// Test matrices (contract §13): deterministic tool calls across servers and trials.
 export { ToolCase, type ToolCaseOptions } from './ToolCase';
 export { ServerCase, type ServerCaseOptions } from './ServerCase';
 export {

@@ -18,7 +18,7 @@ export interface ProxyBounds {
   readonly stderrTailBytes: number;
 }
 
-/** The bounds of SPEC §5 plus the stderr tail. */
+/** The bounds of contract §5 plus the stderr tail. */
 export const DEFAULT_PROXY_BOUNDS: ProxyBounds = Object.freeze({
   previewBytes: 64 * 1024,
   frameBytes: 1024 * 1024,

@@ -1,4 +1,4 @@
-// SPEC §22: a capture file never holds unredacted secrets, whatever the bytes of a frame.
+// contract §22: a capture file never holds unredacted secrets, whatever the bytes of a frame.
 import { readFileSync } from 'node:fs';
 import { rpc, startProxy, stopAllProxies } from './captureProxy.testkit';
 

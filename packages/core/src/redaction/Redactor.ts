@@ -66,7 +66,7 @@ const CREDENTIAL_KEYS = new Set([
   'privatekey',
 ]);
 
-/** True when a header or env name marks its value as a secret (SPEC §2: KEY, TOKEN, SECRET, PASSWORD...). */
+/** True when a header or env name marks its value as a secret (contract §2: KEY, TOKEN, SECRET, PASSWORD...). */
 export function isSensitiveName(name: string): boolean {
   return SENSITIVE_NAME.test(name);
 }

@@ -1,4 +1,4 @@
-// SPEC §22: command-line values that look like credentials are redacted in evidence, not only in
+// contract §22: command-line values that look like credentials are redacted in evidence, not only in
 // the printed definition: a stdio server repeating its `--token=…` on stderr must not leak it.
 import { join } from 'node:path';
 import { commandLineCanaries } from '../servers/redactCommandLine';

@@ -26,7 +26,7 @@ describe('looksLikeCredential', () => {
 });
 
 describe('isSecretEnvName', () => {
-  test('KEY, TOKEN, SECRET, PASSWORD, CREDENTIAL and AUTH (SPEC §22), but not AUTHOR', () => {
+  test('KEY, TOKEN, SECRET, PASSWORD, CREDENTIAL and AUTH (contract §22), but not AUTHOR', () => {
     for (const name of [
       'SERVICE_API_KEY',
       'GH_TOKEN',

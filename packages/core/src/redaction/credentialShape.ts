@@ -3,7 +3,7 @@
 // would blank that word in every test name, message and trace of the run.
 import { isSensitiveName } from './Redactor';
 
-/** Env names whose `--env-file` values are secrets (SPEC §22); `AUTH` but not `AUTHOR`. */
+/** Env names whose `--env-file` values are secrets (contract §22); `AUTH` but not `AUTHOR`. */
 const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH(?!OR)/i;
 /** Shortest value taken for a secret on its name or scheme alone. */
 export const MIN_GUESSED_SECRET_LENGTH = 8;

@@ -23,7 +23,7 @@ export interface HTTPServerOptions {
   headers?: Record<string, ConfiguredValue>;
   /** `'trusted_private'` allows private-range and link-local hosts (default: `'default'`). */
   trust?: TrustLevel;
-  /** How to authenticate: a bearer token, the OAuth flow, or any SDK `OAuthClientProvider` (SPEC §17). */
+  /** How to authenticate: a bearer token, the OAuth flow, or any SDK `OAuthClientProvider` (contract §17). */
   auth?: HttpAuth;
   /** How the connection picks its protocol era: `'auto'` (default), `'legacy'` or a revision to pin (SPEC §23). */
   protocol?: ProtocolSetting;
@@ -33,7 +33,7 @@ const TRUST_LEVELS: ReadonlySet<string> = new Set(Object.values(TrustLevel));
 
 /**
  * A deployed MCP server reached over Streamable HTTP. The kit owns the connection, never the
- * server. Constructing one does no I/O; the trust rules (SPEC §2) are applied when connecting.
+ * server. Constructing one does no I/O; the trust rules (contract §2) are applied when connecting.
  */
 export class HTTPServer {
   readonly kind = 'http' as const;

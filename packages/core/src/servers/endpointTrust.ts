@@ -119,7 +119,7 @@ const defaultLookup: HostLookup = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /**
- * Applies the SPEC §2 trust rules to an endpoint: loopback is allowed; private and link-local
+ * Applies the contract §2 trust rules to an endpoint: loopback is allowed; private and link-local
  * addresses need `trust: 'trusted_private'`; hostnames are resolved and every address checked.
  * @throws EndpointTrustError when a rule refuses the URL
  * @throws TransportConnectionError when the hostname does not resolve

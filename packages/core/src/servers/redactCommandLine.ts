@@ -37,7 +37,7 @@ function redactQuery(text: string): string {
   );
 }
 
-/** What one argument of a command line holds, by the SPEC §2 secret rules. */
+/** What one argument of a command line holds, by the contract §2 secret rules. */
 type ArgumentRole =
   | { readonly role: 'assignment' | 'header'; readonly name: string; readonly value: string }
   | { readonly role: 'secret_value' }
@@ -75,7 +75,7 @@ function argumentRoles(args: readonly string[]): ArgumentRole[] {
 }
 
 /**
- * Command-line arguments as they may be printed (SPEC §2 secret rules): the value of an argument
+ * Command-line arguments as they may be printed (contract §2 secret rules): the value of an argument
  * whose name looks like a secret (`--api-key=…`, `API_TOKEN=…`, `X-Api-Key: …`), the argument
  * after such a flag (`--token …`), credential query parameters in URLs, bearer/basic tokens, URL
  * credentials and every canary are replaced by `[REDACTED]`. Over-redacts rather than leaks (a

@@ -109,10 +109,10 @@ export interface ExecutionStore {
   countJudgeRequests(runId: string): Promise<number>;
 
   // aggregation
-  /** SPEC §10: throws `ModelValidationError` naming an unknown label or a missing evaluator rule. */
+  /** contract §10: throws `ModelValidationError` naming an unknown label or a missing evaluator rule. */
   aggregateEvaluations(query: AggregationQuery): Promise<AggregationReport>;
 
-  // retention (SPEC §20) ------------------------------------------------------------------------
+  // retention (contract §20) ------------------------------------------------------------------------
   /**
    * Deletes whole runs picked by `selection` and the rows only they reference: attempts,
    * executions with their traces, events, sessions, turns and evaluations, raw evidence no kept

@@ -11,7 +11,7 @@ import { describeRetentionContract } from './contract/retention.contract.testkit
 import { describeRunningRunsContract } from './contract/runningRuns.contract.testkit';
 
 /**
- * The behaviour every `ExecutionStore` must share (SPEC §10). Each test gets a fresh store from
+ * The behaviour every `ExecutionStore` must share (contract §10). Each test gets a fresh store from
  * `makeStore` and closes it afterwards.
  */
 export function describeExecutionStoreContract(name: string, makeStore: () => Promise<ExecutionStore>): void {

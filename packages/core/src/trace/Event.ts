@@ -88,5 +88,5 @@ export interface TraceEvent {
   readonly rawEvidence?: EvidenceRef;
 }
 
-/** SPEC name for a trace event. */
+/** contract name for a trace event. */
 export type Event = TraceEvent;

@@ -27,7 +27,7 @@ export interface EventEvidenceOptions {
 }
 
 /**
- * What an execution's events cost and keep (SPEC §5, §22): every event's payload, raw evidence and
+ * What an execution's events cost and keep (contract §5, §22): every event's payload, raw evidence and
  * preview count against one budget (`limits.executionBytes`, 64 MiB by default). Within it an
  * event keeps its payload and bounded raw evidence; past it the event is reduced or dropped (see
  * `EvidenceBudget`) and the trace says so. Used by `TraceRecorder` for every event it builds.

@@ -61,7 +61,7 @@ export function reducedPayload(payload: JsonObject, costBytes: number): JsonObje
 }
 
 /**
- * The evidence budget of one execution (SPEC §5, §22): raw evidence, event payloads and their
+ * The evidence budget of one execution (contract §5, §22): raw evidence, event payloads and their
  * previews all count against the same bytes (64 MiB by default). Once an event does not fit, the
  * budget is exhausted: droppable kinds are counted and dropped, the others kept reduced, and the
  * trace gets `evidence_budget_exhausted` and one diagnostic with the counts.

@@ -23,7 +23,7 @@ export interface RawEvidenceKeeperOptions {
 }
 
 /**
- * The raw evidence of one execution (SPEC §5): redacts, bounds (per frame and against the
+ * The raw evidence of one execution (contract §5): redacts, bounds (per frame and against the
  * execution's budget) and keeps each frame or stderr capture once per sha256, and writes its
  * preview fields into the event payload. Used by `TraceRecorder` for events recorded with `raw`.
  */

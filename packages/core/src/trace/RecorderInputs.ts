@@ -66,7 +66,7 @@ export interface TraceRecorderOptions {
   clock?: () => number;
   /** Trace id (default: the `traceId` of the `execution.created` payload, else a new id). */
   traceId?: string;
-  /** Raw evidence limits (default SPEC §5: 64 KiB preview, 1 MiB a frame, 64 MiB an execution). */
+  /** Raw evidence limits (default contract §5: 64 KiB preview, 1 MiB a frame, 64 MiB an execution). */
   rawLimits?: Partial<RawEvidenceLimits>;
   /** Limitations every trace of this recorder carries (default `['capture_incomplete']`). */
   limitations?: string[];

@@ -40,7 +40,7 @@ const preview = (text: string): string =>
   text.length > LINE_PREVIEW_CHARS ? `${text.slice(0, LINE_PREVIEW_CHARS)}…` : text;
 
 /**
- * Rate-limits diagnostics that a misbehaving peer can cause once per line (SPEC §22): the first
+ * Rate-limits diagnostics that a misbehaving peer can cause once per line (contract §22): the first
  * `limit` of a key are recorded one by one (quoting their line), the rest are only counted, and
  * `drain` gives one summary diagnostic per key with the count, the bytes and the first and last
  * lines. Memory per key is constant, so a server writing 200 000 non-JSON lines costs 21 events.

@@ -107,7 +107,7 @@ export interface ToolCallEntry extends EntryBase {
   readonly kind: 'tool_call';
   readonly callId: string;
   readonly server: string;
-  /** How the call ended (SPEC §5 `status`); the same value as `toolStatus`. */
+  /** How the call ended (contract §5 `status`); the same value as `toolStatus`. */
   readonly status: ToolCallStatus;
   readonly tool: Observation<string>;
   readonly arguments: Observation<JsonValue>;

@@ -1,4 +1,4 @@
-// What a misbehaving peer can make a trace hold (SPEC §22): repeated diagnostics are summarized,
+// What a misbehaving peer can make a trace hold (contract §22): repeated diagnostics are summarized,
 // and event payloads count against the execution's evidence budget.
 import { Redactor } from '../redaction/Redactor';
 import type { TraceEvent } from './Event';

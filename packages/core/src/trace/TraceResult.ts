@@ -97,7 +97,7 @@ function fail(message: string, details: Record<string, string | number> = {}): n
   throw new ModelValidationError(message, details);
 }
 
-/** The structural rules of SPEC §5: ids, completeness, and events numbered 0..n-1. */
+/** The structural rules of contract §5: ids, completeness, and events numbered 0..n-1. */
 function validateTraceData(data: TraceResultData): void {
   if (typeof data !== 'object' || data === null) fail('trace data must be an object');
   if (data.schemaVersion !== undefined && data.schemaVersion !== 1) {

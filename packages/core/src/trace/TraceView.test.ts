@@ -18,7 +18,7 @@ describe('TraceView', () => {
   const trace = twoServerTrace();
   const view = trace.view();
 
-  it('exposes the SPEC §5 fields', () => {
+  it('exposes the contract §5 fields', () => {
     expect(view).toMatchObject({
       schema: 'm3.trace_view',
       schemaVersion: 1,

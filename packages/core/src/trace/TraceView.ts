@@ -32,7 +32,7 @@ const indexes = new WeakMap<TraceView, Map<string, readonly TraceEntry[]>>();
 type EntryOf<K extends TraceEntry['kind']> = Extract<TraceEntry, { kind: K }>;
 
 /**
- * The projected, finalized view of one trace (SPEC §5). Immutable; `JSON.stringify(view)` gives
+ * The projected, finalized view of one trace (contract §5). Immutable; `JSON.stringify(view)` gives
  * its `TraceViewData`, and `TraceView.fromData(JSON.parse(...))` an equal view. Filters return new
  * views whose timeline is narrowed while `runtime` and `summary` stay the whole trace's.
  */

@@ -13,7 +13,7 @@ export interface RawEvidenceLimits {
   readonly executionBytes: number;
 }
 
-/** The limits of SPEC §5. */
+/** The limits of contract §5. */
 export const DEFAULT_RAW_LIMITS: RawEvidenceLimits = Object.freeze({
   previewBytes: 64 * 1024,
   frameBytes: 1024 * 1024,

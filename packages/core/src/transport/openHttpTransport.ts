@@ -12,7 +12,7 @@ import type { OpenedTransport, OpenTransportOptions } from './openTransport';
 /**
  * Opens a Streamable HTTP connection through the SDK transport: trust rules first, then headers
  * (secrets resolved, credentials registered as canaries), with a fetch that refuses redirects,
- * then the server's `auth` (SPEC §17): its 401/403 handling and OAuth flow wrap that fetch.
+ * then the server's `auth` (contract §17): its 401/403 handling and OAuth flow wrap that fetch.
  */
 export async function openHttpTransport(server: HTTPServer, options: OpenTransportOptions): Promise<OpenedTransport> {
   const url = await checkEndpointTrust(server.url, server.trust);

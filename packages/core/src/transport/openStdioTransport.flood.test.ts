@@ -1,4 +1,4 @@
-// A stdio child flooding stdout with lines that are no JSON-RPC messages (SPEC §22): the trace
+// A stdio child flooding stdout with lines that are no JSON-RPC messages (contract §22): the trace
 // quotes the first lines, counts the rest into one summary per kind, and stays small.
 import { join } from 'node:path';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';

@@ -24,7 +24,7 @@ const KINDS = {
  * Records a line of a stdio server's stdout that is no JSON-RPC message as a rate-limited
  * diagnostic (`TraceRecorder.recordRepeated`, keyed by connection and code): the first lines are
  * quoted one by one, the rest counted into one summary, so a flooding server costs bounded memory
- * and storage (SPEC §22).
+ * and storage (contract §22).
  */
 export function recordUnreadableLine(
   recorder: TraceRecorder,

@@ -7,7 +7,7 @@ import {
 } from '@sf-m3/core';
 
 /**
- * The aggregation of SPEC §10 as one PostgreSQL statement: the same plan as the SQLite store's
+ * The aggregation of contract §10 as one PostgreSQL statement: the same plan as the SQLite store's
  * `aggregateSql.ts` (items → one trial row per (group, case, execution) → groups and totals), in
  * PostgreSQL's dialect. The parity test holds it to the SQLite store's and the in-memory engine's
  * results on generated histories.

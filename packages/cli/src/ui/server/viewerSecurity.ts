@@ -1,4 +1,4 @@
-// The viewer's request gate (SPEC §19, upstream §7.5): loopback Host only, GET/HEAD only, a
+// The viewer's request gate (contract §19, upstream §7.5): loopback Host only, GET/HEAD only, a
 // same-origin Origin when one is sent, and the per-start token — from `?token=` once (then kept in
 // an HttpOnly, SameSite=Strict cookie) or from that cookie. Everything else is refused before routing.
 import { timingSafeEqual } from 'node:crypto';

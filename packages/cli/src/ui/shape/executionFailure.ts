@@ -2,7 +2,7 @@
 // snapshot's `error`, or for records saved before it was stored, the `execution.finished` event's),
 // every exception that escaped a client operation, and what that means for the test around it —
 // "the test failed" is a different fact from "an operation inside a passing test raised, as the
-// test expected" (SPEC §4 marks the execution `failed` either way; the verdict is the attempt's).
+// test expected" (contract §4 marks the execution `failed` either way; the verdict is the attempt's).
 import type { AttemptRecord, ExecutionRecord, TraceEntry } from '@sf-m3/core';
 
 /** A stored error: its code and (redacted) message. */
@@ -87,7 +87,7 @@ function noteFor(context: FailureContext, outcome: string, operationErrorCount: 
       return (
         `The test passed: ${raised} inside it, as the test expected (for example ` +
         'await expect(client.listAllResources()).rejects…). An exception escaping an operation marks ' +
-        'the execution failed (SPEC §4); the test’s verdict is its attempt’s.'
+        'the execution failed (contract §4); the test’s verdict is its attempt’s.'
       );
     case 'ended_in_passing_test':
       return `The test passed, though this execution ended ${outcome}.`;

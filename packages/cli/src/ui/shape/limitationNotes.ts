@@ -1,6 +1,6 @@
 // What each trace limitation means — what the trace is missing — in the words the viewer shows
 // beside "trace partial". `capture_incomplete` on a direct trace is true of every direct trace
-// (SPEC §5): the client records each JSON-RPC message as the MCP SDK decoded it, so the bytes on the
+// (contract §5): the client records each JSON-RPC message as the MCP SDK decoded it, so the bytes on the
 // wire are not in it; on an agent trace it means the wire capture stopped early.
 
 /** One limitation and what it means. */

@@ -41,7 +41,7 @@ function withNode20Hint(error: unknown): unknown {
 }
 
 /**
- * The `claude_code` harness (SPEC §18): one `claude -p` process per session speaking stream-json
+ * The `claude_code` harness (contract §18): one `claude -p` process per session speaking stream-json
  * on stdio, every MCP server behind the kit's capture proxies (a generated `--mcp-config`,
  * `--strict-mcp-config`), built-in tools off (`--tools ""`), the run's tool policy as
  * `--allowedTools` with `--permission-mode dontAsk` (no call waits for a prompt; others are

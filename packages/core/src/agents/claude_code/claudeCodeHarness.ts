@@ -14,7 +14,7 @@ function checkClaudeSelection(selection: ResolvedNativeSelection): void {
   }
 }
 
-/** The `claude_code` native harness (SPEC §18). */
+/** The `claude_code` native harness (contract §18). */
 export const CLAUDE_CODE_HARNESS: NativeHarness = {
   defaults: CLAUDE_CODE_DEFAULTS,
   check: checkClaudeSelection,

@@ -2,7 +2,7 @@ import type { NativeHarness } from '../native/nativeHarnesses';
 import type { CodexDriver } from './CodexDriver';
 import { CODEX_DEFAULTS } from './codexLaunch';
 
-/** The `codex` native harness (SPEC §18): `codex app-server` over stdio. */
+/** The `codex` native harness (contract §18): `codex app-server` over stdio. */
 export const CODEX_HARNESS: NativeHarness = {
   defaults: CODEX_DEFAULTS,
   // The driver module loads with the first execution, not when sf-m3 is imported.

@@ -17,7 +17,7 @@ export interface NativeHarness {
   newDriver(selection: ResolvedNativeSelection, model: string): HarnessDriver;
 }
 
-/** The native kinds this build drives (SPEC §18), by kind. */
+/** The native kinds this build drives (contract §18), by kind. */
 export const NATIVE_HARNESSES: Partial<Record<NativeHarnessKind, NativeHarness>> = {
   claude_code: CLAUDE_CODE_HARNESS,
   codex: CODEX_HARNESS,

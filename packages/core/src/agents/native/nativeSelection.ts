@@ -2,7 +2,7 @@ import { ModelValidationError } from '../../errors';
 import { parseChatEndpointUrl } from '../../endpoint/chatEndpoint';
 import { isSecretRef, type SecretRef } from '../../redaction/SecretRef';
 
-/** The agent CLIs sf-m3 drives in their own machine protocol (SPEC §18). */
+/** The agent CLIs sf-m3 drives in their own machine protocol (contract §18). */
 export type NativeHarnessKind = 'claude_code' | 'codex' | 'opencode' | 'pi';
 
 /** The native kinds, in the order the docs list them. */

@@ -7,7 +7,7 @@ export interface NativeServerTools {
 }
 
 /**
- * The run's tool policy (SPEC §14 `tools`) per server, in server order, for a CLI's own allow-list.
+ * The run's tool policy (contract §14 `tools`) per server, in server order, for a CLI's own allow-list.
  * The capture proxy enforces the same policy at the wire whatever the CLI does with this.
  */
 export function nativeToolSelection(

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 
-/** Bound on one line a native CLI writes (SPEC §18: 1 MiB native lines). */
+/** Bound on one line a native CLI writes (contract §18: 1 MiB native lines). */
 export const MAX_NATIVE_LINE_BYTES = 1024 * 1024;
 
 /** What `readNdjsonLines` reports. */

@@ -11,7 +11,7 @@ export const OPENCODE_DEFAULTS: NativeHarnessDefaults = {
   apiKeyEnv: 'OPENCODE_API_KEY',
 };
 
-/** The `opencode` native harness (SPEC §18): `opencode serve` and its HTTP API. */
+/** The `opencode` native harness (contract §18): `opencode serve` and its HTTP API. */
 export const OPENCODE_HARNESS: NativeHarness = {
   defaults: OPENCODE_DEFAULTS,
   check(selection) {

@@ -3,7 +3,7 @@ import type { PiDriver } from './PiDriver';
 import { PI_DEFAULTS } from './piDefaults';
 import { parsePiModel } from './piModel';
 
-/** The `pi` native harness (SPEC §18): Pi's `--mode rpc` with the kit's MCP extension. */
+/** The `pi` native harness (contract §18): Pi's `--mode rpc` with the kit's MCP extension. */
 export const piHarness: NativeHarness = {
   defaults: PI_DEFAULTS,
   check(selection) {

@@ -36,7 +36,7 @@ export interface HttpWireProxyOptions {
   readonly scope: WireScope;
   /** What the trace names the server's transport (`http`, or `in_process` for a hosted factory). */
   readonly transportKind: TransportKind;
-  /** The upstream fetch: the server's `auth` (SPEC §17) wraps it; default the global fetch. */
+  /** The upstream fetch: the server's `auth` (contract §17) wraps it; default the global fetch. */
   readonly fetch?: FetchLike;
   /** The connection id of the wire events (default a new one). */
   readonly connectionId?: string;

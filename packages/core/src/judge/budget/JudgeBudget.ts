@@ -1,4 +1,4 @@
-// The judge budget of a run (`m3 test --judge-max-requests N`, SPEC §21): a cap on judge calls for
+// The judge budget of a run (`m3 test --judge-max-requests N`, contract §21): a cap on judge calls for
 // the whole run, counted in the store so every Jest worker and process draws on the same total.
 import { ModelValidationError } from '../../errors/M3Error';
 import type { ExecutionStore } from '../../store/ExecutionStore';

@@ -76,7 +76,7 @@ export function itemMatches(query: NormalizedAggregationQuery, item: Aggregation
 }
 
 /**
- * The pure aggregation engine (SPEC §10) over already-reduced items: latest lineage rows plus
+ * The pure aggregation engine (contract §10) over already-reduced items: latest lineage rows plus
  * synthetic required items. Filters, groups, and counts; the in-memory store uses it directly and
  * the SQLite store computes the same numbers in SQL.
  */

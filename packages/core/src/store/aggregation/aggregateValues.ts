@@ -18,7 +18,7 @@ export interface AggregateCounts {
   readonly casesAnyPassed: number;
 }
 
-/** Every status, in SPEC order, for zero-filling. */
+/** Every status, in contract order, for zero-filling. */
 export const ALL_STATUSES: readonly EvaluationStatus[] = Object.values(EvaluationStatus);
 
 /** Counts with nothing in them. */

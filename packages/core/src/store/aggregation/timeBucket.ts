@@ -1,6 +1,6 @@
 import type { TimeBucket } from '../AggregationQuery';
 
-/** The group-only time buckets, in SPEC order. */
+/** The group-only time buckets, in contract order. */
 export const TIME_BUCKETS: readonly TimeBucket[] = ['time.hour', 'time.day', 'time.week'];
 
 /** True when `label` names a time bucket. */

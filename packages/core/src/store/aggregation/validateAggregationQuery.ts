@@ -54,7 +54,7 @@ function normalizeInstant(value: unknown, name: 'from' | 'to'): string | null {
 }
 
 /**
- * Validates an aggregation query (SPEC §10) and returns its normalized form. Throws
+ * Validates an aggregation query (contract §10) and returns its normalized form. Throws
  * `ModelValidationError` naming the offending label: unknown labels, time buckets used as
  * filters, two time buckets, duplicate group labels, empty filter lists, `from >= to`, and a
  * query that neither filters to exactly one evaluator nor groups by `evaluator`.

@@ -94,7 +94,7 @@ async function evaluationsByRun(store: ExecutionStore): Promise<Record<string, n
 }
 
 /**
- * `pruneRuns` (SPEC §20 retention), shared by every store; `store` returns the contract's fresh
+ * `pruneRuns` (contract §20 retention), shared by every store; `store` returns the contract's fresh
  * store of the current test.
  */
 export function describeRetentionContract(store: () => ExecutionStore): void {

@@ -121,7 +121,7 @@ function byPosition(a: TraceEntry, b: TraceEntry): number {
 }
 
 /**
- * Projects a finalized trace into its view (SPEC §5). Pure and deterministic: the same events
+ * Projects a finalized trace into its view (contract §5). Pure and deterministic: the same events
  * always give a deep-equal view, with entry ids derived from the source event ids.
  * @throws TraceNotFinalized when the last event is not `execution.finished`
  */

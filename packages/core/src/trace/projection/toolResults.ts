@@ -35,7 +35,7 @@ export function protocolErrorOf(event: TraceEvent | undefined): Observation<Prot
   });
 }
 
-/** How a wire tool call ended, from its exchange (SPEC §5 status vocabulary). */
+/** How a wire tool call ended, from its exchange (contract §5 status vocabulary). */
 export function wireToolStatus(exchange: RpcExchange, result: Observation<ToolResultValue>): ToolCallStatus {
   const { response, terminal, terminalStatus } = exchange;
   if (terminal && terminalStatus && (response === undefined || terminal.sequence < response.sequence)) {

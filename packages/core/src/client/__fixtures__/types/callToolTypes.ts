@@ -1,5 +1,5 @@
 // Type fixture (compiled by DirectClient.types.test.ts, never run): `callTool<T>()` types
-// `structuredContent` as `T | undefined`, and without `T` it stays `unknown` (SPEC §16).
+// `structuredContent` as `T | undefined`, and without `T` it stays `unknown` (contract §16).
 import type { DirectClient, ToolCallResult } from '../../../index';
 
 interface Quote {

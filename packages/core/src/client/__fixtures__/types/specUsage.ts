@@ -1,4 +1,4 @@
-// Type fixture (compiled by DirectClient.types.test.ts, never run): SPEC §4's usage of a direct
+// Type fixture (compiled by DirectClient.types.test.ts, never run): contract §4's usage of a direct
 // client's properties type-checks under strict TypeScript without `!` or `?.`.
 import type { ExecutionResult, InitializationResult, MCPTestKit, StdioServer, TraceResult } from '../../../index';
 
