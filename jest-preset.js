@@ -45,6 +45,17 @@ function resolveTsJest() {
 
 const tsJest = resolveTsJest();
 
+/**
+ * ts-jest's options under the preset. TS151002 ("Using hybrid module kind (Node16/18/Next) is only
+ * supported in isolatedModules: true") is a message ts-jest prints for every file of a project
+ * whose tsconfig says `module: NodeNext`/`Node16`, although it compiles them to CommonJS correctly
+ * and type-checked; following its advice makes ts-jest transpile each file alone, which emits ES
+ * modules in a `"type": "module"` package that Jest (without --experimental-vm-modules) cannot run,
+ * and drops type checking. So the preset silences that one code; every other diagnostic still fails
+ * the test file, as ts-jest's defaults do.
+ */
+const TS_JEST_OPTIONS = { diagnostics: { ignoreCodes: [151002] } };
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: path.join(environmentDist, 'M3Environment.js'),
@@ -56,12 +67,21 @@ module.exports = {
   // Jest's 5 s default is shorter than starting a server process and its SDK on a busy CI machine
   // (the README's first test hit it); the project's own testTimeout still wins over the preset's.
   testTimeout: 30_000,
+  // ESM projects (`"type": "module"`, `module: NodeNext`) write relative imports with the extension
+  // Node needs after compiling: `./helpers/servers.js` for `./helpers/servers.ts`. ts-jest's ESM
+  // recipe maps them to the extensionless path, which Jest resolves through moduleFileExtensions,
+  // so a real `./x.js` still resolves to x.js (js comes before ts) and `./x.js` to x.ts when only
+  // that exists. Only relative specifiers are mapped; a project's own moduleNameMapper entries are
+  // tried first and win on the same pattern.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
     // ts-jest through a wrapper that loads it (and the TypeScript compiler) with the first `.ts`
     // file: Jest loads every transformer in each process, and a JavaScript project never needs it.
     ...(tsJest === null
       ? {}
-      : { '^.+\\.tsx?$': [path.join(environmentDist, 'lazyTsJest.js'), { sfM3TsJestPath: tsJest }] }),
+      : {
+          '^.+\\.tsx?$': [path.join(environmentDist, 'lazyTsJest.js'), { sfM3TsJestPath: tsJest, ...TS_JEST_OPTIONS }],
+        }),
     // Jest's own default for JavaScript, kept so a preset never changes how `.js` files load.
     '^.+\\.[cm]?jsx?$': 'babel-jest',
   },

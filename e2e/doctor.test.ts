@@ -45,19 +45,21 @@ describe('m3 doctor', () => {
       'preset',
       'sqlite3',
       'tsconfig types',
+      'test imports',
       'results db',
       'harness acp',
     ]);
     for (const line of checks) expect(line).toMatch(/^ok {4}/);
     expect(run.stdout).toMatch(/^ok {4}jest {12}30\.\d+\.\d+ \(.*wants .*\^30/m);
     expect(run.stdout).toContain('ok    tsconfig types  ["jest","sf-m3/globals"]\n');
+    expect(run.stdout).toContain('ok    test imports    1 relative import(s) in 1 test file(s) resolve\n');
     expect(run.stdout).toContain(
       'ok    results db      .m3/executions.sqlite (default) can be created by the first m3 test\n',
     );
     expect(run.stdout).toContain(
       `ok    harness acp     named in tests/agent.m3.test.ts; node found at ${join(dirname(process.execPath), 'node')}\n`,
     );
-    expect(printed.at(-1)).toBe('doctor: 11 ok, 0 warn, 0 fail');
+    expect(printed.at(-1)).toBe('doctor: 12 ok, 0 warn, 0 fail');
     expect(run.status).toBe(0);
     expect(projectFiles(folder)).toEqual(before);
 
@@ -65,7 +67,7 @@ describe('m3 doctor', () => {
     const report = JSON.parse(json.stdout);
     expect(report.schemaVersion).toBe(1);
     expect(report.status).toBe('ok');
-    expect(report.checks.map((c: { status: string }) => c.status)).toEqual(Array(11).fill('ok'));
+    expect(report.checks.map((c: { status: string }) => c.status)).toEqual(Array(12).fill('ok'));
     expect(json.status).toBe(0);
   });
 
@@ -86,9 +88,12 @@ describe('m3 doctor', () => {
     expect(run.stdout).toContain(
       'fail  harness codex   named in tests/agent.m3.test.ts; codex was not found on PATH — fix: npm install -g @openai/codex (or give the selection an executable path)\n',
     );
+    expect(run.stdout).toContain(
+      "warn  test imports    1 of 1 relative import(s) in 1 test file(s) name no file: './helpers/zones.js' at tests/agent.m3.test.ts:3 — fix: correct the path",
+    );
     expect(run.stdout).toMatch(/^ok {4}preset /m);
     expect(run.stdout).toMatch(/^ok {4}sqlite3 /m);
-    expect(lines(run.stdout).at(-1)).toBe('doctor: 8 ok, 0 warn, 3 fail');
+    expect(lines(run.stdout).at(-1)).toBe('doctor: 8 ok, 1 warn, 3 fail');
     expect(run.status).toBe(1);
     expect(projectFiles(folder)).toEqual(before);
 

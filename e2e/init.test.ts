@@ -1,9 +1,9 @@
 // End-to-end: `npx m3 init` on fixture projects (copied to temp folders, with node_modules linking
 // what a user installs), then `npx m3 test` running the starter suite against the repo's example
 // server. Each project is initialized twice; the second run must change no byte.
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuilt, removeFixture } from './cli.testkit';
+import { ensureBuilt, removeFixture, repoRoot } from './cli.testkit';
 import { exampleServer, installedFixture, installedM3, projectFiles } from './init.testkit';
 
 jest.setTimeout(300_000);
@@ -194,6 +194,33 @@ describe('m3 init', () => {
     expect(run.status).toBe(0);
 
     expectSecondRunChangesNothing(folder, []);
+  });
+
+  test('an ESM project: an ES module config, a starter without __dirname, types without the @types Jest brought', () => {
+    const folder = project('init-esm');
+    // Jest's own dependencies install @types packages the project never declared.
+    for (const name of ['babel__core', 'yargs']) {
+      symlinkSync(join(repoRoot, 'node_modules', '@types', name), join(folder, 'node_modules', '@types', name), 'dir');
+    }
+    // The user's built server, an ES module like the rest of the project.
+    mkdirSync(join(folder, 'dist'));
+    writeFileSync(join(folder, 'dist', 'server.js'), `import ${JSON.stringify(exampleServer)};\n`);
+
+    const init = installedM3(folder, ['init', '--command', 'node', '--arg', 'dist/server.js']);
+    expect(init.stderr).toBe('');
+    expect(init.stdout).toContain(
+      'tsconfig       added "types": ["jest", "node", "sf-m3/globals"] to compilerOptions in tsconfig.json\n',
+    );
+    expect(init.status).toBe(0);
+    expect(readFileSync(join(folder, 'jest.config.js'), 'utf8')).toContain("export default { preset: 'sf-m3' };");
+    const starter = readFileSync(join(folder, 'tests', 'mcp-behavior.m3.test.ts'), 'utf8');
+    expect(starter).toContain('  cwd: process.cwd(),\n');
+    expect(starter).not.toContain('__dirname');
+
+    const run = installedM3(folder, ['test']);
+    expect(run.stderr).not.toContain('151002');
+    expect(run.stdout).toContain('attempts    1 passed, 0 failed, 0 skipped, 0 todo\n');
+    expect(run.status).toBe(0);
   });
 
   test('usage errors name the flag and exit 2', () => {

@@ -204,7 +204,9 @@ export function buildProgram(
 
   program
     .command('doctor')
-    .description('Check that this project can run sf-m3: Node, peers, preset, sqlite3, types, results db, harnesses.')
+    .description(
+      'Check that this project can run sf-m3: Node, peers, preset, sqlite3, types, test imports, results db, harnesses.',
+    )
     .option('--results-db <path>', 'SQLite results database to check (default $M3_RESULTS_DB or .m3/executions.sqlite)')
     .option('--json', 'print the checks as JSON')
     .action(async (opts: { resultsDb?: string; json?: boolean }) => {

@@ -1,7 +1,7 @@
 // `m3 doctor`: one line per check of what an sf-m3 project needs — Node, the peers, the preset and
-// its environment, the sqlite3 native module, the tsconfig types, a writable results database and
-// the harness executables its suites name — with the fix for each that is not ok. Exit 1 when a
-// check fails. It changes nothing in the project (the database is checked by permissions only).
+// its environment, the sqlite3 native module, the tsconfig types, the test files' relative
+// imports, a writable results database and the harness executables its suites name — with the fix
+// for each that is not ok. Exit 1 when a check fails. It changes nothing in the project (the database is checked by permissions only).
 import { isAbsolute, resolve } from 'node:path';
 import { displayPath } from '../displayPath';
 import type { CliIO } from '../CliIO';
@@ -21,6 +21,7 @@ import {
   type DoctorCheck,
 } from './doctorChecks';
 import { checkHarnesses } from './doctorHarnesses';
+import { checkTestImports } from './doctorTestImports';
 
 /** Options of `m3 doctor`. */
 export interface DoctorCommandInput {
@@ -64,6 +65,7 @@ export async function runDoctorChecks(input: DoctorCommandInput, io: CliIO): Pro
     checkPreset(io.cwd),
     checkSqlite(sfM3, io.cwd),
     checkTsconfigTypes(io.cwd),
+    checkTestImports(io.cwd),
     checkResultsDb(input, io),
     ...(await checkHarnesses(io.cwd, io.env)),
   ];

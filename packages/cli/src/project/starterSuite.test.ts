@@ -16,7 +16,9 @@ describe('the starter suite', () => {
   test('a stdio starter starts the command in the project folder; an HTTP one names the URL; none is skipped', () => {
     const stdio = renderStarter('shipping', { transport: 'stdio', command: 'node', args: ['dist/server.js'] }, 'ts');
     expect(stdio).toContain("import { StdioServer } from 'sf-m3';");
-    expect(stdio).toContain("  args: ['dist/server.js'],\n  cwd: resolve(__dirname, '..'),\n");
+    expect(stdio).toContain("  args: ['dist/server.js'],\n  cwd: process.cwd(),\n");
+    // Neither __dirname nor import.meta: one starter for CommonJS and ES module projects.
+    expect(stdio).not.toMatch(/__dirname|import\.meta|node:path/);
     expect(stdio).toContain("describe.m3('shipping', () => {");
     expect(stdio).toContain('expect(tools.length).toBeGreaterThan(0);');
     const http = renderStarter('s', { transport: 'http', url: 'http://127.0.0.1:3000/mcp' }, 'js');

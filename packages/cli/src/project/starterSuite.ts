@@ -45,16 +45,16 @@ function serverLines(server: StarterServer | null, language: 'ts' | 'js'): strin
   }
   const command = server === null ? 'node' : server.command;
   const args = server === null ? ['path/to/your/server.js'] : server.args;
+  // process.cwd() rather than __dirname: the same line works in CommonJS and ES module projects.
   return [
-    load('resolve', 'node:path'),
     load('StdioServer', 'sf-m3'),
     '',
-    '// Relative paths in args are relative to the project folder, where `npx m3 init` ran.',
+    '// Relative paths in args are relative to the project folder, where `npx m3 test` runs.',
     'const server = new StdioServer({',
     "  name: 'server',",
     `  command: ${quote(command)},`,
     `  args: [${args.map(quote).join(', ')}],`,
-    "  cwd: resolve(__dirname, '..'),",
+    '  cwd: process.cwd(),',
     '});',
   ];
 }

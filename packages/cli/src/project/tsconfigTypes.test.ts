@@ -1,7 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addGlobalsToTsconfigText, effectiveTypes, planTsconfig, README_TSCONFIG, typesToWrite } from './tsconfigTypes';
+import {
+  addGlobalsToTsconfigText,
+  declaredTypePackages,
+  effectiveTypes,
+  keptTypePackages,
+  planTsconfig,
+  README_TSCONFIG,
+  typesToWrite,
+} from './tsconfigTypes';
 
 const unset = { types: null, from: null, unreadable: null };
 
@@ -64,6 +72,15 @@ describe('adding sf-m3/globals to a tsconfig', () => {
     expect(typesToWrite(['node'], ['node', 'react'])).toEqual(['node', 'jest', 'sf-m3/globals']);
   });
 
+  test('keeps node, jest and the declared @types packages of those installed', () => {
+    expect(keptTypePackages(['babel__core', 'jest', 'node', 'react', 'yargs'], ['react'])).toEqual([
+      'jest',
+      'node',
+      'react',
+    ]);
+    expect(keptTypePackages(['babel__core', 'yargs'], [])).toEqual([]);
+  });
+
   test('adds compilerOptions when there are none, and fills an empty list', () => {
     expect(edit('{ "include": ["src"] }')).toBe(
       '{ "include": ["src"], "compilerOptions": { "types": ["jest", "sf-m3/globals"] } }',
@@ -110,6 +127,21 @@ describe('the tsconfig step on a project folder', () => {
     expect(step.message).toContain('keeps the types it inherited from');
     expect(step.write?.content).toBe(
       '{\n  "extends": "./config/base",\n  "compilerOptions": {\n    "strict": true,\n    "types": ["node", "vitest", "jest", "sf-m3/globals"]\n  }\n}\n',
+    );
+  });
+
+  test('without types, lists node, jest and the @types the project declares, not those other packages brought', () => {
+    for (const name of ['babel__core', 'graceful-fs', 'jest', 'node', 'react', 'yargs']) {
+      mkdirSync(join(folder, 'node_modules', '@types', name), { recursive: true });
+    }
+    writeFileSync(
+      join(folder, 'package.json'),
+      JSON.stringify({ type: 'module', devDependencies: { '@types/react': '^19.0.0', jest: '^30.0.0' } }),
+    );
+    writeFileSync(join(folder, 'tsconfig.json'), '{ "compilerOptions": { "module": "NodeNext" } }\n');
+    expect(declaredTypePackages(folder)).toEqual(['react']);
+    expect(planTsconfig(folder).write?.content).toBe(
+      '{ "compilerOptions": { "module": "NodeNext", "types": ["jest", "node", "react", "sf-m3/globals"] } }\n',
     );
   });
 

@@ -90,6 +90,33 @@ export function installedTypePackages(folder: string): string[] {
   }
 }
 
+/** The `@types/*` packages the project's package.json declares (in any dependency field), without the prefix. */
+export function declaredTypePackages(folder: string): string[] {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  } catch {
+    return [];
+  }
+  if (typeof manifest !== 'object' || manifest === null) return [];
+  const fields = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
+  const names = fields.flatMap((field) => {
+    const deps = (manifest as Record<string, unknown>)[field];
+    return typeof deps === 'object' && deps !== null ? Object.keys(deps) : [];
+  });
+  return [...new Set(names.filter((name) => name.startsWith('@types/')).map((name) => name.slice('@types/'.length)))];
+}
+
+/**
+ * The installed `@types` packages worth keeping in a `types` list written for a tsconfig that set
+ * none: `node` and `jest` (the starter and the globals use them) and those the project declares.
+ * The rest came in with other packages (Jest alone brings a dozen, such as `babel__core` and
+ * `yargs`) and the project never named them, so listing them would only be noise.
+ */
+export function keptTypePackages(installed: readonly string[], declared: readonly string[]): string[] {
+  return installed.filter((name) => name === 'node' || name === 'jest' || declared.includes(name));
+}
+
 /** The `types` list to write when the tsconfig sets none: what it saw before, plus jest and sf-m3/globals. */
 export function typesToWrite(inherited: readonly string[] | null, installed: readonly string[]): string[] {
   const base = inherited ?? installed;
@@ -165,7 +192,8 @@ export function planTsconfig(folder: string): InitStep {
       ],
     };
   }
-  const result = addGlobalsToTsconfigText(text, inherited, installedTypePackages(folder));
+  const kept = keptTypePackages(installedTypePackages(folder), declaredTypePackages(folder));
+  const result = addGlobalsToTsconfigText(text, inherited, kept);
   if ('done' in result) return { step: 'tsconfig', state: 'done', message: result.done };
   if ('blocked' in result) {
     return {
