@@ -1,4 +1,4 @@
-// The cost of choosing a protocol era (SPEC §23) on stdio: connect + close through `kit.direct`
+// The cost of choosing a protocol era (contract §23) on stdio: connect + close through `kit.direct`
 // with `protocol: 'auto'` against connecting pinned to the era it finds, for a v1 server (the
 // example server; legacy) and a server built with the SDK v2 (the era fixture; modern). `auto`
 // asks `server/discover` in place on the connection's own child (no extra process); the era it

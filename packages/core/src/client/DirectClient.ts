@@ -56,7 +56,7 @@ export class DirectClient extends DirectOperations {
   }
 
   /**
-   * `server/discover` (SPEC §23): what a 2026-07-28 server says about itself. Throws
+   * `server/discover` (contract §23): what a 2026-07-28 server says about itself. Throws
    * `UnsupportedFeature` on a legacy-era connection, which has no such method.
    */
   discover(): Promise<DiscoverResult> {

@@ -49,7 +49,7 @@ export interface DirectClientOptions {
   /** MCP protocol revision to request at `initialize` (default: the SDK's latest). */
   protocolVersion?: string;
   /**
-   * How the connection picks its protocol era (SPEC §23): `'auto'`, `'legacy'` or a revision to
+   * How the connection picks its protocol era (contract §23): `'auto'`, `'legacy'` or a revision to
    * pin. Overrides the server definition's `protocol` (whose default is `'auto'`).
    */
   protocol?: ProtocolSetting;

@@ -341,7 +341,7 @@ export abstract class DirectConnection {
   }
 
   /**
-   * Picks the era (SPEC §23). `legacy` and a 2025 revision go straight to the handshake; `auto`
+   * Picks the era (contract §23). `legacy` and a 2025 revision go straight to the handshake; `auto`
    * and a modern revision ask `server/discover` in place on the opened connection (HTTP: through
    * the SDK v2 transport), unless an earlier `auto` connect of this run found the server legacy.
    * A pinned modern revision the server does not offer throws `ProtocolVersionError`.

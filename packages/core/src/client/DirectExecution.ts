@@ -119,7 +119,7 @@ export class DirectExecution {
     };
   }
 
-  /** The revision and era the connection negotiated (SPEC §23), stored on the execution's snapshot. */
+  /** The revision and era the connection negotiated (contract §23), stored on the execution's snapshot. */
   private protocol: { protocolVersion: string; era: 'legacy' | 'modern' } | undefined;
 
   /** Remembers the negotiated revision and era for the stored execution. */

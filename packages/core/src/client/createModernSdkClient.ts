@@ -9,7 +9,7 @@ import { ModernSdkSession } from './ModernSdkSession';
 import { RequestTap } from './RequestTap';
 import { loadSdkV2Client } from './sdkV2';
 
-/** Rounds of `input_required` one call may take before it fails (SPEC §23 `maxInputRounds`). */
+/** Rounds of `input_required` one call may take before it fails (contract §23 `maxInputRounds`). */
 export const DEFAULT_MAX_INPUT_ROUNDS = 10;
 
 /** Hides a user callback's error text from the server (it may hold secrets or payloads). */

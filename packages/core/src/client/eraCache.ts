@@ -5,7 +5,7 @@ const found = new WeakMap<ServerDefinition, 'legacy' | 'modern'>();
 
 /**
  * What an earlier `auto` connect in this process found for `server`: a legacy verdict lets the next
- * connect skip the `server/discover` probe and go straight to the handshake (SPEC §23: a run's
+ * connect skip the `server/discover` probe and go straight to the handshake (contract §23: a run's
  * second connect costs about a pinned one). Kept per definition object, so a new definition (or a
  * new test process) probes again.
  */

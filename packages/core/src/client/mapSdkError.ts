@@ -182,7 +182,7 @@ export function mapSdkError(error: unknown, context: ErrorMappingContext): M3Err
   );
 }
 
-/** The SDK v2's local failures (2026-07-28 connections) as the SPEC §4 classes; undefined for the rest. */
+/** The SDK v2's local failures (2026-07-28 connections) as the contract §4 classes; undefined for the rest. */
 function mapV2SdkError(error: Error, code: string, context: ErrorMappingContext): M3Error | undefined {
   const { operation, redactor, connectionEnd } = context;
   const cause = { cause: redactedCause(error, redactor) };

@@ -11,7 +11,7 @@ import type {
 export type { GetPromptResult, Prompt, Resource, ResourceTemplate, Tool };
 
 /**
- * What the server said when the connection opened (SPEC §4, §23 `client.initialization`): at
+ * What the server said when the connection opened (contract §4, §23 `client.initialization`): at
  * `initialize` in the legacy era, in its `server/discover` answer (identity from the result's
  * `_meta`) in the modern one. The same shape in both eras.
  */
@@ -82,7 +82,7 @@ export interface ClientNotificationMessage {
   params?: Record<string, unknown>;
 }
 
-/** The `server/discover` answer of a 2026-07-28 server (SPEC §23 `client.discover()`). */
+/** The `server/discover` answer of a 2026-07-28 server (contract §23 `client.discover()`). */
 export interface DiscoverResult {
   /** The revisions the server speaks, newest first as it lists them. */
   readonly supportedVersions: string[];

@@ -58,7 +58,7 @@ export class ProtocolError extends M3Error {
 }
 
 /**
- * The server does not offer the protocol revision the connection pinned (SPEC §23): `details`
+ * The server does not offer the protocol revision the connection pinned (contract §23): `details`
  * holds `requested` and `offered` (the revisions the server named; empty when it named none).
  */
 export class ProtocolVersionError extends ProtocolError {

@@ -25,7 +25,7 @@ export interface HTTPServerOptions {
   trust?: TrustLevel;
   /** How to authenticate: a bearer token, the OAuth flow, or any SDK `OAuthClientProvider` (contract §17). */
   auth?: HttpAuth;
-  /** How the connection picks its protocol era: `'auto'` (default), `'legacy'` or a revision to pin (SPEC §23). */
+  /** How the connection picks its protocol era: `'auto'` (default), `'legacy'` or a revision to pin (contract §23). */
   protocol?: ProtocolSetting;
 }
 
@@ -42,7 +42,7 @@ export class HTTPServer {
   readonly headers: Readonly<Record<string, ConfiguredValue>>;
   readonly trust: TrustLevel;
   readonly auth: HttpAuth | undefined;
-  /** How connections pick their protocol era (SPEC §23); `kit.direct(server, { protocol })` overrides it. */
+  /** How connections pick their protocol era (contract §23); `kit.direct(server, { protocol })` overrides it. */
   readonly protocol: ProtocolSetting;
 
   constructor(options: HTTPServerOptions) {

@@ -33,7 +33,7 @@ export interface InProcessServerOptions {
   name: string;
   /** Builds a fresh server for each connection (state never leaks between connections). */
   factory: InProcessServerFactory;
-  /** How the connection picks its protocol era: `'auto'` (default), `'legacy'` or a revision to pin (SPEC §23). */
+  /** How the connection picks its protocol era: `'auto'` (default), `'legacy'` or a revision to pin (contract §23). */
   protocol?: ProtocolSetting;
 }
 
@@ -45,7 +45,7 @@ export class InProcessServer {
   readonly kind = 'in_process' as const;
   readonly name: string;
   readonly factory: InProcessServerFactory;
-  /** How connections pick their protocol era (SPEC §23); `kit.direct(server, { protocol })` overrides it. */
+  /** How connections pick their protocol era (contract §23); `kit.direct(server, { protocol })` overrides it. */
   readonly protocol: ProtocolSetting;
 
   constructor(options: InProcessServerOptions) {

@@ -24,7 +24,7 @@ export interface StdioServerOptions {
   env?: Record<string, ConfiguredValue>;
   /** Absolute working directory; it must exist when the client connects. */
   cwd?: string;
-  /** How the connection picks its protocol era: `'auto'` (default), `'legacy'` or a revision to pin (SPEC §23). */
+  /** How the connection picks its protocol era: `'auto'` (default), `'legacy'` or a revision to pin (contract §23). */
   protocol?: ProtocolSetting;
 }
 
@@ -39,7 +39,7 @@ export class StdioServer {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, ConfiguredValue>>;
   readonly cwd: string | undefined;
-  /** How connections pick their protocol era (SPEC §23); `kit.direct(server, { protocol })` overrides it. */
+  /** How connections pick their protocol era (contract §23); `kit.direct(server, { protocol })` overrides it. */
   readonly protocol: ProtocolSetting;
 
   constructor(options: StdioServerOptions) {

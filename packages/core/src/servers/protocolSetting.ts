@@ -1,13 +1,13 @@
 import { ModelValidationError } from '../errors';
 
-/** The MCP revisions the kit can pin a connection to (SPEC §23). */
+/** The MCP revisions the kit can pin a connection to (contract §23). */
 export const PINNABLE_REVISIONS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
 
 /** A pinnable MCP revision. */
 export type ProtocolRevision = (typeof PINNABLE_REVISIONS)[number];
 
 /**
- * How a connection picks its protocol era (SPEC §23): `'auto'` (the default) takes the newest
+ * How a connection picks its protocol era (contract §23): `'auto'` (the default) takes the newest
  * revision both sides support, `'legacy'` runs only the 2025 `initialize` handshake, and a revision
  * string pins that revision (a server that does not offer it fails `connect()`).
  */

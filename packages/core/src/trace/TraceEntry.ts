@@ -195,7 +195,7 @@ export interface InitializationValue {
 export interface InitializationEntry extends EntryBase {
   readonly kind: 'initialization';
   readonly protocolVersion: Observation<string>;
-  /** The protocol era, `legacy` or `modern` (SPEC §23); not_emitted in traces recorded before eras. */
+  /** The protocol era, `legacy` or `modern` (contract §23); not_emitted in traces recorded before eras. */
   readonly era: Observation<string>;
   readonly serverName: Observation<string>;
   readonly serverVersion: Observation<string>;

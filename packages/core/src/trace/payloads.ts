@@ -87,7 +87,7 @@ export interface ErrorResponsePayload {
 /** `mcp.initialized`: after a successful `initialize` response. */
 export interface InitializedPayload {
   protocolVersion: string;
-  /** `legacy` or `modern` (SPEC §23); absent in traces recorded before the kit knew eras. */
+  /** `legacy` or `modern` (contract §23); absent in traces recorded before the kit knew eras. */
   era?: 'legacy' | 'modern';
   /**
    * How the era was chosen: `probe` (`auto`: `server/discover` answered or not), `cached` (`auto`,

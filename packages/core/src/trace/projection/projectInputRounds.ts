@@ -26,7 +26,7 @@ function callKey(exchange: RpcExchange): string {
 
 /**
  * Splits off the `input_required` rounds of `tools/call`, `prompts/get` and `resources/read`
- * (SPEC §23): an exchange answered with `resultType: 'input_required'` is not a call of its own
+ * (contract §23): an exchange answered with `resultType: 'input_required'` is not a call of its own
  * but a round of the call that the client retries, so each of its `inputRequests` becomes an
  * `interaction` entry (`round` from 1, `inputKey`, the request, and the answer the retry carried in
  * `inputResponses`). The other exchanges are returned unchanged, in order.
