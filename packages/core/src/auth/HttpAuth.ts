@@ -76,7 +76,10 @@ function fail(where: string, problem: string): never {
 function validateOAuth(auth: OAuthAuth, where: string): OAuthAuth {
   for (const key of Object.keys(auth)) {
     if (!OAUTH_KEYS.has(key))
-      fail(where, `has an unknown option ${JSON.stringify(key)}: see contract §17 for the oauth options`);
+      fail(
+        where,
+        `has an unknown option ${JSON.stringify(key)}: the oauth options are listed in @sf-m3/core's docs/auth.md`,
+      );
   }
   const grant = auth.grant ?? 'authorization_code';
   if (grant !== 'authorization_code' && grant !== 'client_credentials') {

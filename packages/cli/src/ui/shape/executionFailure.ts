@@ -87,7 +87,7 @@ function noteFor(context: FailureContext, outcome: string, operationErrorCount: 
       return (
         `The test passed: ${raised} inside it, as the test expected (for example ` +
         'await expect(client.listAllResources()).rejects…). An exception escaping an operation marks ' +
-        'the execution failed (contract §4); the test’s verdict is its attempt’s.'
+        'the execution failed; the test’s verdict is its attempt’s.'
       );
     case 'ended_in_passing_test':
       return `The test passed, though this execution ended ${outcome}.`;
