@@ -1,5 +1,6 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { PassThroughTransport } from '../transport/PassThroughTransport';
 
 /**
  * A pass-through transport between the SDK `Client` and the observed transport. It tells the
@@ -7,15 +8,14 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk
  * `request()`, so `captureIds` can attribute ids to the operation that is starting), asks for the
  * configured protocol revision at `initialize`, and remembers the negotiated revision.
  */
-export class RequestTap implements Transport {
-  private readonly inner: Transport;
+export class RequestTap extends PassThroughTransport {
   private readonly requestedProtocolVersion: string | undefined;
   private capture: ((id: string | number) => void) | undefined;
   /** The protocol revision the SDK settled on after `initialize`. */
   negotiatedProtocolVersion: string | undefined;
 
   constructor(inner: Transport, options: { protocolVersion?: string } = {}) {
-    this.inner = inner;
+    super(inner);
     this.requestedProtocolVersion = options.protocolVersion;
   }
 
@@ -30,11 +30,7 @@ export class RequestTap implements Transport {
     }
   }
 
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     let outgoing = message;
     if ('method' in message && 'id' in message) {
       if (message.method === 'initialize' && this.requestedProtocolVersion !== undefined) {
@@ -45,36 +41,7 @@ export class RequestTap implements Transport {
     return this.inner.send(outgoing, options);
   }
 
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  get onclose(): (() => void) | undefined {
-    return this.inner.onclose;
-  }
-  set onclose(handler: (() => void) | undefined) {
-    this.inner.onclose = handler;
-  }
-
-  get onerror(): ((error: Error) => void) | undefined {
-    return this.inner.onerror;
-  }
-  set onerror(handler: ((error: Error) => void) | undefined) {
-    this.inner.onerror = handler;
-  }
-
-  get onmessage(): ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined {
-    return this.inner.onmessage;
-  }
-  set onmessage(handler: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined) {
-    this.inner.onmessage = handler;
-  }
-
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  setProtocolVersion(version: string): void {
+  override setProtocolVersion(version: string): void {
     this.negotiatedProtocolVersion = version;
     this.inner.setProtocolVersion?.(version);
   }

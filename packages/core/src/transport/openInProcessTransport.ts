@@ -59,21 +59,7 @@ function serveModernInProcess(
     },
     { legacy: 'serve', transport: serverSide },
   );
-  let reaping: Promise<void> | undefined;
-  return {
-    transport: clientSide,
-    kind: 'in_process',
-    reap: () => {
-      reaping ??= (async () => {
-        await clientSide.close().catch(() => undefined);
-        await Promise.race([
-          handle.close().catch(() => undefined),
-          new Promise((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref()),
-        ]);
-      })();
-      return reaping;
-    },
-  };
+  return inProcessOpened(clientSide, handle);
 }
 
 /**
@@ -116,8 +102,15 @@ export async function openInProcessTransport(
       { cause: redactedCause(error, options.redactor) },
     );
   }
+  return inProcessOpened(clientSide, sdkServer);
+}
+
+/**
+ * The opened in-process transport: its reap closes the client side, then the server (whatever
+ * serves it: a v1 server or the v2 SDK's serving handle), waiting at most CLOSE_TIMEOUT_MS for it.
+ */
+function inProcessOpened(clientSide: InMemoryTransport, served: { close(): Promise<unknown> }): OpenedTransport {
   let reaping: Promise<void> | undefined;
-  const connected = sdkServer;
   return {
     transport: clientSide,
     kind: 'in_process',
@@ -125,7 +118,7 @@ export async function openInProcessTransport(
       reaping ??= (async () => {
         await clientSide.close().catch(() => undefined);
         await Promise.race([
-          connected.close().catch(() => undefined),
+          served.close().catch(() => undefined),
           new Promise((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref()),
         ]);
       })();
