@@ -64,6 +64,7 @@ module.exports = {
     // results and traces
     'TraceResult',
     'TraceView',
+    'readToolCall',
     'ExecutionHandle',
     // errors
     'M3Error',

@@ -1,5 +1,6 @@
 import type { ActivityHealth, ExecutionOutcome, ToolCallStatus, TraceCompleteness, TransportKind } from '../enums';
 import type { JsonObject, JsonValue } from '../json';
+import type { ContentBlock } from './ContentBlock';
 import type { EventDirection } from './Event';
 import type { EvidenceRef } from './EvidenceRef';
 import type { Observation } from './Observation';
@@ -53,8 +54,7 @@ export interface EntryBase {
   readonly status: EntryStatus;
 }
 
-/** A content block as MCP and agents give it (`type` discriminated, passed through). */
-export type ContentBlock = { readonly type: string } & JsonObject;
+export type { ContentBlock } from './ContentBlock';
 
 /** A tool result as seen on the wire. */
 export interface ToolResultValue {

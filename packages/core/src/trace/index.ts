@@ -1,3 +1,4 @@
+export * from './ContentBlock';
 export * from './Event';
 export * from './EvidenceRef';
 export * from './Observation';
@@ -5,3 +6,4 @@ export * from './TraceEntry';
 export * from './payloads';
 export * from './TraceResult';
 export * from './TraceView';
+export * from './readToolCall';

@@ -20,7 +20,7 @@ export function reasoningText(content: Observation<ContentBlock[]>): ShownReason
   const texts: string[] = [];
   const opaqueBlocks: ContentBlock[] = [];
   for (const block of content.value) {
-    if (typeof block.text === 'string') texts.push(block.text);
+    if ('text' in block && typeof block.text === 'string') texts.push(block.text);
     else opaqueBlocks.push(block);
   }
   return { text: texts.join('\n'), state: content.state, reason, opaqueBlocks };

@@ -1,4 +1,4 @@
-import type { TraceViewData } from '@sf-m3/core';
+import type { ContentBlock, TraceViewData } from '@sf-m3/core';
 import { projectTraceView } from '../../../../core/src/trace/projection/projectTraceView';
 import { buildDirectTrace } from '../../../../core/src/trace/traceBuilder.testkit';
 import { buildNativeTrace, type NativeTraceSpec } from '../nativeRuns.testkit';
@@ -124,7 +124,8 @@ describe('reasoningText', () => {
       state: 'observed',
       value: [
         { type: 'text', text: 'a' },
-        { type: 'signature', data: 'xyz' },
+        // A provider block outside MCP's ContentBlock union still reaches the view untyped.
+        { type: 'signature', data: 'xyz' } as unknown as ContentBlock,
       ],
     });
     expect(mixed).toMatchObject({ text: 'a', opaqueBlocks: [{ type: 'signature', data: 'xyz' }] });

@@ -261,7 +261,7 @@ function wireEntry(context: ProjectionContext, wire: WireCall, reported: Reporte
 }
 
 /** A reported result normalised to the wire shape when it has one (MCP result or plain text). */
-function reportedResultAsTool(value: ReportedToolCall, status: ToolCallStatus): Observation<ToolResultValue> {
+export function reportedResultAsTool(value: ReportedToolCall, status: ToolCallStatus): Observation<ToolResultValue> {
   if (value.result.state !== 'observed')
     return value.result.state === 'not_emitted' ? notEmitted() : unavailable('malformed_source');
   const raw = value.result.value;
