@@ -1,7 +1,7 @@
 // `client.listen`, `client.notifications` and `client.waitForNotification` (contract §23): the
 // same test code against the SDK v2 fixture in the 2026-07-28 era (`subscriptions/listen`) and in
 // the legacy era (session stream + `resources/subscribe`), and against the v1 server-everything.
-import { ModelValidationError, OperationTimeout } from '../errors';
+import { ModelValidationError, OperationCancelled, OperationTimeout } from '../errors';
 import type { ServerDefinition } from '../servers/ServerDefinition';
 import { StdioServer } from '../servers/StdioServer';
 import type { DirectClient } from './DirectClient';
@@ -65,6 +65,15 @@ test('a notification that never comes rejects with OperationTimeout naming the m
     /notifications\/tools\/list_changed.*client\.listen\(\{ toolsChanged: true \}\)/,
   );
   await client.close();
+});
+
+test('closing the client rejects a pending wait with OperationCancelled', async () => {
+  const client = await kit().direct(v2InProcess()).connect();
+  await client.listen({ promptsChanged: true });
+  const waiting = client.waitForNotification('notifications/prompts/list_changed', { timeoutMs: 30_000 });
+  await client.close();
+  await expect(waiting).rejects.toThrow(OperationCancelled);
+  expect(client.result.outcome).not.toBe('failed');
 });
 
 test('listen rejects options that ask for nothing or for something it does not know', async () => {

@@ -34,6 +34,8 @@ import { NotificationLog, type ReceivedNotification } from './NotificationLog';
 import { checkListenOptions, type ListenOptions } from './listenOptions';
 import type { ListenFilter } from './SdkSession';
 
+import type { CloseRequest } from './closeOutcome';
+
 export type { CloseReason, CloseRequest } from './closeOutcome';
 
 /**
@@ -294,6 +296,12 @@ export class DirectClient extends DirectOperations {
       const timeoutMs = checkTimeoutMs(options.timeoutMs, 'waitForNotification timeoutMs') ?? this.timeoutMs;
       return this.followNotifications().waitFor(method, timeoutMs, this.server.name);
     });
+  }
+
+  /** @internal Closes as `DirectConnection` does, first cancelling pending `waitForNotification`s. */
+  override closeWith(request: CloseRequest): Promise<void> {
+    this.notificationLog?.cancelWaits(this.server.name);
+    return super.closeWith(request);
   }
 
   /** The notification log, following the trace from its first use on. */

@@ -1,4 +1,4 @@
-import { OperationTimeout } from '../errors';
+import { OperationCancelled, OperationTimeout } from '../errors';
 import type { JsonValue } from '../json';
 import type { TraceEvent } from '../trace/Event';
 
@@ -43,6 +43,7 @@ function listenOptionFor(method: string): string | undefined {
 interface Waiter {
   readonly method: string;
   readonly resolve: (notification: ReceivedNotification) => void;
+  readonly cancel: (error: Error) => void;
 }
 
 /**
@@ -101,6 +102,10 @@ export class NotificationLog {
           clearTimeout(timer);
           resolve(notification);
         },
+        cancel: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
       };
       const timer = setTimeout(() => {
         const index = this.waiters.indexOf(waiter);
@@ -109,6 +114,18 @@ export class NotificationLog {
       }, timeoutMs);
       this.waiters.push(waiter);
     });
+  }
+
+  /** Rejects every pending wait with `OperationCancelled` (the client is closing). */
+  cancelWaits(server: string): void {
+    for (const waiter of this.waiters.splice(0)) {
+      waiter.cancel(
+        new OperationCancelled(
+          `the client of ${server} closed while waiting for ${waiter.method}; await the notification before closing`,
+          { operation: 'waitForNotification', method: waiter.method },
+        ),
+      );
+    }
   }
 
   private take(method: string): void {
