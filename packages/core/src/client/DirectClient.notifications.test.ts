@@ -73,7 +73,7 @@ test('closing the client rejects a pending wait with OperationCancelled', async 
   const waiting = client.waitForNotification('notifications/prompts/list_changed', { timeoutMs: 30_000 });
   await client.close();
   await expect(waiting).rejects.toThrow(OperationCancelled);
-  expect(client.result.outcome).not.toBe('failed');
+  expect(client.result.snapshot.outcome).not.toBe('failed');
 });
 
 test('listen rejects options that ask for nothing or for something it does not know', async () => {
