@@ -30,6 +30,11 @@ import type {
   ToolsPage,
 } from './results';
 import { ToolSchemaValidator } from './ToolSchemaValidator';
+import { NotificationLog, type ReceivedNotification } from './NotificationLog';
+import { checkListenOptions, type ListenOptions } from './listenOptions';
+import type { ListenFilter } from './SdkSession';
+
+import type { CloseRequest } from './closeOutcome';
 
 export type { CloseReason, CloseRequest } from './closeOutcome';
 
@@ -43,6 +48,7 @@ export type { CloseReason, CloseRequest } from './closeOutcome';
 export class DirectClient extends DirectOperations {
   private readonly validator: ToolSchemaValidator | undefined;
   private toolCache: Promise<Map<string, Tool>> | undefined;
+  private notificationLog: NotificationLog | undefined;
 
   /** Use `kit.direct(server, options)`; the constructor is for the kit and spec runners. */
   constructor(
@@ -240,6 +246,72 @@ export class DirectClient extends DirectOperations {
       requireString(uri, 'unsubscribeResource(uri)');
       await this.request('resources/unsubscribe', (o) => this.sdkClient.unsubscribeResource({ uri }, o));
     });
+  }
+
+  /**
+   * Starts listening for change notifications (contract §23), the same call in both eras: on a
+   * 2026-07-28 connection it opens `subscriptions/listen` with the matching filter; on a legacy one
+   * the session stream already carries list-changed notifications and each of `resourceUris` is
+   * subscribed with `resources/subscribe`. Resolves once listening is established.
+   */
+  listen(options: ListenOptions): Promise<void> {
+    return this.operation('subscriptions/listen', async () => {
+      checkListenOptions(options);
+      this.followNotifications();
+      const uris = options.resourceUris ?? [];
+      const modern = this.modern;
+      if (modern !== undefined) {
+        const filter: ListenFilter = {
+          ...(options.toolsChanged === true && { toolsListChanged: true }),
+          ...(options.promptsChanged === true && { promptsListChanged: true }),
+          ...(options.resourcesChanged === true && { resourcesListChanged: true }),
+          ...(uris.length > 0 && { resourceSubscriptions: [...uris] }),
+        };
+        await this.request('subscriptions/listen', (o) => modern.listen(filter, o));
+        return;
+      }
+      for (const uri of uris) {
+        await this.request('resources/subscribe', (o) => this.sdkClient.subscribeResource({ uri }, o));
+      }
+    });
+  }
+
+  /**
+   * The notifications the server sent so far, in received order, with redacted params, as the
+   * trace records them (`mcp.notification` events). Collected from the first `listen`,
+   * `notifications` or `waitForNotification`, including what arrived before it.
+   */
+  get notifications(): readonly ReceivedNotification[] {
+    return this.followNotifications().notifications;
+  }
+
+  /**
+   * The next notification of `method`: the oldest one no earlier wait returned (so one that
+   * arrived between the trigger and this call counts), else the next to arrive. Rejects with
+   * `OperationTimeout` naming the method and the fix after `timeoutMs` (default: the client's).
+   */
+  waitForNotification(method: string, options: { timeoutMs?: number } = {}): Promise<ReceivedNotification> {
+    return this.operation('waitForNotification', async () => {
+      requireString(method, 'waitForNotification(method)');
+      const timeoutMs = checkTimeoutMs(options.timeoutMs, 'waitForNotification timeoutMs') ?? this.timeoutMs;
+      return this.followNotifications().waitFor(method, timeoutMs, this.server.name);
+    });
+  }
+
+  /** @internal Closes as `DirectConnection` does, first cancelling pending `waitForNotification`s. */
+  override closeWith(request: CloseRequest): Promise<void> {
+    this.notificationLog?.cancelWaits(this.server.name);
+    return super.closeWith(request);
+  }
+
+  /** The notification log, following the trace from its first use on. */
+  private followNotifications(): NotificationLog {
+    if (this.notificationLog !== undefined) return this.notificationLog;
+    const log = new NotificationLog();
+    const { past } = this.follow((event) => log.observe(event));
+    for (const event of past) log.observe(event);
+    this.notificationLog = log;
+    return log;
   }
 
   /** `ping`. */

@@ -1,6 +1,6 @@
 import type { Client as V2Client } from '@modelcontextprotocol/client';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ModernConnection, SdkSession } from './SdkSession';
+import type { ListenFilter, ModernConnection, SdkSession } from './SdkSession';
 
 type Params = Record<string, unknown> | undefined;
 
@@ -86,6 +86,10 @@ export class ModernSdkSession implements ModernConnection {
 
   discover(options?: RequestOptions): Promise<unknown> {
     return this.client.discover(options as never);
+  }
+
+  listen(filter: ListenFilter, options?: RequestOptions): Promise<{ close(): Promise<void> }> {
+    return this.client.listen(filter, options as never);
   }
 
   private send(method: string, params: Params, options?: RequestOptions): Promise<unknown> {

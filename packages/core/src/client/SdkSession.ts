@@ -27,4 +27,14 @@ export type SdkSession = Pick<
 export interface ModernConnection {
   /** Sends `server/discover`. */
   discover(options?: RequestOptions): Promise<unknown>;
+  /** Opens `subscriptions/listen`; resolves once the server acknowledged it. */
+  listen(filter: ListenFilter, options?: RequestOptions): Promise<{ close(): Promise<void> }>;
+}
+
+/** The `subscriptions/listen` filter of the 2026-07-28 revision. */
+export interface ListenFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
 }

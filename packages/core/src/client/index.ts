@@ -1,4 +1,6 @@
 export { DirectClient, type CloseReason, type CloseRequest } from './DirectClient';
+export type { ReceivedNotification } from './NotificationLog';
+export type { ListenOptions } from './listenOptions';
 export { DirectConnection } from './DirectConnection';
 export type { DirectClientHost, ExecutionContext } from './DirectClientHost';
 export {

@@ -6,6 +6,9 @@
 // `input_required` round on 2026-07-28, an elicitation request on a 2025 connection), `insist`
 // (asks again on every round, to exceed a round limit). On 2026-07-28 the resource
 // `memory://workspace` asks for the client's roots and the prompt `briefing` for a sampled draft.
+// Notifications: `grow` registers one more tool (`notifications/tools/list_changed`) and `touch`
+// rewrites the resource `memory://notes` (`notifications/resources/updated` for subscribers),
+// on a 2025 connection as unsolicited notifications, on 2026-07-28 on `subscriptions/listen`.
 'use strict';
 const { McpServer, inputRequired, inputResponse, acceptedContent } = require('@modelcontextprotocol/server');
 const { z } = require('zod');
@@ -14,7 +17,10 @@ const { z } = require('zod');
 function createV2Server({ era }) {
   const server = new McpServer(
     { name: 'v2-era-server', version: '2.4.0-fixture' },
-    { capabilities: { tools: {} }, instructions: `served in the ${era} era` },
+    {
+      capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
+      instructions: `served in the ${era} era`,
+    },
   );
   server.registerTool(
     'echo',
@@ -93,6 +99,42 @@ function createV2Server({ era }) {
         },
         requestState: String(round),
       });
+    },
+  );
+  let grown = 0;
+  server.registerTool('grow', { description: 'Adds one more tool to the tool list' }, async () => {
+    grown += 1;
+    server.registerTool(`grown-${grown}`, { description: `Added by grow call ${grown}` }, async () => ({
+      content: [{ type: 'text', text: `grown ${grown}` }],
+    }));
+    return { content: [{ type: 'text', text: `tools grown: ${grown}` }] };
+  });
+  let notes = 'first';
+  server.registerResource('notes', 'memory://notes', { mimeType: 'text/plain' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/plain', text: notes }],
+  }));
+  // A 2025 client subscribes with resources/subscribe (the SDK routes 2026-07-28 updates by the
+  // listen filter itself).
+  const subscribed = new Set();
+  if (era === 'legacy') {
+    server.server.setRequestHandler('resources/subscribe', async (request) => {
+      subscribed.add(request.params.uri);
+      return {};
+    });
+    server.server.setRequestHandler('resources/unsubscribe', async (request) => {
+      subscribed.delete(request.params.uri);
+      return {};
+    });
+  }
+  server.registerTool(
+    'touch',
+    { description: 'Rewrites memory://notes', inputSchema: z.object({ text: z.string() }) },
+    async ({ text }) => {
+      notes = text;
+      if (era === 'modern' || subscribed.has('memory://notes')) {
+        await server.server.sendResourceUpdated({ uri: 'memory://notes' });
+      }
+      return { content: [{ type: 'text', text: 'notes rewritten' }] };
     },
   );
   return server;
