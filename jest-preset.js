@@ -45,6 +45,30 @@ function resolveTsJest() {
 
 const tsJest = resolveTsJest();
 
+/** Escapes a path for use inside a regular expression. */
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Jest's default transformIgnorePatterns plus the compiled `dist` folders of the @sf-m3 packages,
+ * found by their real paths. Installed from the registry they sit under node_modules and the default
+ * already skips them; linked (npm link, workspaces, a monorepo checkout) their real paths are
+ * outside node_modules, and babel-jest would re-transform several hundred CommonJS files, already
+ * compiled, in every new project folder (its cache is keyed by the project's rootDir). A project's
+ * own transformIgnorePatterns still replace these, as with any preset.
+ */
+function transformIgnorePatterns() {
+  const compiled = [...PRESET_PACKAGES, '@sf-m3/store-postgres'].flatMap((name) => {
+    try {
+      return [`^${escapeRegExp(path.join(path.dirname(require.resolve(`${name}/package.json`)), 'dist'))}[\\/]`];
+    } catch {
+      return [];
+    }
+  });
+  return ['/node_modules/', '\\.pnp\\.[^\\/]+$', ...compiled];
+}
+
 /**
  * ts-jest's options under the preset. TS151002 ("Using hybrid module kind (Node16/18/Next) is only
  * supported in isolatedModules: true") is a message ts-jest prints for every file of a project
@@ -74,6 +98,7 @@ module.exports = {
   // that exists. Only relative specifiers are mapped; a project's own moduleNameMapper entries are
   // tried first and win on the same pattern.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transformIgnorePatterns: transformIgnorePatterns(),
   transform: {
     // ts-jest through a wrapper that loads it (and the TypeScript compiler) with the first `.ts`
     // file: Jest loads every transformer in each process, and a JavaScript project never needs it.

@@ -7,25 +7,36 @@ import * as path from 'node:path';
  * compile if they stop being errors).
  */
 const FIXTURES = path.join(__dirname, '__fixtures__', 'types');
-const TSC = require.resolve('typescript/bin/tsc');
+/** Type-checks several projects in one process, as `tsc --noEmit -p` would each (shared parsing). */
+const TYPE_CHECK_PROJECTS = path.join(__dirname, '..', '..', '..', 'scripts', 'type-check-projects.js');
 
-function typeCheck(tsconfig: string): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [TSC, '--noEmit', '-p', path.join(FIXTURES, tsconfig)], (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` });
+/** One project's result: tsc's exit code and diagnostic text. */
+interface TypeCheck {
+  tsconfig: string;
+  code: number;
+  output: string;
+}
+
+function typeCheck(tsconfigs: string[]): Promise<TypeCheck[]> {
+  return new Promise((resolve, reject) => {
+    const paths = tsconfigs.map((tsconfig) => path.join(FIXTURES, tsconfig));
+    execFile(process.execPath, [TYPE_CHECK_PROJECTS, ...paths], (error, stdout, stderr) => {
+      if (error) reject(new Error(`${TYPE_CHECK_PROJECTS} failed: ${error.message}\n${stdout}${stderr}`));
+      else resolve(JSON.parse(stdout) as TypeCheck[]);
     });
   });
 }
 
 describe('matcher type declarations', () => {
   test('merge into @types/jest globals and into @jest/globals expect', async () => {
-    const [globals, imported] = await Promise.all([
-      typeCheck('tsconfig.globals.json'),
-      typeCheck('tsconfig.jest-globals.json'),
+    const [globals, imported] = await typeCheck(['tsconfig.globals.json', 'tsconfig.jest-globals.json']);
+    expect([globals!.tsconfig, imported!.tsconfig]).toEqual([
+      path.join(FIXTURES, 'tsconfig.globals.json'),
+      path.join(FIXTURES, 'tsconfig.jest-globals.json'),
     ]);
-    expect(globals.output).toBe('');
-    expect(globals.code).toBe(0);
-    expect(imported.output).toBe('');
-    expect(imported.code).toBe(0);
+    expect(globals!.output).toBe('');
+    expect(globals!.code).toBe(0);
+    expect(imported!.output).toBe('');
+    expect(imported!.code).toBe(0);
   }, 120_000);
 });
