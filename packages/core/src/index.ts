@@ -19,3 +19,4 @@ export * from './tempfiles';
 export * from './matrix';
 export * from './agents';
 export * from './stats';
+export * from './surface';

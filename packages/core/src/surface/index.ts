@@ -1,0 +1,2 @@
+// The tool surface contract (contract §25): coverage, fuzzing, lint.
+export * from './coverage/SurfaceCoverage';
