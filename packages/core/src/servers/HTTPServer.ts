@@ -80,7 +80,10 @@ export class HTTPServer {
     return { name: this.name, transport: 'http', target: safeTarget(this.url) };
   }
 
-  /** JSON form: the URL without query, secret references by name, sensitive header values hidden. */
+  /**
+   * JSON form: the URL without query, secret references by name, sensitive header values hidden, and
+   * the protocol era setting when it is not the default `'auto'` (matrix ids of unpinned servers stay).
+   */
   toJSON(): JsonObject {
     return {
       kind: this.kind,
@@ -89,6 +92,7 @@ export class HTTPServer {
       headers: describeConfiguredValues(this.headers, isSensitiveName),
       trust: this.trust,
       ...(this.auth !== undefined && { auth: describeHttpAuth(this.auth) }),
+      ...(this.protocol !== 'auto' && { protocol: this.protocol }),
     };
   }
 }

@@ -68,8 +68,8 @@ export class InProcessServer {
     return { name: this.name, transport: 'in_process', target: 'in-memory' };
   }
 
-  /** JSON form (the factory is not serializable). */
+  /** JSON form: the name, and the protocol era when pinned (the factory is not serializable). */
   toJSON(): JsonObject {
-    return { kind: this.kind, name: this.name };
+    return { kind: this.kind, name: this.name, ...(this.protocol !== 'auto' && { protocol: this.protocol }) };
   }
 }

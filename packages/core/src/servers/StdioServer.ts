@@ -89,7 +89,8 @@ export class StdioServer {
 
   /**
    * JSON form: secret references by name, sensitive env values hidden, and the command line with
-   * every secret-looking value replaced by `[REDACTED]` (see `redactCommandLine`).
+   * every secret-looking value replaced by `[REDACTED]` (see `redactCommandLine`), and the protocol
+   * era setting when it is not the default `'auto'` (matrix ids of unpinned servers stay).
    */
   toJSON(): JsonObject {
     const canaries = definitionCanaries(this.env);
@@ -100,6 +101,7 @@ export class StdioServer {
       args: redactCommandLine(this.args, canaries),
       env: describeConfiguredValues(this.env, isSensitiveName),
       ...(this.cwd !== undefined && { cwd: redactDefinitionText(this.cwd, canaries) }),
+      ...(this.protocol !== 'auto' && { protocol: this.protocol }),
     };
   }
 }

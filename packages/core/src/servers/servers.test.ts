@@ -92,9 +92,26 @@ describe('InProcessServer', () => {
     expect(factory).not.toHaveBeenCalled();
     expect(server.describe()).toEqual({ name: 'mem', transport: 'in_process', target: 'in-memory' });
     expect(server.toJSON()).toEqual({ kind: 'in_process', name: 'mem' });
+    expect(new InProcessServer({ name: 'pinned', factory, protocol: 'legacy' }).toJSON()).toEqual({
+      kind: 'in_process',
+      name: 'pinned',
+      protocol: 'legacy',
+    });
   });
 
   it('needs a factory function', () => {
     expect(() => new InProcessServer({ name: 'mem', factory: 'nope' as never })).toThrow(/needs a factory function/);
+  });
+});
+
+describe('the protocol setting in toJSON', () => {
+  it('shows a pinned era and leaves the default out, so unpinned matrix ids stay as they were', () => {
+    const stdio = (protocol?: 'legacy' | 'auto') => new StdioServer({ name: 's', command: 'node', protocol });
+    const http = (protocol?: '2026-07-28') => new HTTPServer({ name: 'h', url: 'http://127.0.0.1/mcp', protocol });
+    expect(stdio().toJSON()).not.toHaveProperty('protocol');
+    expect(stdio('auto').toJSON()).toEqual(stdio().toJSON());
+    expect(stdio('legacy').toJSON()).toMatchObject({ protocol: 'legacy' });
+    expect(http().toJSON()).not.toHaveProperty('protocol');
+    expect(http('2026-07-28').toJSON()).toMatchObject({ protocol: '2026-07-28' });
   });
 });
