@@ -103,10 +103,11 @@ export function describeCalls(calls: readonly ToolCallCandidate[], redactor: Red
   const lines = calls.slice(0, MAX_LISTED_CALLS).map((call, index) => {
     const latency = call.latencyMs === UNAVAILABLE ? '' : ` ${Math.round(call.latencyMs)}ms`;
     const turn = call.turnId ? ` turn=${call.turnId}` : '';
+    const rounds = call.inputRounds !== UNAVAILABLE && call.inputRounds > 0 ? ` inputRounds=${call.inputRounds}` : '';
     return (
       `  ${index + 1}. ${redactor.redactText(field(call.tool, '[unavailable tool]'))} ` +
       `on ${redactor.redactText(field(call.server, '[unknown server]'))} ` +
-      `(${field(call.status, 'unknown')}${latency}${turn}) args=${preview(call.arguments, redactor)}`
+      `(${field(call.status, 'unknown')}${latency}${turn}${rounds}) args=${preview(call.arguments, redactor)}`
     );
   });
   if (calls.length > MAX_LISTED_CALLS) lines.push(`  … and ${calls.length - MAX_LISTED_CALLS} more`);

@@ -92,6 +92,7 @@ function matches(
   if (options.maxLatencyMs !== undefined && (call.latencyMs === UNAVAILABLE || call.latencyMs > options.maxLatencyMs)) {
     return false;
   }
+  if (options.inputRounds !== undefined && call.inputRounds !== options.inputRounds) return false;
   if (prepared.turnId !== undefined && call.turnId !== prepared.turnId) return false;
   if (options.predicate !== undefined) {
     const predicate = options.predicate;

@@ -17,6 +17,8 @@ export interface ToolCallCandidate {
   readonly result: unknown;
   readonly status: string | Unavailable;
   readonly latencyMs: number | Unavailable;
+  /** `input_required` rounds before the answer (wire evidence; 0 when none). */
+  readonly inputRounds: number | Unavailable;
   readonly turnId: string | null;
   readonly evidence: ToolCallEvidence;
   readonly entry: ToolCallEntry;
@@ -30,6 +32,7 @@ export interface ToolCallInfo {
   readonly result: unknown;
   readonly status: string | undefined;
   readonly latencyMs: number | undefined;
+  readonly inputRounds: number | undefined;
   readonly turnId: string | null;
   readonly evidence: ToolCallEvidence;
   /** The full trace entry, with wire and reported evidence and conflicts. */
@@ -105,6 +108,7 @@ function fromWire(entry: ToolCallEntry): ToolCallCandidate | null {
     result: result === UNAVAILABLE ? UNAVAILABLE : projectToolResult(result),
     status: stringOr(entry.toolStatus),
     latencyMs: numberOr(wire.latencyMs),
+    inputRounds: entry.inputRounds ?? 0,
     turnId: entry.turnId ?? null,
     evidence: 'wire',
     entry,
@@ -122,6 +126,7 @@ function fromReported(entry: ToolCallEntry): ToolCallCandidate | null {
     result: result === UNAVAILABLE ? UNAVAILABLE : projectToolResult(result),
     status: stringOr(observedValue(reported.status)),
     latencyMs: UNAVAILABLE,
+    inputRounds: UNAVAILABLE,
     turnId: entry.turnId ?? null,
     evidence: 'reported',
     entry,
@@ -137,6 +142,7 @@ function fromResolved(entry: ToolCallEntry): ToolCallCandidate {
     result: result === UNAVAILABLE ? UNAVAILABLE : projectToolResult(result),
     status: stringOr(entry.toolStatus),
     latencyMs: numberOr(entry.latencyMs),
+    inputRounds: entry.wire.state === 'observed' ? (entry.inputRounds ?? 0) : UNAVAILABLE,
     turnId: entry.turnId ?? null,
     evidence: 'any',
     entry,
@@ -185,6 +191,7 @@ export function toolCallInfo(candidate: ToolCallCandidate): ToolCallInfo {
     result: plain(candidate.result),
     status: plain(candidate.status),
     latencyMs: plain(candidate.latencyMs),
+    inputRounds: plain(candidate.inputRounds),
     turnId: candidate.turnId,
     evidence: candidate.evidence,
     entry: candidate.entry,

@@ -44,6 +44,11 @@ export interface ToolCallOptions {
   readonly minLatencyMs?: number;
   /** Observed latency at most this many milliseconds (needs observed latency). */
   readonly maxLatencyMs?: number;
+  /**
+   * Exactly this many 2026-07-28 `input_required` rounds before the answer (0: the server asked for
+   * no input); needs wire evidence.
+   */
+  readonly inputRounds?: number;
   /** Called with each candidate call; the call matches when it returns true. */
   readonly predicate?: (call: ToolCallInfo) => boolean;
 }
@@ -75,6 +80,7 @@ const CALL_KEYS = new Set<string>([
   'evidence',
   'minLatencyMs',
   'maxLatencyMs',
+  'inputRounds',
   'predicate',
 ]);
 const CALLS_KEYS = new Set<string>(['ordered', 'server', 'turn', 'evidence']);
@@ -154,6 +160,7 @@ export function validateToolCallOptions(input: unknown): ToolCallOptions {
     throw new OptionError('options.minCount cannot exceed maxCount');
   }
   nonNegativeNumber(input, 'argumentsTolerance');
+  nonNegativeInteger(input, 'inputRounds');
   const minLatency = nonNegativeNumber(input, 'minLatencyMs');
   const maxLatency = nonNegativeNumber(input, 'maxLatencyMs');
   if (minLatency !== undefined && maxLatency !== undefined && minLatency > maxLatency) {

@@ -130,6 +130,12 @@ export interface ToolCallEntry extends EntryBase {
    * reached the server: the proxy answered it (`error`, code -32001).
    */
   readonly policy?: ToolPolicyVerdict;
+  /**
+   * 2026-07-28 multi-round-trip calls (contract §23): how many `input_required` rounds the server
+   * asked for before this answer (each is an `interaction` entry with its `round`); absent when the
+   * call took none.
+   */
+  readonly inputRounds?: number;
 }
 
 /** How the capture proxy judged one wire `tools/call` under the test's tool policy. */

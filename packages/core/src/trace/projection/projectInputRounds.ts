@@ -29,20 +29,24 @@ function callKey(exchange: RpcExchange): string {
  * (contract §23): an exchange answered with `resultType: 'input_required'` is not a call of its own
  * but a round of the call that the client retries, so each of its `inputRequests` becomes an
  * `interaction` entry (`round` from 1, `inputKey`, the request, and the answer the retry carried in
- * `inputResponses`). The other exchanges are returned unchanged, in order.
+ * `inputResponses`). The other exchanges are returned unchanged, in order; `roundsBefore` gives,
+ * for an exchange that ended a call after input rounds, how many rounds that call took.
  */
 export function splitInputRounds(
   context: ProjectionContext,
   exchanges: readonly RpcExchange[],
-): { rest: RpcExchange[]; rounds: InteractionEntry[] } {
+): { rest: RpcExchange[]; rounds: InteractionEntry[]; roundsBefore: Map<RpcExchange, number> } {
   const rest: RpcExchange[] = [];
   const rounds: InteractionEntry[] = [];
+  const roundsBefore = new Map<RpcExchange, number>();
   const roundOf = new Map<string, number>();
   exchanges.forEach((exchange, index) => {
     const result = inputRequiredResult(exchange);
     const key = callKey(exchange);
     if (result === undefined) {
       rest.push(exchange);
+      const taken = roundOf.get(key);
+      if (taken !== undefined) roundsBefore.set(exchange, taken);
       if (exchange.response !== undefined) roundOf.delete(key);
       return;
     }
@@ -66,5 +70,5 @@ export function splitInputRounds(
       });
     }
   });
-  return { rest, rounds };
+  return { rest, rounds, roundsBefore };
 }

@@ -228,7 +228,12 @@ function policyOf(request: TraceEvent): ToolPolicyVerdict | undefined {
   return { decision: policy.decision, reason: policy.reason };
 }
 
-function wireEntry(context: ProjectionContext, wire: WireCall, reported: ReportedCall | undefined): ToolCallEntry {
+function wireEntry(
+  context: ProjectionContext,
+  wire: WireCall,
+  reported: ReportedCall | undefined,
+  inputRounds: number | undefined,
+): ToolCallEntry {
   const { request, response, terminal } = wire.exchange;
   const sources = [request, response, reported?.request, ...(reported?.amendments ?? []), reported?.result];
   const reportedValue = reported && withReportedResult(reported);
@@ -257,6 +262,7 @@ function wireEntry(context: ProjectionContext, wire: WireCall, reported: Reporte
     reported: reportedObs,
     conflicts: reportedValue ? conflictsOf(reportedValue, reported?.request.turnId, wire) : [],
     ...(policy !== undefined && { policy }),
+    ...(inputRounds !== undefined && { inputRounds }),
   };
 }
 
@@ -312,11 +318,15 @@ function reportedEntry(context: ProjectionContext, call: ReportedCall): ToolCall
  * arguments: `correlateToolCalls`; wire fields win; disagreements go to `conflicts`), plus one per
  * reported call no wire exchange matched.
  */
-export function projectToolCalls(context: ProjectionContext, toolExchanges: readonly RpcExchange[]): ToolCallEntry[] {
+export function projectToolCalls(
+  context: ProjectionContext,
+  toolExchanges: readonly RpcExchange[],
+  roundsBefore: ReadonlyMap<RpcExchange, number> = new Map(),
+): ToolCallEntry[] {
   const wires = toolExchanges.map((exchange) => decodeWire(context, exchange));
   const { pairs, reportedOnly } = correlateToolCalls(collectReported(context.events), wires);
   return [
-    ...wires.map((wire) => wireEntry(context, wire, pairs.get(wire))),
+    ...wires.map((wire) => wireEntry(context, wire, pairs.get(wire), roundsBefore.get(wire.exchange))),
     ...reportedOnly.map((call) => reportedEntry(context, call)),
   ];
 }

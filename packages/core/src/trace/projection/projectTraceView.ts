@@ -95,7 +95,7 @@ function projectSingleEvents(context: ProjectionContext, handled: ReadonlySet<Tr
 /** Entries for every request/response exchange: tool calls, interactions, other protocol pairs. */
 function projectExchanges(context: ProjectionContext, all: readonly RpcExchange[]): TraceEntry[] {
   const toolExchanges: RpcExchange[] = [];
-  const { rest: exchanges, rounds } = splitInputRounds(context, all);
+  const { rest: exchanges, rounds, roundsBefore } = splitInputRounds(context, all);
   const entries: TraceEntry[] = [...rounds];
   for (const exchange of exchanges) {
     if (isToolCallRequest(exchange.request) && exchange.request.direction !== 'server_to_client') {
@@ -109,7 +109,7 @@ function projectExchanges(context: ProjectionContext, all: readonly RpcExchange[
         : projectInteraction(context, exchange, interaction),
     );
   }
-  return [...projectToolCalls(context, toolExchanges), ...entries];
+  return [...projectToolCalls(context, toolExchanges, roundsBefore), ...entries];
 }
 
 function byPosition(a: TraceEntry, b: TraceEntry): number {
