@@ -51,6 +51,7 @@ export function buildProgram(
     .option('--results-db <path>', 'SQLite results database', undefined)
     .option('--run-id <id>', 'id for this run (default: a new run-<hex>)')
     .option('--trials <n>', 'trials per test.m3 case')
+    .option('--protocol <revision>', 'run every describe.m3 suite once per MCP revision (repeatable)', collect)
     .option('--harness <kind=model[,model]>', 'agent harness and models (repeatable)', collect)
     .option('--env-file <path>', 'load environment variables from this .env file')
     .option('--execution-timeout <seconds>', 'deadline for every execution')
@@ -97,6 +98,7 @@ export function buildProgram(
           resultsDb: opts.resultsDb as string | undefined,
           runId: opts.runId as string | undefined,
           trials: opts.trials as string | undefined,
+          protocol: opts.protocol as string[] | undefined,
           harness: opts.harness as string[] | undefined,
           envFile: opts.envFile as string | undefined,
           executionTimeout: opts.executionTimeout as string | undefined,

@@ -125,6 +125,7 @@ export class AttemptRecorder {
       recordChecks: true,
       labels: attempt.labels,
       canaries: this.runRedactor.canaryValues(),
+      ...(attempt.suite?.protocol !== undefined && { protocol: attempt.suite.protocol }),
     });
     return attempt.kit;
   }
@@ -241,7 +242,11 @@ export class AttemptRecorder {
   /** `<suite>::<full name>`; `test.m3` expansions use their base title, so they share one case. */
   private caseIdOf(test: TestEntryLike, suite: DeclaredSuite | null): string {
     const declared = this.cases.get(test);
-    const fullName = fullNameOf(declared === undefined ? test : { ...test, name: declared.baseTitle });
+    // A `protocols` suite's `[protocol=REV]` blocks are left out: each revision runs the same case.
+    const fullName = fullNameOf(
+      declared === undefined ? test : { ...test, name: declared.baseTitle },
+      (block) => this.suites.get(block)?.protocol !== undefined,
+    );
     return caseIdOf(suite?.name ?? null, fullName);
   }
 

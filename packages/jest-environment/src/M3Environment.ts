@@ -47,6 +47,8 @@ export default class M3Environment extends NodeEnvironment {
   private readonly recorder: AttemptRecorder;
   private readonly runtime: M3Runtime;
   private readonly overrides: SelectionOverrides;
+  /** The CLI's `--protocol` revisions: every `describe.m3` suite runs once per revision. */
+  private readonly protocolsOverride: readonly string[] | null;
   private pendingSuite: DeclaredSuite | null = null;
   private pendingCase: DeclaredCase | null = null;
   private circusState: Circus.State | null = null;
@@ -67,6 +69,7 @@ export default class M3Environment extends NodeEnvironment {
     });
     const run = readRunContext(process.env);
     this.overrides = { servers: run.servers, harness: run.harness, trials: run.trials };
+    this.protocolsOverride = run.protocols;
     const runtime = runtimeOf(this.global);
     this.runtime = runtime;
     this.testPath = path.relative(projectConfig.rootDir, context.testPath).split(path.sep).join('/');
@@ -162,9 +165,13 @@ export default class M3Environment extends NodeEnvironment {
   private installGlobals(
     globals: Circus.Event & { name: 'setup' } extends { runtimeGlobals: infer G } ? G : never,
   ): void {
-    const describeM3 = createDescribeM3(globals.describe as unknown as JestDescribeLike, (suite) => {
-      this.pendingSuite = suite;
-    });
+    const describeM3 = createDescribeM3(
+      globals.describe as unknown as JestDescribeLike,
+      (suite) => {
+        this.pendingSuite = suite;
+      },
+      this.protocolsOverride,
+    );
     Object.defineProperty(globals.describe, 'm3', { value: describeM3, configurable: true, enumerable: false });
     this.runtime.describeM3 = describeM3;
     const testM3 = createTestM3({

@@ -2,7 +2,7 @@ import { ModelValidationError } from '@sf-m3/core';
 import { createDescribeM3 } from './describeM3';
 import type { DeclaredSuite, JestDescribeLike } from './describeM3';
 
-function fakeDescribe() {
+function fakeDescribe(protocolsOverride: readonly string[] | null = null) {
   const calls: Array<{ mode: string; name: string; declared: DeclaredSuite | null }> = [];
   let declared: DeclaredSuite | null = null;
   const record = (mode: string) => (name: string, fn: () => void) => {
@@ -10,9 +10,13 @@ function fakeDescribe() {
     fn();
   };
   const describe = Object.assign(record('normal'), { skip: record('skip'), only: record('only') }) as JestDescribeLike;
-  const m3 = createDescribeM3(describe, (suite) => {
-    declared = suite;
-  });
+  const m3 = createDescribeM3(
+    describe,
+    (suite) => {
+      declared = suite;
+    },
+    protocolsOverride,
+  );
   return { m3, calls, declared: () => declared };
 }
 
@@ -68,5 +72,50 @@ describe('describe.m3', () => {
       }),
     ).toThrow('bad body');
     expect(declared()).toBeNull();
+  });
+});
+
+describe('describe.m3 with protocols (contract §23)', () => {
+  const protocols = ['2025-11-25', '2026-07-28'];
+
+  test('runs the body once per revision, each in a [protocol=REV] block declared with its revision', () => {
+    const { m3, calls, declared } = fakeDescribe();
+    const body = jest.fn();
+    m3.only('eras', { protocols }, body);
+    expect(body).toHaveBeenCalledTimes(2);
+    expect(calls.map((c) => [c.mode, c.name, c.declared?.protocol])).toEqual([
+      ['only', 'eras', undefined],
+      ['normal', '[protocol=2025-11-25]', '2025-11-25'],
+      ['normal', '[protocol=2026-07-28]', '2026-07-28'],
+    ]);
+    expect(calls[1]!.declared).toEqual({ name: 'eras', options: { protocols }, protocol: '2025-11-25' });
+    expect(declared()).toBeNull();
+  });
+
+  test("m3 test --protocol replaces the suite's revisions, and gives suites without any one block each", () => {
+    const { m3, calls } = fakeDescribe(['2026-07-28']);
+    m3('eras', { protocols }, () => undefined);
+    m3('plain', () => undefined);
+    expect(calls.map((c) => [c.name, c.declared?.protocol])).toEqual([
+      ['eras', undefined],
+      ['[protocol=2026-07-28]', '2026-07-28'],
+      ['plain', undefined],
+      ['[protocol=2026-07-28]', '2026-07-28'],
+    ]);
+  });
+
+  test.each([
+    [[], /protocols must be a non-empty array/],
+    ['2026-07-28', /protocols must be a non-empty array/],
+    [['2026-07-28', 'auto'], /protocols lists "auto"; use revisions from '2026-07-28', '2025-11-25', '2025-06-18'/],
+    [['2026-07-28', '2026-07-28'], /protocols lists a revision twice/],
+  ])('refuses protocols %j', (value, message) => {
+    const { m3 } = fakeDescribe();
+    expect(() => m3('s', { protocols: value } as never, () => undefined)).toThrow(message);
+  });
+
+  test('refuses a bad --protocol override when a suite is declared', () => {
+    const { m3 } = fakeDescribe(['2024-01-01']);
+    expect(() => m3('s', () => undefined)).toThrow(/m3 test --protocol: protocols lists "2024-01-01"/);
   });
 });

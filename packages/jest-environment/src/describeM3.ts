@@ -1,4 +1,4 @@
-import { ModelValidationError } from '@sf-m3/core';
+import { ModelValidationError, PINNABLE_REVISIONS } from '@sf-m3/core';
 import type { DescribeM3, DescribeM3Function, M3SuiteOptions } from './runtimeBridge';
 import { normalizeSuiteName } from './suiteName';
 
@@ -13,6 +13,16 @@ export interface JestDescribeLike {
 export interface DeclaredSuite {
   readonly name: string;
   readonly options: M3SuiteOptions;
+  /**
+   * Set on the inner block of one revision of a `protocols` suite (titled `[protocol=REV]`): the
+   * tests in it connect with that revision, and the block's title is not part of their case id.
+   */
+  readonly protocol?: string;
+}
+
+/** The title of the block a `protocols` suite runs one revision in. */
+export function protocolBlockTitle(revision: string): string {
+  return `[protocol=${revision}]`;
 }
 
 /**
@@ -23,6 +33,7 @@ export interface DeclaredSuite {
 export function createDescribeM3(
   describe: JestDescribeLike,
   declare: (suite: DeclaredSuite | null) => void,
+  protocolsOverride: readonly string[] | null = null,
 ): DescribeM3 {
   const variant =
     (define: (name: string, fn: () => void) => void): DescribeM3Function =>
@@ -32,9 +43,15 @@ export function createDescribeM3(
       if (typeof fn !== 'function') {
         throw new ModelValidationError(`describe.m3('${name}', ...) needs a function that declares the suite's tests`);
       }
-      declare({ name, options: validateSuiteOptions(name, options) });
+      const checked = validateSuiteOptions(name, options);
+      const protocols =
+        protocolsOverride === null ? checked.protocols : validateProtocols(protocolsOverride, 'm3 test --protocol');
+      declare({ name, options: checked });
       try {
-        define(name, fn);
+        define(
+          name,
+          protocols === undefined ? fn : () => eachProtocol(describe, declare, name, checked, protocols, fn),
+        );
       } finally {
         declare(null);
       }
@@ -47,20 +64,64 @@ export function createDescribeM3(
   return m3;
 }
 
+/** Declares one inner block per revision, each running the suite's body (contract §23). */
+function eachProtocol(
+  describe: JestDescribeLike,
+  declare: (suite: DeclaredSuite | null) => void,
+  name: string,
+  options: M3SuiteOptions,
+  protocols: readonly string[],
+  fn: () => void,
+): void {
+  for (const protocol of protocols) {
+    declare({ name, options, protocol });
+    try {
+      describe(protocolBlockTitle(protocol), fn);
+    } finally {
+      declare(null);
+    }
+  }
+}
+
+/**
+ * Checks a `protocols` list (the suite option, or the CLI's `--protocol`): revisions the kit can pin,
+ * at least one, no repeats. `where` starts the error message.
+ */
+export function validateProtocols(value: unknown, where: string): readonly string[] {
+  const known: readonly string[] = PINNABLE_REVISIONS;
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new ModelValidationError(
+      `${where}: protocols must be a non-empty array of revisions like ['2025-11-25', '2026-07-28']`,
+    );
+  }
+  for (const revision of value) {
+    if (typeof revision !== 'string' || !known.includes(revision)) {
+      throw new ModelValidationError(
+        `${where}: protocols lists ${JSON.stringify(revision)}; use revisions from ${known.map((r) => `'${r}'`).join(', ')}`,
+      );
+    }
+  }
+  if (new Set(value).size !== value.length) {
+    throw new ModelValidationError(`${where}: protocols lists a revision twice`);
+  }
+  return value as string[];
+}
+
 /** Checks the options form of `describe.m3`; unknown keys are refused so typos surface. */
 export function validateSuiteOptions(name: string, options: unknown): M3SuiteOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new ModelValidationError(`describe.m3('${name}', options, fn): options must be an object like { trials: 3 }`);
   }
-  const known = new Set(['agents', 'servers', 'trials']);
+  const known = new Set(['agents', 'servers', 'trials', 'protocols']);
   const unknown = Object.keys(options).filter((key) => !known.has(key));
   if (unknown.length > 0) {
     throw new ModelValidationError(
-      `describe.m3('${name}', options, fn): unknown option ${unknown.join(', ')}; use agents, servers or trials`,
+      `describe.m3('${name}', options, fn): unknown option ${unknown.join(', ')}; use agents, servers, trials or protocols`,
       { unknown },
     );
   }
-  const { agents, servers, trials } = options as Record<string, unknown>;
+  const { agents, servers, trials, protocols } = options as Record<string, unknown>;
+  if (protocols !== undefined) validateProtocols(protocols, `describe.m3('${name}', options, fn)`);
   for (const [key, value] of [
     ['agents', agents],
     ['servers', servers],

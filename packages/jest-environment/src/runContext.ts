@@ -16,6 +16,8 @@ export const TRIALS_ENV = 'M3_TRIALS';
 export const SERVERS_ENV = 'M3_SERVERS';
 /** JSON harness selections from the CLI's `--harness`. */
 export const HARNESS_ENV = 'M3_HARNESS';
+/** JSON list of MCP revisions from the CLI's `--protocol`: every `describe.m3` suite runs once per revision. */
+export const PROTOCOLS_ENV = 'M3_PROTOCOLS';
 /** Per-execution deadline from the CLI's `--execution-timeout`. */
 export const EXECUTION_TIMEOUT_ENV = 'M3_EXECUTION_TIMEOUT_MS';
 
@@ -28,6 +30,8 @@ export interface RunContext {
   readonly trials: number | null;
   readonly servers: unknown[] | null;
   readonly harness: unknown[] | null;
+  /** CLI override of `describe.m3`'s `protocols`. */
+  readonly protocols: string[] | null;
   readonly executionTimeoutMs: number | null;
 }
 
@@ -47,6 +51,7 @@ export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext
     trials: positiveInteger(env[TRIALS_ENV]),
     servers: jsonArray(env[SERVERS_ENV]),
     harness: jsonArray(env[HARNESS_ENV]),
+    protocols: stringArray(env[PROTOCOLS_ENV]),
     executionTimeoutMs: positiveInteger(env[EXECUTION_TIMEOUT_ENV]),
   };
 }
@@ -66,6 +71,11 @@ function positiveInteger(value: string | undefined): number | null {
   if (value === undefined || value.trim().length === 0) return null;
   const n = Number(value);
   return Number.isInteger(n) && n > 0 ? n : null;
+}
+
+function stringArray(value: string | undefined): string[] | null {
+  const parsed = jsonArray(value);
+  return parsed !== null && parsed.length > 0 && parsed.every((item) => typeof item === 'string') ? parsed : null;
 }
 
 function jsonArray(value: string | undefined): unknown[] | null {

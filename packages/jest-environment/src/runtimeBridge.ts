@@ -22,6 +22,8 @@ export interface KitFactoryOptions {
   readonly labels: Readonly<Record<string, string | null>>;
   /** The run's canaries (`runCanaries`): the kit's redactor starts with them. */
   readonly canaries: readonly string[];
+  /** The revision of a `describe.m3({ protocols })` block the test runs in (the kit's `protocol`). */
+  readonly protocol?: string;
 }
 
 /** The part of an `MCPTestKit` the environment drives (read structurally across realms). */
@@ -43,6 +45,8 @@ export interface M3SuiteOptions {
   readonly agents?: readonly unknown[];
   readonly servers?: readonly unknown[];
   readonly trials?: number;
+  /** Run every test of the suite once per listed MCP revision (contract §23), e.g. `['2025-11-25', '2026-07-28']`. */
+  readonly protocols?: readonly string[];
 }
 
 /** Signature of `describe.m3` and its `.skip` / `.only` variants. */

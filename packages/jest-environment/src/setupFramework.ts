@@ -10,13 +10,20 @@ import type { MatcherFn } from './lazyMatchers';
 import { runtimeOf } from './runtimeBridge';
 
 type Core = typeof import('@sf-m3/core');
+type MCPTestKitOptions = import('@sf-m3/core').MCPTestKitOptions;
 type StoreSqlite = typeof import('@sf-m3/store-sqlite');
 type Matchers = typeof import('@sf-m3/matchers');
 
 const runtime = runtimeOf(globalThis);
-runtime.createKit = ({ canaries, ...options }) => {
+runtime.createKit = ({ canaries, protocol, ...options }) => {
   const { MCPTestKit, Redactor } = require('@sf-m3/core') as Core;
-  return new MCPTestKit({ ...options, suiteName: options.suiteName ?? undefined, redactor: new Redactor(canaries) });
+  return new MCPTestKit({
+    ...options,
+    suiteName: options.suiteName ?? undefined,
+    redactor: new Redactor(canaries),
+    // A revision `describe.m3` checked; the kit checks it again.
+    ...(protocol !== undefined && { protocol: protocol as NonNullable<MCPTestKitOptions['protocol']> }),
+  });
 };
 runtime.createError = (code, message) => {
   const { M3Error } = require('@sf-m3/core') as Core;

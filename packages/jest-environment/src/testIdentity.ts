@@ -17,12 +17,15 @@ export interface TestEntryLike {
 /** jest-circus names its root block this; it is not part of any test name. */
 const ROOT_BLOCK = 'ROOT_DESCRIBE_BLOCK';
 
-/** The test's describe titles and name joined by spaces, as Jest prints it (`getTestID`). */
-export function fullNameOf(test: TestEntryLike): string {
+/**
+ * The test's describe titles and name joined by spaces, as Jest prints it (`getTestID`), without the
+ * titles of blocks `leaveOut` picks.
+ */
+export function fullNameOf(test: TestEntryLike, leaveOut?: (block: DescribeBlockLike) => boolean): string {
   const titles: string[] = [String(test.name)];
   for (let block: DescribeBlockLike | undefined = test.parent; block; block = block.parent) {
     if (block.parent === undefined && block.name === ROOT_BLOCK) break;
-    titles.unshift(String(block.name));
+    if (leaveOut?.(block) !== true) titles.unshift(String(block.name));
   }
   return titles.join(' ');
 }

@@ -105,6 +105,7 @@ describe('jestChildEnv', () => {
     const options = validateTestOptions(
       {
         trials: '2',
+        protocol: ['2025-11-25', '2026-07-28'],
         executionTimeout: '30',
         harness: ['acp=fixture'],
         serverTokens: [
@@ -115,7 +116,11 @@ describe('jestChildEnv', () => {
       },
       '/project',
     );
-    const env = jestChildEnv({ PATH: '/bin', M3_SERVERS: 'stale' }, options, 'run-abc', ['test', '--trials', '2']);
+    const env = jestChildEnv({ PATH: '/bin', M3_SERVERS: 'stale', M3_PROTOCOLS: 'stale' }, options, 'run-abc', [
+      'test',
+      '--trials',
+      '2',
+    ]);
     expect(env).toEqual({
       PATH: '/bin',
       M3_RESULTS_DB: '/project/.m3/executions.sqlite',
@@ -123,6 +128,7 @@ describe('jestChildEnv', () => {
       M3_ARGV: '["test","--trials","2"]',
       M3_CLI_PID: String(process.pid),
       M3_TRIALS: '2',
+      M3_PROTOCOLS: '["2025-11-25","2026-07-28"]',
       M3_EXECUTION_TIMEOUT_MS: '30000',
       M3_HARNESS: JSON.stringify([{ harness: 'acp', models: ['fixture'] }]),
       M3_SERVERS: JSON.stringify([
@@ -145,7 +151,12 @@ describe('jestChildEnv', () => {
   });
 
   test('leaves optional selections unset', () => {
-    const env = jestChildEnv({ M3_TRIALS: '9' }, validateTestOptions({ serverTokens: [] }, '/p'), 'run-x', []);
+    const env = jestChildEnv(
+      { M3_TRIALS: '9', M3_PROTOCOLS: '["2026-07-28"]' },
+      validateTestOptions({ serverTokens: [] }, '/p'),
+      'run-x',
+      [],
+    );
     expect(Object.keys(env).sort()).toEqual(['M3_ARGV', 'M3_CLI_PID', 'M3_RESULTS_DB', 'M3_RUN_ID']);
   });
 });

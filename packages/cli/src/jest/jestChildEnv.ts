@@ -9,6 +9,7 @@ export const M3_ENV = {
   runId: 'M3_RUN_ID',
   argv: 'M3_ARGV',
   trials: 'M3_TRIALS',
+  protocols: 'M3_PROTOCOLS',
   servers: 'M3_SERVERS',
   harness: 'M3_HARNESS',
   executionTimeoutMs: 'M3_EXECUTION_TIMEOUT_MS',
@@ -20,7 +21,7 @@ export const M3_ENV = {
 /**
  * Builds the child environment: the caller's environment (after `--env-file`) plus
  * `M3_RESULTS_DB` (absolute), `M3_RUN_ID`, `M3_ARGV` (JSON, redacted) and, when given,
- * `M3_TRIALS`, `M3_SERVERS` (JSON list), `M3_HARNESS` (JSON list), `M3_EXECUTION_TIMEOUT_MS`,
+ * `M3_TRIALS`, `M3_PROTOCOLS` (JSON list), `M3_SERVERS` (JSON list), `M3_HARNESS` (JSON list), `M3_EXECUTION_TIMEOUT_MS`,
  * and `M3_SECRET_ENV_NAMES` (comma-separated names, never values, of the `--env-file` secrets the
  * workers redact). Selections not given on this command line are removed so a stale value cannot leak in.
  */
@@ -39,6 +40,7 @@ export function jestChildEnv(
   // The run's owners: Jest records this process too, so nobody closes the run while m3 test lives.
   env[M3_ENV.cliPid] = String(process.pid);
   if (options.trials !== null) env[M3_ENV.trials] = String(options.trials);
+  if (options.protocols.length > 0) env[M3_ENV.protocols] = JSON.stringify(options.protocols);
   if (options.servers.length > 0) env[M3_ENV.servers] = JSON.stringify(options.servers);
   if (options.harness.length > 0) env[M3_ENV.harness] = JSON.stringify(options.harness);
   if (options.executionTimeoutMs !== null) env[M3_ENV.executionTimeoutMs] = String(options.executionTimeoutMs);

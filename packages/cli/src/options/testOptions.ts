@@ -1,6 +1,6 @@
 // Validation of `m3 test` options into one typed value. Every problem is a UsageError naming the flag.
 import { isAbsolute, resolve } from 'node:path';
-import { isPostgresUrl } from '@sf-m3/core';
+import { isPostgresUrl, PINNABLE_REVISIONS } from '@sf-m3/core';
 import { parseJudgeMaxRequests } from '../judgeBudget/judgeMaxRequestsOption';
 import { UsageError } from './UsageError';
 import { buildServerGroups, type ServerSelection, type ServerToken } from './serverGroups';
@@ -17,6 +17,7 @@ export interface RawTestOptions {
   resultsDb?: string;
   runId?: string;
   trials?: string;
+  protocol?: string[];
   harness?: string[];
   envFile?: string;
   executionTimeout?: string;
@@ -42,6 +43,8 @@ export interface TestOptions {
   resultsDb: string;
   runId: string | null;
   trials: number | null;
+  /** `--protocol`: the MCP revisions every `describe.m3` suite runs once each (empty: the suites' own). */
+  protocols: string[];
   harness: HarnessSelection[];
   servers: ServerSelection[];
   /** Absolute path of the `.env` file to load, if any. */
@@ -78,6 +81,21 @@ export function positiveSecondsToMs(flag: string, value: string): number {
   return Math.max(1, Math.round(seconds * 1000));
 }
 
+/** Checks `--protocol` values: revisions the kit can pin (contract §23), each once. */
+export function parseProtocols(values: readonly string[]): string[] {
+  const known: readonly string[] = PINNABLE_REVISIONS;
+  for (const value of values) {
+    if (!known.includes(value)) {
+      throw new UsageError(
+        '--protocol',
+        `"${value}" is not a revision the kit can pin; use one of ${known.join(', ')}`,
+      );
+    }
+  }
+  if (new Set(values).size !== values.length) throw new UsageError('--protocol', 'names a revision twice');
+  return [...values];
+}
+
 /** Validates a run id given with `--run-id` or `--baseline` (it names a report folder too). */
 export function validateRunId(flag: string, value: string): string {
   if (!RUN_ID_PATTERN.test(value)) {
@@ -110,6 +128,7 @@ export function validateTestOptions(raw: RawTestOptions, cwd: string, env: NodeJ
     resultsDb: resolveResultsDb(raw.resultsDb, cwd, env),
     runId: raw.runId === undefined ? null : validateRunId('--run-id', raw.runId),
     trials: raw.trials === undefined ? null : positiveInteger('--trials', raw.trials),
+    protocols: parseProtocols(raw.protocol ?? []),
     harness: parseHarness(raw.harness ?? []),
     servers: buildServerGroups(raw.serverTokens),
     envFile: nonEmptyPath('--env-file', raw.envFile, cwd),

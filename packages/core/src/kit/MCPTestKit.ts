@@ -17,6 +17,7 @@ import { storeJudgeBudget } from '../judge/budget/JudgeBudget';
 import { createLogger, type M3Logger } from '../logging/logger';
 import type { Redactor } from '../redaction/Redactor';
 import { isServerDefinition, type ServerDefinition } from '../servers/ServerDefinition';
+import type { ProtocolSetting } from '../servers/protocolSetting';
 import type { ExecutionStore } from '../store/ExecutionStore';
 import { InMemoryExecutionStore } from '../store/InMemoryExecutionStore';
 import type { ExecutionRecord } from '../store/records';
@@ -57,6 +58,8 @@ export class MCPTestKit {
   recordChecks: boolean;
 
   private readonly labels: Partial<ExecutionRecord['labels']>;
+  /** The protocol setting of `direct` connections that name none (`MCPTestKitOptions.protocol`). */
+  private readonly protocol: ProtocolSetting | undefined;
   private readonly ownsStore: boolean;
   private readonly engine: EvaluationEngine;
   private readonly logger: M3Logger;
@@ -73,6 +76,7 @@ export class MCPTestKit {
     this.attemptId = resolved.attemptId;
     this.recordChecks = resolved.recordChecks;
     this.labels = resolved.labels;
+    this.protocol = resolved.protocol;
     this.redactor = resolved.redactor;
     this.executionTimeoutMs = resolved.executionTimeoutMs;
     this.ownsStore = options.store === undefined;
@@ -119,7 +123,9 @@ export class MCPTestKit {
     if (!isServerDefinition(server)) {
       throw new ModelValidationError('kit.direct needs a server: a StdioServer, HTTPServer or InProcessServer');
     }
-    const { caseId, labels, ...clientOptions } = options ?? {};
+    const { caseId, labels, ...given } = options ?? {};
+    const named = given.protocol !== undefined || given.protocolVersion !== undefined;
+    const clientOptions = named || this.protocol === undefined ? given : { ...given, protocol: this.protocol };
     const checked = validateDirectClientOptions(clientOptions);
     const execution = checkDirectExecutionOptions(caseId, labels);
     const spec = this.redactor.redactJson({

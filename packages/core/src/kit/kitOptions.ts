@@ -4,6 +4,7 @@ import { resolveJudgeMaxRequests } from '../judge/budget/JudgeBudget';
 import { Redactor } from '../redaction/Redactor';
 import type { ExecutionStore } from '../store/ExecutionStore';
 import type { ExecutionRecord } from '../store/records';
+import { validateProtocolSetting, type ProtocolSetting } from '../servers/protocolSetting';
 
 /** Options of `new MCPTestKit(options)`. */
 export interface MCPTestKitOptions {
@@ -31,6 +32,12 @@ export interface MCPTestKitOptions {
    * are `error` evaluations with code `judge_budget_exhausted`.
    */
   judgeMaxRequests?: number;
+  /**
+   * The protocol setting of every `kit.direct` connection that names none (contract §23): it wins
+   * over the server definition's own. `describe.m3(name, { protocols })` sets it per test; a pinned
+   * revision also labels the executions `metadata.protocolVersion`.
+   */
+  protocol?: ProtocolSetting;
 }
 
 /**
@@ -56,6 +63,7 @@ export interface ResolvedKitOptions {
   readonly executionTimeoutMs: number | undefined;
   /** Judge request cap of the run, or null for none. */
   readonly judgeMaxRequests: number | null;
+  readonly protocol: ProtocolSetting | undefined;
 }
 
 /** Checks `new MCPTestKit(options)` options and fills in their defaults (a new run id, redactor...). */
@@ -63,16 +71,21 @@ export function resolveKitOptions(options: MCPTestKitOptions, env: NodeJS.Proces
   if (typeof options !== 'object' || options === null) {
     throw new ModelValidationError('MCPTestKit options must be an object, e.g. new MCPTestKit({ runId })');
   }
+  const protocol = validateProtocolSetting(options.protocol, 'MCPTestKit');
+  const pinned = protocol !== undefined && protocol !== 'auto' && protocol !== 'legacy';
   return {
     runId: optionalString(options.runId, 'runId') ?? newId('run'),
     suiteName: optionalString(options.suiteName, 'suiteName') ?? null,
     caseId: optionalString(options.caseId, 'caseId') ?? null,
     attemptId: optionalString(options.attemptId, 'attemptId') ?? null,
     recordChecks: options.recordChecks === true,
-    labels: { ...(options.labels ?? {}) },
+    labels: pinned
+      ? { ...options.labels, metadata: { ...options.labels?.metadata, protocolVersion: protocol } }
+      : { ...(options.labels ?? {}) },
     redactor: options.redactor ?? new Redactor(),
     executionTimeoutMs: defaultExecutionTimeout(options.executionTimeoutMs, env),
     judgeMaxRequests: resolveJudgeMaxRequests(options.judgeMaxRequests, env),
+    protocol,
   };
 }
 
