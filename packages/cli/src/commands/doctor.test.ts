@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { doctorResultsDb, formatDoctor } from './doctor';
-import { checkNode, checkPeer, checkTsconfigTypes, findSfM3 } from './doctorChecks';
+import { checkNode, checkPeer, checkSqlite, checkTsconfigTypes, findSfM3 } from './doctorChecks';
+import { packageManagerOf } from '../project/packageManager';
 import { findExecutable } from './doctorHarnesses';
 
 const sfM3 = (engines: Record<string, string>) => ({ name: 'sf-m3', dir: '/x', version: '0.1.0', json: { engines } });
@@ -96,6 +97,45 @@ describe('peer checks', () => {
       name: 'jest',
       status: 'ok',
       detail: '30.1.0 (sf-m3 0.1.0 wants ^30.0.0)',
+    });
+  });
+});
+
+describe('m3 doctor fixes in the project package manager', () => {
+  let folder: string;
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'm3-doctor-pm-'));
+  });
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  const install = (name: string, json: Record<string, unknown>) => {
+    const dir = join(folder, 'node_modules', name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, ...json }));
+    return dir;
+  };
+
+  test('pnpm picked TypeScript 7, which ts-jest refuses: the fix is pnpm add -D with the range', () => {
+    install('typescript', { version: '7.0.2' });
+    install('ts-jest', { version: '29.4.5', peerDependencies: { typescript: '>=4.3 <7' } });
+    const fix = checkPeer('typescript', null, folder, packageManagerOf('pnpm', 'pnpm-lock.yaml'));
+    expect(fix).toMatchObject({ status: 'fail', fix: 'pnpm add -D "typescript@>=4.3 <7"' });
+  });
+
+  test('sqlite3 whose install script never ran (pnpm blocks build scripts) asks for approve-builds', () => {
+    const dir = install('sqlite3', { version: '5.1.7', main: 'lib/sqlite3.js' });
+    mkdirSync(join(dir, 'lib'));
+    writeFileSync(join(dir, 'lib', 'sqlite3.js'), "throw new Error('Could not locate the bindings file.');");
+    expect(checkSqlite(null, folder, packageManagerOf('pnpm', 'pnpm-lock.yaml'))).toEqual({
+      name: 'sqlite3',
+      status: 'fail',
+      detail: '5.1.7 was never built: its install script did not run (pnpm did not allow it)',
+      fix: 'pnpm approve-builds sqlite3 (building from source needs python3, make and a C++ compiler)',
+    });
+    mkdirSync(join(dir, 'build'));
+    expect(checkSqlite(null, folder, packageManagerOf('npm', 'package-lock.json'))).toMatchObject({
+      detail: '5.1.7 does not load: Could not locate the bindings file.',
+      fix: expect.stringMatching(/^npm rebuild sqlite3 \(building from source/),
     });
   });
 });

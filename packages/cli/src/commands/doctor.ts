@@ -7,6 +7,7 @@ import { displayPath } from '../displayPath';
 import type { CliIO } from '../CliIO';
 import { resolveResultsDb } from '../options/testOptions';
 import { checkResultsDbAccess } from '../project/resultsDbAccess';
+import { detectPackageManager } from '../project/packageManager';
 import { checkPostgresResultsDb } from '../store/checkPostgresResultsDb';
 import { isPostgresUrl } from '@sf-m3/core';
 import {
@@ -55,16 +56,17 @@ export function checkResultsDb(input: DoctorCommandInput, io: CliIO): DoctorChec
 /** Runs every check for the project in `io.cwd`, in the order they are printed. */
 export async function runDoctorChecks(input: DoctorCommandInput, io: CliIO): Promise<DoctorCheck[]> {
   const sfM3 = findSfM3(io.cwd);
+  const pm = detectPackageManager(io.cwd, io.env);
   return [
     checkNode(sfM3),
-    checkSfM3(sfM3),
-    checkPeer('jest', sfM3, io.cwd),
-    checkPeer('ts-jest', sfM3, io.cwd),
-    checkPeer('typescript', sfM3, io.cwd),
-    checkJestConfig(io.cwd),
-    checkPreset(io.cwd),
-    checkSqlite(sfM3, io.cwd),
-    checkTsconfigTypes(io.cwd),
+    checkSfM3(sfM3, pm),
+    checkPeer('jest', sfM3, io.cwd, pm),
+    checkPeer('ts-jest', sfM3, io.cwd, pm),
+    checkPeer('typescript', sfM3, io.cwd, pm),
+    checkJestConfig(io.cwd, pm),
+    checkPreset(io.cwd, pm),
+    checkSqlite(sfM3, io.cwd, pm),
+    checkTsconfigTypes(io.cwd, pm),
     checkTestImports(io.cwd),
     checkResultsDb(input, io),
     ...(await checkHarnesses(io.cwd, io.env)),

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findInstalledPackage, stringMap, type InstalledPackage } from '../project/installedPackage';
 import { isSfM3Preset } from '../project/InitStep';
+import { packageManagerOf, type PackageManager } from '../project/packageManager';
 import { ENVIRONMENT_NOTE, jestConfigFiles, readJestConfigFacts } from '../project/jestConfig';
 import { satisfies } from '../project/semverRange';
 import { effectiveTypes, SF_M3_GLOBALS } from '../project/tsconfigTypes';
@@ -22,6 +23,9 @@ const ok = (name: string, detail: string): DoctorCheck => ({ name, status: 'ok',
 const fail = (name: string, detail: string, fix: string): DoctorCheck => ({ name, status: 'fail', detail, fix });
 const warn = (name: string, detail: string, fix: string): DoctorCheck => ({ name, status: 'warn', detail, fix });
 
+/** npm's commands, for callers that did not detect the project's package manager. */
+const NPM = packageManagerOf('npm', 'default');
+
 /** sf-m3 as the project installed it (or the project itself, when it is sf-m3). */
 export function findSfM3(cwd: string): InstalledPackage | null {
   const own = join(cwd, 'package.json');
@@ -35,8 +39,8 @@ export function findSfM3(cwd: string): InstalledPackage | null {
 }
 
 /** `sf-m3` installed, and the `@sf-m3/*` packages it brings resolvable from it. */
-export function checkSfM3(sfM3: InstalledPackage | null): DoctorCheck {
-  if (sfM3 === null) return fail('sf-m3', 'not installed in this project', 'npm install --save-dev sf-m3');
+export function checkSfM3(sfM3: InstalledPackage | null, pm: PackageManager = NPM): DoctorCheck {
+  if (sfM3 === null) return fail('sf-m3', 'not installed in this project', pm.addDev('sf-m3'));
   const missing = Object.keys(stringMap(sfM3.json, 'dependencies'))
     .filter((name) => name.startsWith('@sf-m3/'))
     .filter((name) => findInstalledPackage(name, sfM3.dir) === null);
@@ -44,7 +48,7 @@ export function checkSfM3(sfM3: InstalledPackage | null): DoctorCheck {
     return fail(
       'sf-m3',
       `${sfM3.version} is installed but ${missing.join(', ')} is missing`,
-      'npm install --save-dev sf-m3 (again)',
+      `${pm.addDev('sf-m3')} (again)`,
     );
   }
   return ok('sf-m3', `${sfM3.version}`);
@@ -84,14 +88,19 @@ function peerRanges(name: string, sfM3: InstalledPackage | null, cwd: string): {
 }
 
 /** One of jest, ts-jest, typescript: installed in the project, at a version the peer ranges allow. */
-export function checkPeer(name: string, sfM3: InstalledPackage | null, cwd: string): DoctorCheck {
+export function checkPeer(
+  name: string,
+  sfM3: InstalledPackage | null,
+  cwd: string,
+  pm: PackageManager = NPM,
+): DoctorCheck {
   const installed = findInstalledPackage(name, cwd);
   if (installed === null) {
     const meta = sfM3?.json.peerDependenciesMeta as Record<string, { optional?: boolean }> | undefined;
     if (meta?.[name]?.optional === true) {
-      return warn(name, 'not installed (sf-m3 marks it optional: .ts tests need it)', `npm install --save-dev ${name}`);
+      return warn(name, 'not installed (sf-m3 marks it optional: .ts tests need it)', pm.addDev(name));
     }
-    return fail(name, 'not installed in this project', `npm install --save-dev ${name}`);
+    return fail(name, 'not installed in this project', pm.addDev(name));
   }
   const ranges = peerRanges(name, sfM3, cwd);
   if (ranges.length === 0) {
@@ -102,16 +111,16 @@ export function checkPeer(name: string, sfM3: InstalledPackage | null, cwd: stri
   const wants = ranges.map((r) => `${r.by} wants ${r.range}`).join('; ');
   if (misfits.length > 0) {
     const first = misfits[0]!;
-    return fail(name, `${installed.version}, but ${wants}`, `npm install --save-dev "${name}@${first.range}"`);
+    return fail(name, `${installed.version}, but ${wants}`, pm.addDev(`${name}@${first.range}`));
   }
   return ok(name, `${installed.version} (${wants})`);
 }
 
 /** The project's Jest config names the sf-m3 preset. */
-export function checkJestConfig(cwd: string): DoctorCheck {
+export function checkJestConfig(cwd: string, pm: PackageManager = NPM): DoctorCheck {
   const files = jestConfigFiles(cwd);
   if (files.length === 0)
-    return fail('jest config', 'none found', "npx m3 init (it creates jest.config.js with preset: 'sf-m3')");
+    return fail('jest config', 'none found', `${pm.exec('m3 init')} (it creates jest.config.js with preset: 'sf-m3')`);
   if (files.length > 1)
     return fail('jest config', `Jest refuses more than one: ${files.join(', ')}`, 'keep one of them');
   const file = files[0]!;
@@ -145,17 +154,17 @@ export function checkJestConfig(cwd: string): DoctorCheck {
   return fail(
     'jest config',
     `${file} has ${current}`,
-    "add preset: 'sf-m3' (npx m3 init does; it explains how to combine presets)",
+    `add preset: 'sf-m3' (${pm.exec('m3 init')} does; it explains how to combine presets)`,
   );
 }
 
 /** `sf-m3/jest-preset` resolves from the project, loads, and its environment and setup files load. */
-export function checkPreset(cwd: string): DoctorCheck {
+export function checkPreset(cwd: string, pm: PackageManager = NPM): DoctorCheck {
   let presetPath: string;
   try {
     presetPath = require.resolve('sf-m3/jest-preset', { paths: [cwd] });
   } catch {
-    return fail('preset', 'sf-m3/jest-preset does not resolve from this project', 'npm install --save-dev sf-m3');
+    return fail('preset', 'sf-m3/jest-preset does not resolve from this project', pm.addDev('sf-m3'));
   }
   try {
     const preset = require(presetPath) as Record<string, unknown>;
@@ -173,19 +182,15 @@ export function checkPreset(cwd: string): DoctorCheck {
     return ok('preset', `${presetPath} and its environment load`);
   } catch (error) {
     const message = (error as Error).message.split('\n')[0];
-    return fail(
-      'preset',
-      `the preset or its environment does not load: ${message}`,
-      'npm install --save-dev sf-m3 (again)',
-    );
+    return fail('preset', `the preset or its environment does not load: ${message}`, `${pm.addDev('sf-m3')} (again)`);
   }
 }
 
 /** The native sqlite3 module the results store uses loads in this Node. */
-export function checkSqlite(sfM3: InstalledPackage | null, cwd: string): DoctorCheck {
+export function checkSqlite(sfM3: InstalledPackage | null, cwd: string, pm: PackageManager = NPM): DoctorCheck {
   const store = sfM3 === null ? null : findInstalledPackage('@sf-m3/store-sqlite', sfM3.dir);
   const sqlite = findInstalledPackage('sqlite3', store?.dir ?? cwd);
-  if (sqlite === null) return fail('sqlite3', 'not installed', 'npm install --save-dev sf-m3 (it depends on sqlite3)');
+  if (sqlite === null) return fail('sqlite3', 'not installed', `${pm.addDev('sf-m3')} (it depends on sqlite3)`);
   try {
     require(sqlite.dir);
     return ok(
@@ -194,22 +199,30 @@ export function checkSqlite(sfM3: InstalledPackage | null, cwd: string): DoctorC
     );
   } catch (error) {
     const message = (error as Error).message.split('\n')[0];
+    // No build output at all: its install script never ran (pnpm runs none it was not told to).
+    if (!existsSync(join(sqlite.dir, 'build'))) {
+      return fail(
+        'sqlite3',
+        `${sqlite.version} was never built: its install script did not run (${pm.name} did not allow it)`,
+        `${pm.allowBuild('sqlite3')} (building from source needs python3, make and a C++ compiler)`,
+      );
+    }
     return fail(
       'sqlite3',
       `${sqlite.version} does not load: ${message}`,
-      `npm rebuild sqlite3 (building from source needs python3, make and a C++ compiler for ${process.platform}-${process.arch})`,
+      `${pm.rebuild('sqlite3')} (building from source needs python3, make and a C++ compiler for ${process.platform}-${process.arch})`,
     );
   }
 }
 
 /** tsconfig.json's `compilerOptions.types` include `sf-m3/globals` (and `jest`). */
-export function checkTsconfigTypes(cwd: string): DoctorCheck {
+export function checkTsconfigTypes(cwd: string, pm: PackageManager = NPM): DoctorCheck {
   const file = join(cwd, 'tsconfig.json');
   if (!existsSync(file)) {
     return fail(
       'tsconfig types',
       'no tsconfig.json, so ts-jest does not know the sf-m3 globals',
-      'npx m3 init (it writes the README tsconfig)',
+      `${pm.exec('m3 init')} (it writes the README tsconfig)`,
     );
   }
   let types;
@@ -225,7 +238,7 @@ export function checkTsconfigTypes(cwd: string): DoctorCheck {
       `make sure its types include "${SF_M3_GLOBALS}"`,
     );
   }
-  const add = `add "${SF_M3_GLOBALS}" to compilerOptions.types in tsconfig.json (npx m3 init does)`;
+  const add = `add "${SF_M3_GLOBALS}" to compilerOptions.types in tsconfig.json (${pm.exec('m3 init')} does)`;
   if (types.types === null) return fail('tsconfig types', 'compilerOptions.types is not set', add);
   const list = JSON.stringify(types.types);
   if (!types.types.includes(SF_M3_GLOBALS)) return fail('tsconfig types', `compilerOptions.types is ${list}`, add);
@@ -233,7 +246,7 @@ export function checkTsconfigTypes(cwd: string): DoctorCheck {
     return warn(
       'tsconfig types',
       `compilerOptions.types is ${list}, without "jest"`,
-      'add "jest" (and npm install --save-dev @types/jest)',
+      `add "jest" (and ${pm.addDev('@types/jest')})`,
     );
   }
   return ok('tsconfig types', `${list}`);

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { UsageError } from '../options/UsageError';
+import { detectPackageManager } from '../project/packageManager';
 
 /** How Jest ended. */
 export interface JestExit {
@@ -28,7 +29,10 @@ export function resolveJestBin(cwd: string): string {
       // try the next location
     }
   }
-  throw new UsageError('m3 test', 'Jest is not installed in this project; run `npm install --save-dev jest`');
+  throw new UsageError(
+    'm3 test',
+    `Jest is not installed in this project; run \`${detectPackageManager(cwd).addDev('jest')}\``,
+  );
 }
 
 /** Watch mode reads the terminal, which only the foreground process group may do. */

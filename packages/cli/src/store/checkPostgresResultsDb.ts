@@ -1,6 +1,7 @@
 // postgres lane: what `m3 doctor` can say about a PostgreSQL results database without connecting.
 import { POSTGRES_STORE_PACKAGE } from '@sf-m3/core';
 import type { DoctorCheck } from '../commands/doctorChecks';
+import { detectPackageManager } from '../project/packageManager';
 
 /** Ok when @sf-m3/store-postgres resolves from the project; the connection itself is checked by `m3 test`. */
 export function checkPostgresResultsDb(shown: string, source: string, cwd: string): DoctorCheck {
@@ -11,7 +12,7 @@ export function checkPostgresResultsDb(shown: string, source: string, cwd: strin
       name: 'results db',
       status: 'fail',
       detail: `${shown} (${source}) is PostgreSQL, but ${POSTGRES_STORE_PACKAGE} is not installed`,
-      fix: `npm install --save-dev ${POSTGRES_STORE_PACKAGE}`,
+      fix: detectPackageManager(cwd).addDev(POSTGRES_STORE_PACKAGE),
     };
   }
   return {
