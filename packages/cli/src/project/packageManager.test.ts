@@ -47,5 +47,8 @@ describe('the commands of each package manager', () => {
     expect(packageManagerOf('pnpm', 'x').exec('m3 init')).toBe('pnpm exec m3 init');
     expect(packageManagerOf('npm', 'x').exec('m3 init')).toBe('npx m3 init');
     expect(packageManagerOf('npm', 'x').rebuild('sqlite3')).toBe('npm rebuild sqlite3');
+    expect(packageManagerOf('npm', 'x').allowBuild('sqlite3')).toBe(
+      'npm approve-scripts sqlite3, then npm rebuild sqlite3',
+    );
   });
 });

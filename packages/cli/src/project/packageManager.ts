@@ -21,7 +21,8 @@ export interface PackageManager {
   exec(command: string): string;
   /**
    * What allows a dependency's install script to run: pnpm 10+ runs none it was not told to
-   * (`pnpm approve-builds`); npm and yarn run them (npm 11 asks for `allowScripts` in package.json).
+   * (`pnpm approve-builds`); npm 11.16+ records it in package.json's `allowScripts`
+   * (`npm approve-scripts`; advisory in npm 11, required in npm 12); yarn runs them.
    */
   allowBuild(name: string): string;
 }
@@ -64,7 +65,7 @@ export function packageManagerOf(name: PackageManagerName, source: string): Pack
         addDev: (...list) => `npm install --save-dev ${specs(list)}`,
         rebuild: (pkg) => `npm rebuild ${pkg}`,
         exec: (command) => `npx ${command}`,
-        allowBuild: (pkg) => `add "allowScripts": { "${pkg}": true } to package.json, then npm rebuild ${pkg}`,
+        allowBuild: (pkg) => `npm approve-scripts ${pkg}, then npm rebuild ${pkg}`,
       };
   }
 }
