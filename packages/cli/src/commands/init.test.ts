@@ -64,6 +64,13 @@ describe('m3 init on a folder', () => {
     );
     expect(readdirSync(folder).sort()).toEqual(['jest.config.js', 'package.json']);
   });
+
+  test("the next step is worded in the project's package manager", async () => {
+    writeFileSync(join(folder, 'package.json'), '{ "name": "p", "packageManager": "pnpm@12.24.0" }');
+    const io = captureIO(folder);
+    expect(await runInitCommand({ command: 'node', arg: ['s.js'] }, io)).toBe(0);
+    expect(io.out).toMatch(/\nnext: pnpm exec m3 test\n$/);
+  });
 });
 
 test('a tsconfig that is not JSONC blocks init, naming the file', async () => {

@@ -9,6 +9,7 @@ import { validateUrl } from '../options/serverGroups';
 import { UsageError } from '../options/UsageError';
 import type { InitStep } from '../project/InitStep';
 import { planGitignore } from '../project/gitignore';
+import { detectPackageManager } from '../project/packageManager';
 import { planJestConfig } from '../project/jestConfig';
 import { DEFAULT_SUITE, planStarter, type StarterServer } from '../project/starterSuite';
 import { planTsconfig } from '../project/tsconfigTypes';
@@ -131,12 +132,13 @@ export async function runInitCommand(input: InitCommandInput, io: CliIO): Promis
     io.stdout(line(step, step.message));
     for (const detail of step.details ?? []) io.stdout(`${' '.repeat(15)}${detail}\n`);
   }
+  const pm = detectPackageManager(io.cwd, io.env);
   if (steps.every((s) => s.state === 'done')) {
-    io.stdout('nothing to change: this project is set up for sf-m3 (run `npx m3 doctor` to check it)\n');
+    io.stdout(`nothing to change: this project is set up for sf-m3 (run \`${pm.exec('m3 doctor')}\` to check it)\n`);
   } else if (options.server === null) {
-    io.stdout('next: fill in your server in the starter suite, remove `.skip`, then run `npx m3 test`\n');
+    io.stdout(`next: fill in your server in the starter suite, remove \`.skip\`, then run \`${pm.exec('m3 test')}\`\n`);
   } else {
-    io.stdout('next: npx m3 test\n');
+    io.stdout(`next: ${pm.exec('m3 test')}\n`);
   }
   return 0;
 }
