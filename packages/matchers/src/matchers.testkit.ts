@@ -5,7 +5,7 @@
  */
 import { buildExecutionResult } from '../../core/src/execution/buildExecutionResult';
 import type { ExecutionResult, TurnResult } from '../../core/src/execution/ExecutionResult';
-import { linkToKit } from '../../core/src/kit/kitLink';
+import { linkToKit } from '../../core/src/ownership/kitLink';
 import { Redactor } from '../../core/src/redaction/Redactor';
 import { buildDirectTrace, TraceEventListBuilder } from '../../core/src/trace/traceBuilder.testkit';
 import type { DirectTraceSpec } from '../../core/src/trace/traceBuilder.testkit';

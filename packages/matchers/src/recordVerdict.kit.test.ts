@@ -1,5 +1,5 @@
 import { MCPTestKit } from '../../core/src/kit/MCPTestKit';
-import { linkToKit } from '../../core/src/kit/kitLink';
+import { linkToKit } from '../../core/src/ownership/kitLink';
 import { m3Matchers } from './index';
 import { failureOf, weatherTrace } from './matchers.testkit';
 

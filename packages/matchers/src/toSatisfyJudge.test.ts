@@ -1,6 +1,6 @@
 import { LLMJudge } from '../../core/src/judge/LLMJudge';
 import { MCPTestKit } from '../../core/src/kit/MCPTestKit';
-import { linkToKit } from '../../core/src/kit/kitLink';
+import { linkToKit } from '../../core/src/ownership/kitLink';
 import { FakeChatCompletionsServer } from '../../core/src/testing/FakeChatCompletionsServer';
 import { DEFAULT_JUDGE_EVALUATOR, m3Matchers, NEGATED_JUDGE_EVALUATOR } from './index';
 import { asyncFailureOf, EXEC_ID, trace, turnOf } from './matchers.testkit';

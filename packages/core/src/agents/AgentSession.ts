@@ -3,7 +3,7 @@ import { M3Error, ModelValidationError } from '../errors';
 import type { ErrorInfo, ExecutionResult, TurnResult } from '../execution/ExecutionResult';
 import { toErrorInfo } from '../execution/buildExecutionResult';
 import { newId } from '../ids';
-import { linkToKit } from '../kit/kitLink';
+import { linkToKit } from '../ownership/kitLink';
 import { createLogger } from '../logging/logger';
 import { TraceRecorder } from '../trace/TraceRecorder';
 import type { TraceEvent } from '../trace/Event';

@@ -2,7 +2,7 @@ import type { ExecutionOutcome } from '../enums';
 import type { ErrorInfo, ExecutionResult, TurnResult } from '../execution/ExecutionResult';
 import { buildExecutionResult } from '../execution/buildExecutionResult';
 import { storedSnapshot } from '../execution/storedSnapshot';
-import { linkToKit } from '../kit/kitLink';
+import { linkToKit } from '../ownership/kitLink';
 import type { TraceRecorder } from '../trace/TraceRecorder';
 import type { AgentHost } from './AgentHost';
 import { agentExecutionRecord, type AgentRecordIdentity } from './agentExecutionRecord';

@@ -1,6 +1,6 @@
 import type { ExecutionOutcome } from '../enums';
 import type { ErrorInfo, TurnResult } from '../execution/ExecutionResult';
-import { linkToKit } from '../kit/kitLink';
+import { linkToKit } from '../ownership/kitLink';
 import type { Redactor } from '../redaction/Redactor';
 import type { ContentBlock } from '../trace/TraceEntry';
 import type { TraceView } from '../trace/TraceView';

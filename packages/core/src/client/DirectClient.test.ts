@@ -1,6 +1,6 @@
 import { createExampleServer } from '@sf-m3/example-servers';
 import { ModelValidationError, OperationTimeout, ProtocolError } from '../errors';
-import { kitOf } from '../kit/kitLink';
+import { kitOf } from '../ownership/kitLink';
 import { InProcessServer } from '../servers/InProcessServer';
 import {
   createFeatureServer,

@@ -2,7 +2,7 @@
 // compiled server binary over stdio, the same binary with `--http 0` over Streamable HTTP, and the
 // server factory linked in process. One scenario, three transports, the same answers.
 import { EXAMPLE_SERVER_NAME, TESTING_GUIDE_TEXT } from '@sf-m3/example-servers';
-import { kitOf } from '../kit/kitLink';
+import { kitOf } from '../ownership/kitLink';
 import type { DirectClient } from './DirectClient';
 import { requests, waitForExit, useKitPerTest } from './directClient.testkit';
 import { exampleServerRows, useExampleHttpServer } from './exampleTransports.testkit';

@@ -4,7 +4,7 @@ import type { ListToolsResult, LoggingLevel, Tool } from '@modelcontextprotocol/
 import { sdkTypes } from './sdkTypes';
 import { ModelValidationError, UnsupportedFeature } from '../errors';
 import type { ToolCallResult } from '../execution/ExecutionResult';
-import { linkToKit } from '../kit/kitLink';
+import { linkToKit } from '../ownership/kitLink';
 import type { ServerDefinition } from '../servers/ServerDefinition';
 import type { DirectClientHost, ExecutionContext } from './DirectClientHost';
 import { declaredCapabilities } from './clientCapabilities';

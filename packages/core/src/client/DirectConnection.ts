@@ -15,7 +15,7 @@ import type { ModernConnection, SdkSession } from './SdkSession';
 import type { ErrorInfo, ExecutionResult } from '../execution/ExecutionResult';
 import { toErrorInfo } from '../execution/buildExecutionResult';
 import { newId } from '../ids';
-import { linkToKit } from '../kit/kitLink';
+import { linkToKit } from '../ownership/kitLink';
 import { createLogger, type M3Logger } from '../logging/logger';
 import type { ServerDefinition } from '../servers/ServerDefinition';
 import type { TraceEvent } from '../trace/Event';

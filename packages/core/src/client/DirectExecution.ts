@@ -4,7 +4,7 @@ import { buildExecutionResult } from '../execution/buildExecutionResult';
 import { storedSnapshot } from '../execution/storedSnapshot';
 import { newId } from '../ids';
 import type { JsonObject, JsonValue } from '../json';
-import { linkToKit } from '../kit/kitLink';
+import { linkToKit } from '../ownership/kitLink';
 import type { ServerDescription } from '../servers/ServerDefinition';
 import type { TraceEvent } from '../trace/Event';
 import { TraceRecorder } from '../trace/TraceRecorder';

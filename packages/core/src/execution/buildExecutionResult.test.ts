@@ -1,5 +1,5 @@
 import { ProtocolError } from '../errors';
-import { kitOf } from '../kit/kitLink';
+import { kitOf } from '../ownership/kitLink';
 import { Redactor } from '../redaction/Redactor';
 import { buildDirectTrace } from '../trace/traceBuilder.testkit';
 import { buildExecutionResult, toErrorInfo } from './buildExecutionResult';

@@ -2,7 +2,7 @@ import type { ExecutionOutcome } from '../enums';
 import type { EvaluationResult } from '../evaluation/EvaluationResult';
 import { M3Error } from '../errors';
 import type { JsonObject } from '../json';
-import { linkToKit } from '../kit/kitLink';
+import { linkToKit } from '../ownership/kitLink';
 import { toJsonValue, type Redactor } from '../redaction/Redactor';
 import type { TraceResult } from '../trace/TraceResult';
 import type { TraceView } from '../trace/TraceView';

@@ -8,7 +8,7 @@ import { pidAlive, STDIO_FIXTURE, waitForExit } from '../client/directClient.tes
 import type { ExecutionResult } from '../execution/ExecutionResult';
 import { StdioServer } from '../servers/StdioServer';
 import { CallTool, GetPrompt, ListTools, Ping, ReadResource, type DirectSpec } from './DirectSpec';
-import { kitOf } from './kitLink';
+import { kitOf } from '../ownership/kitLink';
 import { MCPTestKit } from './MCPTestKit';
 
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });

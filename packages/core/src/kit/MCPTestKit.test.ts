@@ -6,7 +6,7 @@ import { InProcessServer } from '../servers/InProcessServer';
 import { InMemoryExecutionStore } from '../store/InMemoryExecutionStore';
 import type { TraceEvent } from '../trace/Event';
 import { CallTool, GetPrompt, ListTools, Ping, ReadResource } from './DirectSpec';
-import { kitOf } from './kitLink';
+import { kitOf } from '../ownership/kitLink';
 import { MCPTestKit } from './MCPTestKit';
 
 const example = new InProcessServer({ name: 'example', factory: createExampleServer });

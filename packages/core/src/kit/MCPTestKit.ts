@@ -27,7 +27,7 @@ import type { TraceView } from '../trace/TraceView';
 import { DirectSpec } from './DirectSpec';
 import { ExecutionLabelCache } from './ExecutionLabelCache';
 import { createAgentHost, createDirectClientHost, type KitHostSources } from './kitHosts';
-import { linkToKit } from './kitLink';
+import { linkToKit } from '../ownership/kitLink';
 import {
   checkDirectExecutionOptions,
   mergeLabels,

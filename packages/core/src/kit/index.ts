@@ -1,4 +1,4 @@
-export * from './kitLink';
+export * from '../ownership/kitLink';
 export { MCPTestKit, type MCPTestKitOptions, type DirectExecutionOptions } from './MCPTestKit';
 export {
   CallTool,

@@ -1,5 +1,5 @@
 import { ModelValidationError, TraceNotFinalized, TraceUnavailable } from '../errors';
-import { kitOf, linkToKit } from '../kit/kitLink';
+import { kitOf, linkToKit } from '../ownership/kitLink';
 import type { TraceEvent } from './Event';
 import { TraceResult, type TraceResultData } from './TraceResult';
 import { TraceView } from './TraceView';

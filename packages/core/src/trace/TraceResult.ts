@@ -1,5 +1,5 @@
 import { ModelValidationError, TraceNotFinalized, TraceUnavailable } from '../errors';
-import { kitOf, linkToKit } from '../kit/kitLink';
+import { kitOf, linkToKit } from '../ownership/kitLink';
 import { EventKind, type TraceEvent } from './Event';
 import { deepFreeze, jsonClone } from './projection/deepFreeze';
 import { projectTraceView } from './projection/projectTraceView';

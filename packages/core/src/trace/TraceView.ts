@@ -1,6 +1,6 @@
 import type { ExecutionOutcome, TraceCompleteness } from '../enums';
 import { ModelValidationError } from '../errors';
-import { kitOf, linkToKit } from '../kit/kitLink';
+import { kitOf, linkToKit } from '../ownership/kitLink';
 import { deepFreeze, jsonClone } from './projection/deepFreeze';
 import { validateViewData } from './projection/validateViewData';
 import type {

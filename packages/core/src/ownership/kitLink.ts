@@ -1,3 +1,6 @@
+// Which kit made a result, client or view: a link the layers below the kit (trace/, client/,
+// execution/, agents/) attach without importing the kit, so the kit depends on them and never the
+// other way round (docs/ARCHITECTURE.md, "Layering").
 /**
  * Results, clients and views made by a kit carry a non-enumerable link to it under this symbol,
  * so matchers can record their verdict as an evaluation in the right kit (contract §7 "Recording").
