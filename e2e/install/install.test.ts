@@ -4,8 +4,9 @@
 // `npx m3 init` / `npx m3 test` / `npx m3 doctor`, and the installed entry points and bins. One
 // install per Jest run (sharedInstalledProject.ts; sqlite3 builds from source, minutes) serves this
 // file and its siblings, each on its own copy: the quick start under TypeScript 6 and 5.9
-// (installTypescript6/59.test.ts) and @sf-m3/store-postgres on a real PostgreSQL
-// (installPostgres.test.ts), so they can run in parallel workers.
+// (installTypescript6/59.test.ts), @sf-m3/store-postgres on a real PostgreSQL
+// (installPostgres.test.ts) and the tarballs under pnpm (installPnpm.test.ts), so they can run in
+// parallel workers.
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { quickStartPackages, STORE_POSTGRES } from './installedProject';
