@@ -188,6 +188,9 @@ describe('secrets planted in every input path never reach what a run leaves', ()
     expect(failed.length).toBeGreaterThanOrEqual(7);
     expect(failed.filter((a) => a.failureMessage?.includes('[REDACTED]')).length).toBeGreaterThanOrEqual(5);
     expect(saved.executions.length).toBeGreaterThanOrEqual(6);
+    // Errors outside any test (two afterAll hooks) reach Jest's report, redacted.
+    expect(run.stderr).toContain('suite afterAll: the service refused [REDACTED]');
+    expect(run.stderr).toContain('file afterAll: the service refused [REDACTED]');
     // Redaction replaces secrets, not words: AUTH_MODE=basic in the env file blanks nothing.
     expect(run.stdout).not.toContain('[REDACTED] adds');
 

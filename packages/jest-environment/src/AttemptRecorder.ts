@@ -191,6 +191,15 @@ export class AttemptRecorder {
     }
   }
 
+  /**
+   * Redacts errors outside any test (an `afterAll` that threw, an uncaught error no test owns) with
+   * the run's canaries, in place where Jest reads them (`state.unhandledErrors`), so what Jest prints
+   * and hands its reporters, and what `m3` reads back from it, holds no secret.
+   */
+  redactErrorsOutsideTests(errors: unknown[]): void {
+    redactTestErrors(errors, (text) => this.runRedactor.redactText(text));
+  }
+
   /** Reports a problem outside any test (a file that did not run to the end) to the run. */
   reportFileError(message: string): void {
     this.options.stateDir?.write({

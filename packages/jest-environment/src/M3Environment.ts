@@ -134,6 +134,8 @@ export default class M3Environment extends NodeEnvironment {
         return this.recorder.notRun(event.test, 'todo');
       case 'run_finish':
         this.sawRunFinish = true;
+        // Jest turns these into the file's failure after this event: redact them first.
+        this.recorder.redactErrorsOutsideTests(state.unhandledErrors);
         if (state.unhandledErrors.length > 0) {
           this.recorder.reportFileError(`${state.unhandledErrors.length} error(s) outside any test (e.g. in afterAll)`);
         }
