@@ -1,2 +1,6 @@
 // The tool surface contract (contract §25): coverage, fuzzing, lint.
 export * from './coverage/SurfaceCoverage';
+export { mergeSurfaceEvidence } from './coverage/mergeSurfaceEvidence';
+export { collectRunSurfaceCoverage } from './coverage/collectRunSurfaceCoverage';
+export { checkSurfaceThresholds } from './coverage/checkSurfaceThresholds';
+export { validateSurfaceThresholdConfig } from './coverage/validateSurfaceThresholdConfig';
