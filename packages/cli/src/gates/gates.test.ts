@@ -68,6 +68,7 @@ describe('resolveGates', () => {
       failOnRegression: { value: true, source: 'package.json' },
       alpha: { value: 0.01, source: 'jest config' },
       baseline: { value: 'latest', source: 'package.json' },
+      surfaceThreshold: null,
     });
   });
 });

@@ -1,7 +1,7 @@
 // The tool surface contract (contract §25): coverage, fuzzing, lint.
 export * from './coverage/SurfaceCoverage';
 export { mergeSurfaceEvidence } from './coverage/mergeSurfaceEvidence';
-export { collectRunSurfaceCoverage } from './coverage/collectRunSurfaceCoverage';
+export { collectRunSurfaceCoverage, surfaceEvidenceOfRecords } from './coverage/collectRunSurfaceCoverage';
 export { checkSurfaceThresholds } from './coverage/checkSurfaceThresholds';
 export { validateSurfaceThresholdConfig } from './coverage/validateSurfaceThresholdConfig';
 export { surfaceEvidenceOfEvents, SurfaceEvidenceCollector } from './coverage/SurfaceEvidenceCollector';

@@ -3,6 +3,7 @@
 // recorded (no `surface`) are skipped, so an old history reads as "nothing seen", not as an error.
 import { isObject } from '../../json';
 import type { ExecutionStore } from '../../store/ExecutionStore';
+import type { ExecutionRecord } from '../../store/records';
 import { mergeSurfaceEvidence } from './mergeSurfaceEvidence';
 import type { ExecutionSurfaceEvidence, RunSurfaceCoverage, ServerSurfaceEvidence } from './SurfaceCoverage';
 
@@ -32,15 +33,25 @@ export function surfaceOfSnapshot(snapshot: unknown): ExecutionSurfaceEvidence |
   return kept;
 }
 
+/** The evidence stored with `executions` (records as `listExecutions` returns them), skipping those without. */
+export function surfaceEvidenceOfRecords(executions: readonly Pick<ExecutionRecord, 'snapshot'>[]): ExecutionSurfaceEvidence[] {
+  const evidence: ExecutionSurfaceEvidence[] = [];
+  for (const execution of executions) {
+    const surface = surfaceOfSnapshot(execution.snapshot);
+    if (surface !== undefined) evidence.push(surface);
+  }
+  return evidence;
+}
+
 /** The surface coverage of run `runId`, merged from its stored executions' snapshots. */
-export async function collectRunSurfaceCoverage(store: ExecutionStore, runId: string): Promise<RunSurfaceCoverage> {
+export async function collectRunSurfaceCoverage(
+  store: Pick<ExecutionStore, 'listExecutions'>,
+  runId: string,
+): Promise<RunSurfaceCoverage> {
   const evidence: ExecutionSurfaceEvidence[] = [];
   for (let offset = 0; ; offset += PAGE_SIZE) {
     const page = await store.listExecutions({ runId, limit: PAGE_SIZE, offset });
-    for (const execution of page) {
-      const surface = surfaceOfSnapshot(execution.snapshot);
-      if (surface !== undefined) evidence.push(surface);
-    }
+    evidence.push(...surfaceEvidenceOfRecords(page));
     if (page.length < PAGE_SIZE) break;
   }
   return mergeSurfaceEvidence(runId, evidence);
