@@ -25,7 +25,9 @@ function parseSurfaceThreshold(where: string, value: unknown): SurfaceThresholdC
     return validateSurfaceThresholdConfig(value);
   } catch (error) {
     if (!(error instanceof ModelValidationError)) throw error;
-    throw new UsageError(`${where}.surfaceThreshold`, error.message.replace(/^m3\./, ''));
+    // The flag names the exact key (`package.json "m3".surfaceThreshold.global.tool`); the message what to write.
+    const key = typeof error.details.key === 'string' ? error.details.key : 'surfaceThreshold';
+    throw new UsageError(`${where}.${key}`, error.message.replace(`m3.${key} `, ''));
   }
 }
 

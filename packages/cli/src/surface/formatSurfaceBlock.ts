@@ -19,7 +19,9 @@ function count(label: string, value: CoverageCount, listed: boolean): string {
 function toolsLine(server: ServerSurfaceCoverage): string {
   const called = server.tools.filter((row) => row.calls > 0).length;
   if (!server.listed.tools) {
-    return `tools not listed by any test (${called} called) — call listTools() in a test to measure coverage`;
+    const calledNames = server.tools.filter((row) => row.calls > 0).map((row) => row.tool);
+    const calls = called === 0 ? 'none called' : `${called} called: ${names(calledNames)}`;
+    return `tools not listed by any test (${calls}) — list them in a test (client.listTools()) to measure coverage`;
   }
   const { covered, total } = server.measures.tools;
   return `tools ${covered}/${total} called${server.neverCalled.length > 0 ? ` — never: ${names(server.neverCalled)}` : ''}`;
@@ -28,12 +30,18 @@ function toolsLine(server: ServerSurfaceCoverage): string {
 /** The lines of one server's block, indented under its `surface` heading. */
 export function formatServerSurface(server: ServerSurfaceCoverage): string[] {
   const { measures, listed } = server;
+  // Without a tools listing the tool measures cannot be counted; the first line said so already.
+  const toolMeasures = listed.tools
+    ? [
+        count('succeeded', measures.toolsSucceeded, true),
+        count('properties', measures.properties, true),
+        count('enum values', measures.enums, true),
+      ]
+    : [];
   const lines = [
     toolsLine(server),
     [
-      count('succeeded', measures.toolsSucceeded, listed.tools),
-      count('properties', measures.properties, listed.tools),
-      count('enum values', measures.enums, listed.tools),
+      ...toolMeasures,
       count('prompts', measures.prompts, listed.prompts),
       count('resources', measures.resources, listed.resources || listed.resourceTemplates),
     ].join(' · '),

@@ -121,7 +121,8 @@ function toolRow(name: string, merged: MergedServer): ToolCoverageRow {
 function serverCoverage(server: string, merged: MergedServer): ServerSurfaceCoverage {
   const advertised = sorted(merged.tools.keys());
   const unadvertisedCalls = merged.listed.tools ? sorted([...merged.uses.keys()].filter((n) => !merged.tools.has(n))) : [];
-  const rows = sorted([...advertised, ...unadvertisedCalls]).map((name) => toolRow(name, merged));
+  // Every tool advertised or called has a row, so a server no test listed still shows its calls.
+  const rows = sorted(new Set([...advertised, ...merged.uses.keys()])).map((name) => toolRow(name, merged));
   const advertisedRows = rows.filter((row) => merged.tools.has(row.tool));
 
   let propertiesCovered = 0;
