@@ -7,6 +7,11 @@ function ratio(used: number, unused: number): string {
   return used + unused === 0 ? '—' : `${used}/${used + unused}`;
 }
 
+/** True when the run's listings did not advertise `tool` (or no test listed the server's tools). */
+function unlisted(server: ServerSurfaceCoverage, tool: string): boolean {
+  return !server.listed.tools || server.unadvertisedCalls.includes(tool);
+}
+
 function toolTable(server: ServerSurfaceCoverage): string[] {
   const rows = [
     ['tool', 'calls', 'ok', 'properties', 'enum values', ''],
@@ -14,7 +19,10 @@ function toolTable(server: ServerSurfaceCoverage): string[] {
       row.tool,
       String(row.calls),
       String(row.successes),
-      ratio(row.propertiesUsed.length, row.propertiesUnused.length),
+      // A tool no listing advertised has no declared properties to count against.
+      unlisted(server, row.tool)
+        ? `${row.propertiesUsed.length} sent`
+        : ratio(row.propertiesUsed.length, row.propertiesUnused.length),
       ratio(row.enumValuesUsed.length, row.enumValuesUnused.length),
       [
         row.redefined ? 'redefined' : '',
