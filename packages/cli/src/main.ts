@@ -150,6 +150,11 @@ export function buildProgram(
     .option('--runs <k>', 'how many recent runs --flaky reads (default 10)')
     // viewer: --html DIR
     .option('--html <dir>', "also write the run's views as a static HTML folder (DIR/index.html)")
+    // surface: contract §25
+    .option(
+      '--surface',
+      "print the run's surface coverage per server (tools, properties, enum values, prompts, resources)",
+    )
     .action(async (runId: string | undefined, opts: Omit<ReportCommandInput, 'runId'>) => {
       setStatus(await runReportCommand({ ...opts, runId }, io));
     });

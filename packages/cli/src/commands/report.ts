@@ -1,6 +1,6 @@
 // `m3 report [RUN_ID]`: prints a saved run's summary (the latest run when omitted), rewrites its
 // feedback.json, and exits with the status its verdict implies.
-import type { RunRecord } from '@sf-m3/core';
+import { collectRunSurfaceCoverage, type RunRecord } from '@sf-m3/core';
 import { resolveBaseline } from '../baseline/resolveBaseline';
 import { displayPath } from '../displayPath';
 import { cliRedactor, type CliIO } from '../CliIO';
@@ -14,6 +14,8 @@ import { buildRunSummary } from '../summary/buildRunSummary';
 import { parseAlpha } from '../gates/parseGateValues';
 import { reportSummary } from './test';
 import { writeRunHtml } from '../report/html/writeRunHtml';
+import { formatSurfaceReport } from '../surface/formatSurfaceReport';
+import { roundSurfaceCoverage } from '../surface/roundSurfaceCoverage';
 
 /** Options of `m3 report`. */
 export interface ReportCommandInput {
@@ -30,6 +32,8 @@ export interface ReportCommandInput {
   runs?: string;
   /** viewer: `--html DIR` writes the run's static HTML report there. */
   html?: string;
+  /** surface: `--surface` prints the run's surface coverage (with `--json`, as JSON) instead of the summary. */
+  surface?: boolean;
 }
 
 /** Runs `m3 report`; returns the exit status. */
@@ -59,6 +63,17 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
     const runId = current.runId;
     // viewer: `--html DIR`
     if (input.html !== undefined) await writeRunHtml(store, runId, input.html, io, path);
+    // surface: `--surface [--json]` prints the coverage only; thresholds are judged by `m3 test`.
+    if (input.surface === true) {
+      if (outputs.format !== null) throw new UsageError('--surface', 'prints coverage itself; drop --format');
+      const coverage = await collectRunSurfaceCoverage(store, runId);
+      io.stdout(
+        input.json === true
+          ? `${JSON.stringify(redactor.redactJson(roundSurfaceCoverage(coverage)), null, 2)}\n`
+          : redactor.redactText(formatSurfaceReport(coverage)),
+      );
+      return 0;
+    }
     const baseline = await resolveBaseline(
       store,
       baselineArg === null || baselineArg === 'latest' ? baselineArg : validateRunId('--baseline', baselineArg),

@@ -63,6 +63,7 @@ describe('feedback.json', () => {
       'schemaVersion',
       'suites',
       'summary',
+      'surface',
       'timeouts',
     ]);
     expect(feedback.judgeBudget).toBeNull();

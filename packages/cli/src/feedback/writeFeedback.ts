@@ -30,6 +30,8 @@ export interface Feedback {
   gates: RunSummary['gates'];
   /** The judge budget's use (`--judge-max-requests`); `null` without a budget. */
   judgeBudget: RunSummary['judgeBudget'];
+  /** Surface coverage per server (contract §25); `null` when no execution reached a server. */
+  surface: RunSummary['surface'];
   summary: { verdict: RunSummary['verdict']; reasons: string[]; jestExit: RunSummary['jestExit'] };
 }
 
@@ -69,6 +71,7 @@ export function buildFeedback(run: RunSummary, attempts: readonly AttemptRecord[
     comparison: summary.baseline,
     gates: summary.gates,
     judgeBudget: summary.judgeBudget,
+    surface: summary.surface,
     summary: { verdict: summary.verdict, reasons: summary.reasons, jestExit: summary.jestExit },
   };
   return redactor.redactJson(feedback);

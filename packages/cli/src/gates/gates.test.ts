@@ -68,6 +68,7 @@ describe('resolveGates', () => {
       failOnRegression: { value: true, source: 'package.json' },
       alpha: { value: 0.01, source: 'jest config' },
       baseline: { value: 'latest', source: 'package.json' },
+      surfaceThreshold: null,
     });
   });
 });
@@ -114,6 +115,40 @@ describe('readGateConfig', () => {
     expect(() => parseGateConfig({ failOnRegression: 'yes' }, 'package.json "m3"', 'package.json')).toThrow(
       'package.json "m3".failOnRegression: must be true or false',
     );
+    expect(() =>
+      parseGateConfig({ surfaceThreshold: { global: { tool: 80 } } }, 'package.json "m3"', 'package.json'),
+    ).toThrow(
+      'package.json "m3".surfaceThreshold.global.tool: is not a surface measure: use one of tools, toolsSucceeded',
+    );
+    expect(() =>
+      parseGateConfig(
+        { surfaceThreshold: { shipping: { tools: 180 } } },
+        'jest.config.js testEnvironmentOptions.m3',
+        'jest config',
+      ),
+    ).toThrow(
+      'jest.config.js testEnvironmentOptions.m3.surfaceThreshold.shipping.tools: must be a percentage from 0 to 100, got 180',
+    );
+  });
+
+  test('surfaceThreshold comes whole from the Jest config, else from package.json (contract §25)', () => {
+    writeFileSync(
+      join(folder, 'jest.config.js'),
+      'module.exports = { testEnvironmentOptions: { m3: { surfaceThreshold: { shipping: { tools: 90 } } } } };',
+    );
+    writeFileSync(
+      join(folder, 'package.json'),
+      JSON.stringify({ m3: { surfaceThreshold: { global: { tools: 50 } } } }),
+    );
+    const { jestConfig, packageJson } = readGateConfig(folder);
+    expect(resolveGates(jestConfig, packageJson).surfaceThreshold).toEqual({
+      value: { shipping: { tools: 90 } },
+      source: 'jest config',
+    });
+    expect(resolveGates(packageJson).surfaceThreshold).toEqual({
+      value: { global: { tools: 50 } },
+      source: 'package.json',
+    });
   });
 });
 

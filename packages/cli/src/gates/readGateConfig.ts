@@ -2,9 +2,11 @@
 // Jest config (found and loaded as Jest does, every format: loadJestConfig.ts) and the "m3" section
 // of package.json. Both take the same keys:
 //   { minPassRate: 0.8 | "quality.v1=0.9" | [0.8, "quality.v1=0.9"] | { "*": 0.8, "quality.v1": 0.9 },
-//     failOnRegression: true, alpha: 0.05, baseline: "latest" }
+//     failOnRegression: true, alpha: 0.05, baseline: "latest",
+//     surfaceThreshold: { global: { tools: 80 }, "<server>": { toolsSucceeded: 100 } } }
 // Other keys (resultsDb…) belong to the environment and are ignored here.
 import { existsSync, readFileSync } from 'node:fs';
+import { ModelValidationError, validateSurfaceThresholdConfig, type SurfaceThresholdConfig } from '@sf-m3/core';
 import { join } from 'node:path';
 import { UsageError } from '../options/UsageError';
 import { loadJestConfig } from './loadJestConfig';
@@ -16,11 +18,24 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `surfaceThreshold` of one `m3` section, checked (contract §25); a bad value is a usage error naming its key. */
+function parseSurfaceThreshold(where: string, value: unknown): SurfaceThresholdConfig | null {
+  if (value === undefined || value === null) return null;
+  try {
+    return validateSurfaceThresholdConfig(value);
+  } catch (error) {
+    if (!(error instanceof ModelValidationError)) throw error;
+    // The flag names the exact key (`package.json "m3".surfaceThreshold.global.tool`); the message what to write.
+    const key = typeof error.details.key === 'string' ? error.details.key : 'surfaceThreshold';
+    throw new UsageError(`${where}.${key}`, error.message.replace(`m3.${key} `, ''));
+  }
+}
+
 /** Parses one `m3` settings object; `where` prefixes every error (e.g. `package.json "m3"`). */
 export function parseGateConfig(section: unknown, where: string, source: GateSource): GateConfig {
   if (section === undefined || section === null) return noGateConfig(source);
   if (!isObject(section)) throw new UsageError(where, 'must be an object such as { "minPassRate": 0.8 }');
-  const { minPassRate, failOnRegression, alpha, baseline } = section;
+  const { minPassRate, failOnRegression, alpha, baseline, surfaceThreshold } = section;
   const rates: GateConfig['minPassRate'] = [];
   const at = `${where}.minPassRate`;
   if (typeof minPassRate === 'number' || typeof minPassRate === 'string') {
@@ -56,6 +71,7 @@ export function parseGateConfig(section: unknown, where: string, source: GateSou
     failOnRegression: failOnRegression ?? null,
     alpha: alpha === undefined ? null : parseAlpha(`${where}.alpha`, alpha as string | number),
     baseline: typeof baseline === 'string' ? baseline.trim() : null,
+    surfaceThreshold: parseSurfaceThreshold(where, surfaceThreshold),
   };
 }
 

@@ -3,6 +3,13 @@
 // own rate (and the every-evaluator rate) is taken from the first source that sets it.
 import type { GateConfig, GateSettings, MinPassRate } from './GateSettings';
 
+function firstSurfaceThreshold(sources: readonly GateConfig[]): GateSettings['surfaceThreshold'] {
+  for (const source of sources) {
+    if (source.surfaceThreshold != null) return { value: source.surfaceThreshold, source: source.source };
+  }
+  return null;
+}
+
 /** Merges sources given in precedence order (highest first). */
 export function resolveGates(...sources: GateConfig[]): GateSettings {
   const rates = new Map<string | null, MinPassRate>();
@@ -25,5 +32,7 @@ export function resolveGates(...sources: GateConfig[]): GateSettings {
     failOnRegression: first('failOnRegression'),
     alpha: first('alpha'),
     baseline: first('baseline'),
+    // The whole threshold object comes from one source, as Jest's own coverageThreshold does.
+    surfaceThreshold: firstSurfaceThreshold(sources),
   };
 }

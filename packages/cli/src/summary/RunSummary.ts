@@ -1,5 +1,5 @@
 // The summary `m3` prints after a run, writes into feedback.json and returns with `--json`.
-import type { AttemptOutcome, EvaluationStatus, RunStatus } from '@sf-m3/core';
+import type { AttemptOutcome, EvaluationStatus, RunStatus, RunSurfaceCoverage, SurfaceMeasure } from '@sf-m3/core';
 
 /** Attempts of a run (or a suite) by Jest outcome. */
 export interface AttemptTally {
@@ -225,15 +225,20 @@ export interface BaselineComparison {
 
 /** One gate and how the run went against it. */
 export interface GateResult {
-  kind: 'min_pass_rate' | 'no_regression';
+  kind: 'min_pass_rate' | 'no_regression' | 'surface_threshold';
   /** `min_pass_rate`: the evaluator the gate held (each evaluator gets its own row). */
   evaluator: string | null;
-  /** `min_pass_rate`: the required rate. */
+  /** `min_pass_rate`: the required rate; `surface_threshold`: the required percentage (0–100). */
   threshold: number | null;
-  /** `min_pass_rate`: the evaluator's pass rate (null when it had nothing expected). */
+  /**
+   * `min_pass_rate`: the evaluator's pass rate (null when it had nothing expected);
+   * `surface_threshold`: the covered percentage (null when the server was never reached).
+   */
   actual: number | null;
-  /** `min_pass_rate`: threshold − actual when it failed (how far below), else 0. */
+  /** `min_pass_rate`, `surface_threshold`: threshold − actual when it failed (how far below), else 0. */
   gap: number | null;
+  /** `surface_threshold` (contract §25): the server, the measure and what it left uncovered. */
+  surface?: { server: string; measure: SurfaceMeasure; uncovered: string[] };
   /** `no_regression`: the significant drops. */
   regressions: number | null;
   /** Where the gate came from: `command line`, `jest config` or `package.json`. */
@@ -280,6 +285,8 @@ export interface RunSummary {
   baselineNote: string | null;
   /** The gates the run was held to (`--min-pass-rate`, `--fail-on-regression`, config) and how each went. */
   gates: GateResult[];
+  /** Surface coverage per server (contract §25); `null` when no execution of the run reached a server. */
+  surface: RunSurfaceCoverage | null;
   /** The judge budget's use: when `m3 test` set one, or the store counted or refused judge requests; else `null`. */
   judgeBudget: JudgeBudgetUsage | null;
   /** Jest's exit, when this summary follows a `m3 test` run. */

@@ -1,9 +1,16 @@
 // Builds the run summary from the store, with the verdict the exit status follows.
-import type { AttemptRecord, Redactor, RunProblem } from '@sf-m3/core';
+import {
+  mergeSurfaceEvidence,
+  surfaceEvidenceOfRecords,
+  type AttemptRecord,
+  type Redactor,
+  type RunProblem,
+} from '@sf-m3/core';
 import { compareBaseline } from '../baseline/compareBaseline';
 import { DEFAULT_ALPHA } from '../baseline/compareRates';
 import { readComparedRun } from '../baseline/readComparedRun';
 import { evaluateGates } from '../gates/evaluateGates';
+import { surfaceThresholdGates } from '../surface/surfaceThresholdGates';
 import type { GateSettings } from '../gates/GateSettings';
 import { collectAgentPassRates } from './agentPassRates';
 import { collectTimeouts } from './collectTimeouts';
@@ -93,7 +100,9 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
   const { redactor } = options;
   const facts = await collectRunFacts(store, options.runId, redactor);
   const agents = await collectAgentPassRates(store, facts.run.runId);
-  const timeouts = await collectTimeouts(store, facts.run.runId, facts.attempts, redactor);
+  // Listed once: the timeouts and the surface coverage (contract §25) both read the run's executions.
+  const executions = await store.listExecutions({ runId: facts.run.runId });
+  const timeouts = await collectTimeouts(store, facts.run.runId, facts.attempts, redactor, executions);
   let baseline: BaselineComparison | null = null;
   if (options.baselineRunId) {
     const [before, now] = await Promise.all([
@@ -108,8 +117,13 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
     options.judgeMaxRequests ?? null,
     facts.evaluations,
   );
+  const coverage = mergeSurfaceEvidence(facts.run.runId, surfaceEvidenceOfRecords(executions));
+  const surface = coverage.servers.length > 0 ? coverage : null;
   const gates = options.gates
-    ? evaluateGates(options.gates, facts.evaluators, baseline, options.baselineNote ?? null)
+    ? [
+        ...evaluateGates(options.gates, facts.evaluators, baseline, options.baselineNote ?? null),
+        ...surfaceThresholdGates(options.gates.surfaceThreshold, surface),
+      ]
     : [];
 
   const suiteNames = new Map(facts.suites.map((s) => [s.suiteId, s.name]));
@@ -164,6 +178,7 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
     baseline,
     baselineNote: options.baselineNote ?? null,
     gates,
+    surface,
     judgeBudget,
     jestExit,
     verdict,

@@ -71,15 +71,17 @@ function byTest(a: [TimedOutExecution, string], b: [TimedOutExecution, string]):
 
 /**
  * Lists the run's timed-out executions with the place their deadline named. `attempts` are the run's
- * attempts the summary already read (they give each execution its test name).
+ * attempts the summary already read (they give each execution its test name); `executions` the
+ * run's executions when the caller already listed them (else they are listed here).
  */
 export async function collectTimeouts(
   store: SummaryStore,
   runId: string,
   attempts: readonly AttemptRecord[],
   redactor: Redactor,
+  executions?: readonly ExecutionRecord[],
 ): Promise<TimedOutExecution[]> {
-  const timedOut = (await store.listExecutions({ runId })).filter((e) => e.outcome === 'timed_out');
+  const timedOut = (executions ?? (await store.listExecutions({ runId }))).filter((e) => e.outcome === 'timed_out');
   if (timedOut.length === 0) return [];
   const attemptsById = new Map(attempts.map((a) => [a.attemptId, a]));
   const rows: Array<[TimedOutExecution, string]> = [];

@@ -48,6 +48,7 @@ function summary(overrides: Partial<RunSummary> = {}): RunSummary {
     baselineNote: null,
     gates: [],
     judgeBudget: null,
+    surface: null,
     jestExit: { code: 0, signal: null },
     verdict: 'passed',
     reasons: [],

@@ -1,5 +1,6 @@
 // The plain-text summary printed after Jest's output (and by `m3 report`).
 import { formatComparison } from '../baseline/formatComparison';
+import { formatSurfaceBlock } from '../surface/formatSurfaceBlock';
 import { formatJudgeBudgetLine } from './judgeBudgetUsage';
 import type { AgentGroupStats, AgentPassRates, RunSummary, TimedOutExecution } from './RunSummary';
 
@@ -149,6 +150,7 @@ export function formatSummary(summary: RunSummary, options: FormatOptions = {}):
   } else if (summary.baselineNote) {
     lines.push(`baseline    ${summary.baselineNote}`);
   }
+  lines.push(...formatSurfaceBlock(summary.surface));
   if (summary.gates.length > 0) {
     lines.push('gates');
     for (const gate of summary.gates) lines.push(`  ${gate.passed ? '✓' : '✕'} ${gate.message}`);

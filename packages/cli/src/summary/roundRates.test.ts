@@ -69,8 +69,13 @@ describe('roundSummaryRates', () => {
         regressions: [delta],
       },
       gates: [{ actual: 0.7000000000000001, gap: 0.09999999999999998 }],
+      surface: {
+        runId: 'b',
+        servers: [{ server: 's', measures: { tools: { covered: 7, total: 9, percent: (7 / 9) * 100 } } }],
+      },
     } as unknown as RunSummary;
     const rounded = roundSummaryRates(summary);
+    expect(rounded.surface!.servers[0]!.measures.tools).toEqual({ covered: 7, total: 9, percent: 77.78 });
     expect(rounded.evaluations[0]).toEqual({ ...evaluator, interval: [0.3755, 0.9638], averageScore: 0.3 });
     expect(rounded.agents!.byHarness[0]).toMatchObject({ passRate: 0.6667, passed: 2, expected: 3 });
     expect(rounded.agents!.byCase[0]!.passRate).toBe(0.6667);

@@ -1,5 +1,6 @@
 // Rates as the JSON outputs (feedback.json, `--json`) show them: four decimal places, so binary
 // float noise such as `-0.19999999999999996` never reaches a reader. The store keeps its numbers.
+import { roundSurfaceCoverage } from '../surface/roundSurfaceCoverage';
 import type { AgentGroupStats, EvaluatorDelta, EvaluatorStats, RunSummary } from './RunSummary';
 
 /** Decimal places of every rate, interval bound, delta and average score in JSON output. */
@@ -71,5 +72,6 @@ export function roundSummaryRates(summary: RunSummary): RunSummary {
             regressions: baseline.regressions.map(roundDelta),
           },
     gates: summary.gates.map((gate) => ({ ...gate, actual: roundRate(gate.actual), gap: roundRate(gate.gap) })),
+    surface: roundSurfaceCoverage(summary.surface),
   };
 }

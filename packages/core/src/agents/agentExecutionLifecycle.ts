@@ -3,6 +3,7 @@ import type { ErrorInfo, ExecutionResult, TurnResult } from '../execution/Execut
 import { buildExecutionResult } from '../execution/buildExecutionResult';
 import { storedSnapshot } from '../execution/storedSnapshot';
 import { linkToKit } from '../ownership/kitLink';
+import { surfaceSnapshotField } from '../surface/coverage/surfaceSnapshotField';
 import type { TraceRecorder } from '../trace/TraceRecorder';
 import type { AgentHost } from './AgentHost';
 import { agentExecutionRecord, type AgentRecordIdentity } from './agentExecutionRecord';
@@ -91,7 +92,7 @@ export function finishAgentExecution(
       executionId: f.executionId,
       outcome,
       finishedAt,
-      snapshot: storedSnapshot(result),
+      snapshot: { ...storedSnapshot(result), ...surfaceSnapshotField(trace) },
       trace,
       evidence: f.recorder.evidence,
     });

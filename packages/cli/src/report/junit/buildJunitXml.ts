@@ -7,6 +7,7 @@ import { relative, isAbsolute } from 'node:path';
 import type { AttemptRecord, EvaluationResult, Redactor } from '@sf-m3/core';
 import type { ReportData } from '../collectReportData';
 import { failureHeadline, fullFailureMessage } from '../../summary/failureText';
+import { surfaceJunitProperties } from '../../surface/surfaceJunitProperties';
 import { xmlAttributes, xmlText } from './xmlText';
 
 /** Name of the suite that holds attempts recorded without a `describe.m3` suite. */
@@ -162,6 +163,7 @@ export function buildJunitXml(data: ReportData, redactor: Redactor): string {
     const properties: Property[] = [
       ['m3.runId', summary.runId],
       ['m3.verdict', summary.verdict],
+      ...surfaceJunitProperties(summary.surface),
     ];
     for (const rate of data.suiteRates.get(name) ?? []) {
       properties.push([`m3.evaluator.${rate.evaluator}.passRate`, rateText(rate.passRate, rate.passed, rate.expected)]);
