@@ -2,6 +2,7 @@ import type { ExecutionOutcome } from '../enums';
 import type { ErrorInfo, ExecutionResult, TurnResult } from '../execution/ExecutionResult';
 import { buildExecutionResult } from '../execution/buildExecutionResult';
 import { storedSnapshot } from '../execution/storedSnapshot';
+import { surfaceSnapshotField } from '../surface/coverage/surfaceSnapshotField';
 import { linkToKit } from '../kit/kitLink';
 import type { TraceRecorder } from '../trace/TraceRecorder';
 import type { AgentHost } from './AgentHost';
@@ -91,7 +92,7 @@ export function finishAgentExecution(
       executionId: f.executionId,
       outcome,
       finishedAt,
-      snapshot: storedSnapshot(result),
+      snapshot: { ...storedSnapshot(result), ...surfaceSnapshotField(trace) },
       trace,
       evidence: f.recorder.evidence,
     });

@@ -2,6 +2,7 @@ import type { ExecutionOutcome } from '../enums';
 import type { ErrorInfo, ExecutionResult } from '../execution/ExecutionResult';
 import { buildExecutionResult } from '../execution/buildExecutionResult';
 import { storedSnapshot } from '../execution/storedSnapshot';
+import { surfaceSnapshotField } from '../surface/coverage/surfaceSnapshotField';
 import { newId } from '../ids';
 import type { JsonObject, JsonValue } from '../json';
 import { linkToKit } from '../kit/kitLink';
@@ -171,6 +172,7 @@ export class DirectExecution {
       snapshot: {
         ...storedSnapshot(ended.result, ended.operationErrors),
         ...(this.protocol !== undefined && { protocol: { ...this.protocol } }),
+        ...surfaceSnapshotField(ended.finalTrace),
       } as JsonObject,
       trace: ended.finalTrace,
       evidence: (this.recorderValue as TraceRecorder).evidence,

@@ -4,3 +4,5 @@ export { mergeSurfaceEvidence } from './coverage/mergeSurfaceEvidence';
 export { collectRunSurfaceCoverage } from './coverage/collectRunSurfaceCoverage';
 export { checkSurfaceThresholds } from './coverage/checkSurfaceThresholds';
 export { validateSurfaceThresholdConfig } from './coverage/validateSurfaceThresholdConfig';
+export { surfaceEvidenceOfEvents, SurfaceEvidenceCollector } from './coverage/SurfaceEvidenceCollector';
+export { toolDefinitionHash } from './coverage/toolDefinitionHash';
