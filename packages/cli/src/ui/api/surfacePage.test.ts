@@ -138,6 +138,15 @@ describe('the viewer api: surface coverage', () => {
     await store.close();
   });
 
+  test('values pass through the viewer’s redactor: a secret of its environment sent as an enum value is blanked', async () => {
+    const { store } = await seeded();
+    const api = new ViewerApi(store, { redactor: new Redactor(['regional']), resultsDb: 'mem', cwd: '/' });
+    const quote = (await api.surface('run-3')).servers[0]!.tools.find((t) => t.tool === 'shipping_quote')!;
+    expect(JSON.stringify(quote)).not.toContain('regional');
+    expect(quote.enumValuesUsed).toHaveLength(1);
+    await store.close();
+  });
+
   test('the static report embeds the run’s surface and the surface trends under their api paths', async () => {
     const { api, store } = await seeded();
     const responses = await collectReportData(api, 'run-3');
