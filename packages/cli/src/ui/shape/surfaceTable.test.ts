@@ -1,5 +1,5 @@
 import type { CoverageCount, ServerSurfaceCoverage } from '@sf-m3/core';
-import { coverageText, surfaceLists, surfaceMeasuresLine, surfaceToolRows } from './surfaceTable';
+import { coverageText, surfaceLists, surfaceMeasuresLine, surfaceToolRows, unlistedToolsNote } from './surfaceTable';
 
 const count = (covered: number, total: number): CoverageCount => ({
   covered,
@@ -143,5 +143,13 @@ describe('surfaceLists', () => {
       { label: 'called but not advertised', items: ['shiping_quote'] },
       { label: 'resources never read', items: ['shipping://zones'] },
     ]);
+  });
+});
+
+describe('unlistedToolsNote', () => {
+  test('a server whose tools no execution listed says how to make coverage judgeable', () => {
+    expect(unlistedToolsNote(shipping)).toBeNull();
+    const unlisted = { ...shipping, listed: { ...shipping.listed, tools: false }, tools: [] };
+    expect(unlistedToolsNote(unlisted)).toMatch(/tools\/list .*cannot be judged.*listAllTools\(\)/);
   });
 });

@@ -109,3 +109,12 @@ export function surfaceLists(server: ServerSurfaceCoverage): SurfaceList[] {
     { label: 'resources never read', items: server.resourcesUnused },
   ].filter((list) => list.items.length > 0);
 }
+
+/**
+ * Why a server has no tool rows: no execution saw its `tools/list` answered, so there is nothing
+ * advertised to measure calls against. Null when tools were listed.
+ */
+export function unlistedToolsNote(server: ServerSurfaceCoverage): string | null {
+  if (server.listed.tools) return null;
+  return "no execution saw this server's tools/list answered, so tool coverage cannot be judged: list the tools in a test (client.listAllTools())";
+}

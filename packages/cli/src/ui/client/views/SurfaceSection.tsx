@@ -3,7 +3,7 @@
 // measures the thresholds name. Every value is rendered as text.
 import { apiPaths } from '../../api/apiPaths';
 import type { RunSurfaceCoverage, ServerSurfaceCoverage } from '@sf-m3/core';
-import { surfaceLists, surfaceMeasuresLine, surfaceToolRows } from '../../shape/surfaceTable';
+import { surfaceLists, surfaceMeasuresLine, surfaceToolRows, unlistedToolsNote } from '../../shape/surfaceTable';
 import { Loading, Section } from '../components/Bits';
 import { useLoad } from '../useLoad';
 
@@ -37,6 +37,11 @@ function ServerSurface({ server }: { server: ServerSurfaceCoverage }) {
       <p class="surface-measures" data-testid="surface-measures">
         {surfaceMeasuresLine(server)}
       </p>
+      {unlistedToolsNote(server) !== null ? (
+        <p class="muted" data-testid="surface-unlisted">
+          {unlistedToolsNote(server)}
+        </p>
+      ) : null}
       {rows.length > 0 ? (
         <table class="grid" data-testid="surface-table">
           <thead>
