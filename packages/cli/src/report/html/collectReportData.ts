@@ -12,7 +12,7 @@ export const REPORT_EVIDENCE_BUDGET_BYTES = 4 * 1024 * 1024;
 /** The answers, by API path. */
 export type ReportResponses = Record<string, unknown>;
 
-/** Reads the run, its executions (every page), each execution, the trends and raw evidence within budget. */
+/** Reads the run, its executions (every page), each execution, its surface coverage, the trends and raw evidence within budget. */
 export async function collectReportData(api: ViewerApi, runId: string): Promise<ReportResponses> {
   const responses: ReportResponses = {};
   responses[apiPaths.runs()] = await api.runs();
@@ -35,6 +35,9 @@ export async function collectReportData(api: ViewerApi, runId: string): Promise<
     }
     offset += page.limit;
   }
+  // Surface coverage (contract §25): the run's table and the per-server trend, a few KB each.
+  responses[apiPaths.surface(runId)] = await api.surface(runId);
+  responses[apiPaths.surfaceTrends()] = await api.surfaceTrends();
   for (const group of REPORT_TREND_GROUPS) {
     for (const bucket of TREND_BUCKETS) responses[apiPaths.trends(group, bucket)] = await api.trends(group, bucket);
   }

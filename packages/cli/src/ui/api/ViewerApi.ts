@@ -1,11 +1,13 @@
 // The viewer's read-only API over an `ExecutionStore`: one method per view, each answering JSON.
 // The HTTP server routes to it, and the static HTML report calls it to embed the same answers.
-import type { ExecutionStore, RawEvidence, Redactor } from '@sf-m3/core';
+import type { ExecutionStore, RawEvidence, Redactor, RunSurfaceCoverage } from '@sf-m3/core';
 import type { TrendBucket } from './apiPaths';
 import { executionEvidence, executionPage, type ExecutionPage } from './executionPage';
 import { executionsPage, type ExecutionsPage } from './executionsPage';
 import { runPage, type RunPage, type RunPageContext } from './runPage';
 import { runsPage, type RunsPage } from './runsPage';
+import { surfacePage } from './surfacePage';
+import { surfaceTrendsPage, type SurfaceTrendsPage } from './surfaceTrendsPage';
 import { trendsPage, type TrendsPage } from './trendsPage';
 
 /** Read-only answers for every view; the store should be opened read-only. */
@@ -38,6 +40,16 @@ export class ViewerApi {
 
   evidence(executionId: string, evidenceId: string): Promise<RawEvidence> {
     return this.redacted(executionEvidence(this.store, executionId, evidenceId));
+  }
+
+  /** What the run exercised of each server's tools, prompts and resources (contract §25). */
+  surface(runId: string): Promise<RunSurfaceCoverage> {
+    return this.redacted(surfacePage(this.store, runId));
+  }
+
+  /** Tools called and tools succeeded, per server, over the newest runs (contract §25). */
+  surfaceTrends(): Promise<SurfaceTrendsPage> {
+    return this.redacted(surfaceTrendsPage(this.store));
   }
 
   trends(group: string, bucket: TrendBucket): Promise<TrendsPage> {

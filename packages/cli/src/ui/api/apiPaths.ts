@@ -6,6 +6,9 @@ export const EXECUTION_PAGE_SIZE = 50;
 /** How many runs the runs view and the trend charts cover. */
 export const RUN_LIST_LIMIT = 50;
 
+/** How many runs the surface trends cover (each run's coverage is merged from its executions). */
+export const SURFACE_TREND_RUNS = 20;
+
 /** Labels a trend chart can group by (besides `metadata.<key>`). */
 export const TREND_GROUPS = ['evaluator', 'suiteName', 'model', 'harness', 'caseId'] as const;
 /** The x axis of a trend chart: one point per run, or per UTC day or week. */
@@ -29,6 +32,8 @@ export const apiPaths = {
   execution: (executionId: string): string => `/api/executions/${encodeURIComponent(executionId)}`,
   evidence: (executionId: string, evidenceId: string): string =>
     `/api/executions/${encodeURIComponent(executionId)}/evidence/${encodeURIComponent(evidenceId)}`,
+  surface: (runId: string): string => `/api/runs/${encodeURIComponent(runId)}/surface`,
+  surfaceTrends: (): string => '/api/trends/surface',
   trends: (group: string, bucket: TrendBucket): string =>
     `/api/trends?group=${encodeURIComponent(group)}&bucket=${encodeURIComponent(bucket)}`,
 };

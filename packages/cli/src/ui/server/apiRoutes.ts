@@ -49,11 +49,13 @@ export function buildViewerRouter(
   };
   json('/api/runs', () => api.runs());
   json('/api/runs/:runId', (p) => api.run(p.runId ?? ''));
+  json('/api/runs/:runId/surface', (p) => api.surface(p.runId ?? ''));
   json('/api/runs/:runId/executions', (p, q) => api.executions(p.runId ?? '', parseOffset(q.offset)));
   json('/api/executions/:executionId', (p) => api.execution(p.executionId ?? ''));
   json('/api/executions/:executionId/evidence/:evidenceId', (p) =>
     api.evidence(p.executionId ?? '', p.evidenceId ?? ''),
   );
+  json('/api/trends/surface', () => api.surfaceTrends());
   json('/api/trends', (_p, q) => {
     const { group, bucket } = parseTrendQuery(q.group, q.bucket);
     return api.trends(group, bucket);

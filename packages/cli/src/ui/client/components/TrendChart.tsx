@@ -28,10 +28,13 @@ export function TrendChart({
   series,
   height = 260,
   testId,
+  intervals = true,
 }: {
   series: readonly ChartSeries[];
   height?: number;
   testId?: string;
+  /** False for lines without an interval (surface coverage): the legend then names no band. */
+  intervals?: boolean;
 }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -83,7 +86,7 @@ export function TrendChart({
             {s.label}
           </span>
         ))}
-        <span class="muted"> shaded: 95% Wilson interval</span>
+        {intervals ? <span class="muted"> shaded: 95% Wilson interval</span> : null}
       </figcaption>
     </figure>
   );

@@ -1,6 +1,7 @@
 // The run view: suites, attempts with their failure messages, evaluators (rate, interval, counts,
 // required failures), per harness / model / case rates, the baseline comparison (pass rates and
-// the tool-catalog interface changes), and the run's executions page by page.
+// the tool-catalog interface changes), surface coverage per server, and the run's executions page
+// by page.
 import { useState } from 'preact/hooks';
 import { apiPaths } from '../../api/apiPaths';
 import type { ExecutionsPage } from '../../api/executionsPage';
@@ -11,6 +12,7 @@ import { duration, instant } from '../format';
 import { href } from '../route';
 import { useLoad } from '../useLoad';
 import { BaselineSection } from './BaselineSection';
+import { SurfaceSection } from './SurfaceSection';
 
 /** The run view. */
 export function RunView({ runId }: { runId: string }) {
@@ -147,6 +149,8 @@ function Run({ page }: { page: RunPage }) {
       </Section>
 
       <BaselineSection summary={summary} />
+
+      <SurfaceSection runId={summary.runId} />
 
       <Section title={`Attempts (${page.attempts.length})`} id="attempts">
         <table class="grid" data-testid="attempts">

@@ -1,5 +1,6 @@
 // The trends view: pass rate per evaluator, suite, model, harness, case or metadata key, over runs
-// or UTC day / week buckets, with 95% intervals, as charts and as a table.
+// or UTC day / week buckets, with 95% intervals, as charts and as a table; then surface coverage
+// (tools called and succeeded per server) over the newest runs.
 import { useMemo, useState } from 'preact/hooks';
 import { apiPaths, TREND_BUCKETS, TREND_GROUPS, type TrendBucket } from '../../api/apiPaths';
 import type { TrendsPage } from '../../api/trendsPage';
@@ -8,6 +9,7 @@ import { TrendChart, type ChartSeries } from '../components/TrendChart';
 import { href } from '../route';
 import { useLoad } from '../useLoad';
 import { embeddedData } from '../dataSource';
+import { SurfaceTrends } from './SurfaceTrends';
 
 /** The groupings offered: the fixed labels plus the matrix configuration key. */
 const GROUPS: readonly string[] = [...TREND_GROUPS, 'metadata.harness_config'];
@@ -79,6 +81,7 @@ export function TrendsView() {
         </label>
       </p>
       <Loading state={state}>{(page) => <Trend page={page} />}</Loading>
+      <SurfaceTrends />
     </>
   );
 }
