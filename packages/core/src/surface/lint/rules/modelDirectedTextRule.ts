@@ -14,7 +14,7 @@ function visibleText(text: string): { visible: string; offsets: number[] } {
   for (let i = 0; i < text.length; i += 1) {
     const cp = text.codePointAt(i) as number;
     const width = cp > 0xffff ? 2 : 1;
-    if (hiddenKind(text, i) === null || cp === 0x09 || cp === 0x0a || cp === 0x0d) {
+    if (hiddenKind(text, i) === null) {
       for (let k = 0; k < width; k += 1) {
         visible += text[i + k];
         offsets.push(i + k);
