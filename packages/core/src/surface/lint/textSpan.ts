@@ -14,10 +14,19 @@ export function printable(text: string): string {
   return out;
 }
 
+/** `text` made printable and cut to `MAX_SPAN_TEXT` characters, never inside a `\u{...}` escape. */
+export function clipPrintable(text: string): string {
+  const shown = printable(text);
+  if (shown.length <= MAX_SPAN_TEXT) return shown;
+  let cut = shown.slice(0, MAX_SPAN_TEXT);
+  const escape = cut.lastIndexOf('\\u{');
+  if (escape !== -1 && !cut.includes('}', escape)) cut = cut.slice(0, escape);
+  return `${cut}…`;
+}
+
 /** The span of `text.slice(start, end)` in `field`, printable and bounded. */
 export function spanOf(field: string, text: string, start: number, end: number): ToolLintSpan {
-  const shown = printable(text.slice(start, end));
-  return { field, start, end, text: shown.length > MAX_SPAN_TEXT ? `${shown.slice(0, MAX_SPAN_TEXT)}…` : shown };
+  return { field, start, end, text: clipPrintable(text.slice(start, end)) };
 }
 
 /** `description[12..40] "..."`: how a message names a span. */

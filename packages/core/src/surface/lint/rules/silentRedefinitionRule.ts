@@ -1,15 +1,10 @@
 import { toolLabel } from '../LintableTool';
-import { MAX_SPAN_TEXT, printable, spanOf } from '../textSpan';
+import { clipPrintable, spanOf } from '../textSpan';
 import { descriptorParts, toolDescriptor } from '../toolDescriptor';
 import type { ToolListing } from '../ToolListing';
 import type { ToolLintRule } from '../ToolLintRule';
 import type { ToolLintSpan, ToolLintViolation } from '../ToolLintViolation';
 import { violation } from '../violation';
-
-const clip = (text: string) => {
-  const shown = printable(text);
-  return shown.length > MAX_SPAN_TEXT ? `${shown.slice(0, MAX_SPAN_TEXT)}…` : shown;
-};
 
 /**
  * How `after` differs from `before` (two descriptors) as seen in `source`, and the span of the
@@ -38,7 +33,7 @@ export function describeChange(before: string, after: string, source: string): {
   const also = schemas.length > 0 ? ` (so does the ${schemas.join(' and ')})` : '';
   const what =
     `the description differs from ${source}${also}, which had ` +
-    (there.length > 0 ? `"${clip(there)}" in place of this span` : 'no text here');
+    (there.length > 0 ? `"${clipPrintable(there)}" in place of this span` : 'no text here');
   return { what, span: spanOf('description', b, prefix, b.length - suffix) };
 }
 
