@@ -304,6 +304,9 @@ export type {
   ToolCallInfo,
   ToolCallOptions,
   ToolCallsOptions,
+  ToolLintOptions,
+  ToolLintRuleName,
+  ToolLintViolation,
   TraceOptions,
 } from '@sf-m3/matchers';
 export { describeM3, getM3Kit, m3Kit, testM3 } from '@sf-m3/jest-environment';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
-import { M3Error, TEMP_DIR_ENV } from '@sf-m3/core';
+import { M3Error, TEMP_DIR_ENV, TOOL_LISTING_MEMORY, toolListingMemory } from '@sf-m3/core';
 import type { ExecutionStore } from '@sf-m3/core';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
 import { AttemptRecorder } from './AttemptRecorder';
@@ -76,6 +76,9 @@ export default class M3Environment extends NodeEnvironment {
     this.stateDir = run.stateDir === null ? null : new RunStateDir(run.stateDir);
     // The sandbox's kits make capture files and agent homes there; the worker removes it however it ends.
     this.global.process.env[TEMP_DIR_ENV] = workerTempDir(process.env);
+    // One memory of tool listings per worker, not per file: silent_redefinition compares a server's
+    // tools with what earlier files of this worker listed (contract §25).
+    Object.defineProperty(this.global, TOOL_LISTING_MEMORY, { value: toolListingMemory(), configurable: true });
     this.recorder = new AttemptRecorder({
       runId: run.runId,
       testPath: this.testPath,

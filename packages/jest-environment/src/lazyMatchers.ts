@@ -25,6 +25,7 @@ export const M3_MATCHER_NAMES = [
   'toHaveEvent',
   'toHaveDuration',
   'toSatisfyJudge',
+  'toPassToolLint',
 ] as const satisfies readonly M3MatcherName[];
 
 type Unlisted = Exclude<M3MatcherName, (typeof M3_MATCHER_NAMES)[number]>;

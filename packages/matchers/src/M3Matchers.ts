@@ -1,4 +1,4 @@
-import type { EntryKind, ExecutionLifecycle, ExecutionOutcome, TransportKind } from '@sf-m3/core';
+import type { EntryKind, ExecutionLifecycle, ExecutionOutcome, ToolLintOptions, TransportKind } from '@sf-m3/core';
 import type { ContentOptions } from './toHaveContent';
 import type { DurationOptions } from './toHaveDuration';
 import type { ExpectedError } from './toHaveError';
@@ -117,4 +117,12 @@ export interface M3Matchers<R> {
    * @example await expect(turn).toSatisfyJudge(judge, { input: 'What is 2+2?', expected: '4' });
    */
   toSatisfyJudge(judge: object, options?: JudgeOptions): Promise<R>;
+  /**
+   * The listed tools pass the lint rules of contract §25: names, duplicates, descriptions, hidden
+   * characters, text addressed to the model, input schema type, schemas that compile, and no silent
+   * redefinition between listings of the same server. Offline; `options.rules` switches rules off,
+   * `options.allow` accepts known findings.
+   * @example expect(await client.listAllTools()).toPassToolLint({ rules: { missing_description: 'off' } });
+   */
+  toPassToolLint(options?: ToolLintOptions): R;
 }

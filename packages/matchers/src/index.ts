@@ -17,6 +17,7 @@ export type { TraceOptions } from './toHaveTrace';
 export type { EventOptions } from './toHaveEvent';
 export type { DurationOptions } from './toHaveDuration';
 export type { JudgeOptions } from './toSatisfyJudge';
+export type { ToolLintOptions, ToolLintViolation, ToolLintRuleName } from '@sf-m3/core';
 export { DEFAULT_JUDGE_EVALUATOR } from './toSatisfyJudge';
 export { NEGATED_JUDGE_EVALUATOR } from './toSatisfyJudge';
 export { ENTRY_KINDS } from './toHaveEvent';

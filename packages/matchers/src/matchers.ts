@@ -11,6 +11,7 @@ import { toHaveText, toHaveTextContaining, toHaveTextMatching } from './toHaveTe
 import { toHaveToolCall } from './toHaveToolCall';
 import { toHaveToolCalls } from './toHaveToolCalls';
 import { toHaveTrace } from './toHaveTrace';
+import { toPassToolLint } from './toPassToolLint';
 import { toSatisfyJudge } from './toSatisfyJudge';
 
 /** Every sf-m3 matcher, ready for `expect.extend(m3Matchers)`. Importing this performs no side effects. */
@@ -34,6 +35,7 @@ export const m3Matchers = {
   toHaveEvent,
   toHaveDuration,
   toSatisfyJudge,
+  toPassToolLint,
 } as const;
 
 /** The names of the sf-m3 matchers. */

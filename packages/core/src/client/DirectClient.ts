@@ -30,6 +30,8 @@ import type {
   ToolsPage,
 } from './results';
 import { ToolSchemaValidator } from './ToolSchemaValidator';
+import { toolListingMemory } from '../surface/lint/ToolListingMemory';
+import { linkToolListing } from '../surface/lint/toolListingLink';
 import { NotificationLog, type ReceivedNotification } from './NotificationLog';
 import { checkListenOptions, type ListenOptions } from './listenOptions';
 import type { ListenFilter } from './SdkSession';
@@ -83,13 +85,27 @@ export class DirectClient extends DirectOperations {
   listTools(options: { cursor?: string } = {}): Promise<ToolsPage> {
     return this.operation('tools/list', async () => {
       const page = await this.request('tools/list', (o) => this.listToolsPage(options.cursor, o));
-      return { tools: page.tools, nextCursor: page.nextCursor };
+      return { tools: this.listed(page.tools), nextCursor: page.nextCursor };
     });
   }
 
   /** Every tool, following cursors; a repeated cursor throws `ProtocolError`. */
   listAllTools(): Promise<Tool[]> {
-    return this.operation('tools/list', () => this.fetchAllTools());
+    return this.operation('tools/list', async () => this.listed(await this.fetchAllTools()));
+  }
+
+  /**
+   * A listing handed to the test: remembered for `silent_redefinition` and linked to this client
+   * and its kit, so `toPassToolLint` can compare it with the trace's listings (contract §25).
+   */
+  private listed(tools: Tool[]): Tool[] {
+    toolListingMemory().remember(this.server.name, tools, `execution ${this.executionId}`);
+    linkToolListing(tools, {
+      server: this.server.name,
+      executionId: this.executionId,
+      traceEvents: () => this.trace.events,
+    });
+    return linkToKit(tools, this.host.linkTarget);
   }
 
   /** `resources/list`, one page. */

@@ -6,3 +6,4 @@ export { checkSurfaceThresholds } from './coverage/checkSurfaceThresholds';
 export { validateSurfaceThresholdConfig } from './coverage/validateSurfaceThresholdConfig';
 export { surfaceEvidenceOfEvents, SurfaceEvidenceCollector } from './coverage/SurfaceEvidenceCollector';
 export { toolDefinitionHash } from './coverage/toolDefinitionHash';
+export * from './lint';

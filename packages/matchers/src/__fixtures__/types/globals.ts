@@ -12,6 +12,9 @@ export async function globalExpect(): Promise<void> {
   expect(subject).toBeCompleted();
   expect(subject).toHaveEvent('process');
   await expect(subject).toSatisfyJudge(judge, { input: 'q' });
+  expect(subject).toPassToolLint({ rules: { model_directed_text: 'off' }, allow: [{ rule: 'tool_name', tool: 'x' }] });
+  // @ts-expect-error not a lint rule
+  expect(subject).toPassToolLint({ rules: { no_such_rule: 'off' } });
   // @ts-expect-error the count must be a number
   expect(subject).toHaveToolCall('search', { count: 'two' });
   // @ts-expect-error not an execution outcome

@@ -12,6 +12,8 @@ export async function importedExpect(): Promise<void> {
   expect(subject).toHaveStructuredContent({ a: 1 });
   expect(subject).toHaveTrace({ completeness: 'partial' });
   await expect(subject).toSatisfyJudge(judge, { input: 'q', expected: 'a' });
+  expect(subject).toPassToolLint();
+  expect(subject).not.toPassToolLint({ allow: [{ rule: 'hidden_characters', text: '\\u{200B}' }] });
   // @ts-expect-error the count must be a number
   expect(subject).toHaveToolCall('search', { count: 'two' });
   // @ts-expect-error not an execution outcome
