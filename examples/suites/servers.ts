@@ -36,3 +36,13 @@ export const shippingServer = new StdioServer({
   command: process.execPath,
   args: [path.join(serversDist, 'example-server.js')],
 });
+
+/**
+ * The release server, built on the SDK v2 (`@modelcontextprotocol/server`), over stdio. It serves
+ * both protocol eras; with `protocol: 'auto'` (the default) the kit connects in 2026-07-28.
+ */
+export const releaseServer = new StdioServer({
+  name: 'release',
+  command: process.execPath,
+  args: [path.join(serversDist, 'release-server.js')],
+});

@@ -16,4 +16,12 @@ export {
   type ToolOutcome,
   type ToolPages,
 } from './toolTable';
-export { exampleServerBin, mathServerBin } from './binPaths';
+export {
+  createReleaseServer,
+  newReleaseState,
+  RELEASE_SERVER_NAME,
+  type ReleaseEra,
+  type ReleaseState,
+} from './releaseServer';
+export { runV2Server, serveV2Http, parseV2ServeArgs, type V2ServeMode } from './serveV2';
+export { exampleServerBin, mathServerBin, releaseServerBin } from './binPaths';
