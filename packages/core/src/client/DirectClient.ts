@@ -10,6 +10,7 @@ import type { DirectClientHost, ExecutionContext } from './DirectClientHost';
 import { declaredCapabilities } from './clientCapabilities';
 import { checkTimeoutMs, type CallToolOptions, type DirectClientOptions } from './DirectClientOptions';
 import { DirectOperations } from './DirectOperations';
+import { cacheHintsOf } from './cacheHints';
 import { listAll } from './listAll';
 import { checkLoggingLevel, cursorParams, requireString } from './operationArguments';
 import type {
@@ -83,7 +84,7 @@ export class DirectClient extends DirectOperations {
   listTools(options: { cursor?: string } = {}): Promise<ToolsPage> {
     return this.operation('tools/list', async () => {
       const page = await this.request('tools/list', (o) => this.listToolsPage(options.cursor, o));
-      return { tools: page.tools, nextCursor: page.nextCursor };
+      return { tools: page.tools, nextCursor: page.nextCursor, ...cacheHintsOf(page) };
     });
   }
 
@@ -98,7 +99,7 @@ export class DirectClient extends DirectOperations {
       const page = await this.request('resources/list', (o) =>
         this.sdkClient.listResources(cursorParams(options.cursor), o),
       );
-      return { resources: page.resources, nextCursor: page.nextCursor };
+      return { resources: page.resources, nextCursor: page.nextCursor, ...cacheHintsOf(page) };
     });
   }
 
@@ -118,7 +119,7 @@ export class DirectClient extends DirectOperations {
       const page = await this.request('resources/templates/list', (o) =>
         this.sdkClient.listResourceTemplates(cursorParams(options.cursor), o),
       );
-      return { resourceTemplates: page.resourceTemplates, nextCursor: page.nextCursor };
+      return { resourceTemplates: page.resourceTemplates, nextCursor: page.nextCursor, ...cacheHintsOf(page) };
     });
   }
 
@@ -140,7 +141,7 @@ export class DirectClient extends DirectOperations {
       const page = await this.request('prompts/list', (o) =>
         this.sdkClient.listPrompts(cursorParams(options.cursor), o),
       );
-      return { prompts: page.prompts, nextCursor: page.nextCursor };
+      return { prompts: page.prompts, nextCursor: page.nextCursor, ...cacheHintsOf(page) };
     });
   }
 
