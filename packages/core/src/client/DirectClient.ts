@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ListToolsResult, LoggingLevel, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ListToolsResult, LoggingLevel, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { sdkTypes } from './sdkTypes';
 import { ModelValidationError, UnsupportedFeature } from '../errors';
 import type { ToolCallResult } from '../execution/ExecutionResult';
@@ -49,6 +49,8 @@ export type { CloseReason, CloseRequest } from './closeOutcome';
 export class DirectClient extends DirectOperations {
   private readonly validator: ToolSchemaValidator | undefined;
   private toolCache: Promise<Map<string, Tool>> | undefined;
+  /** The tools as last listed on this connection: the source of `Mcp-Param-*` headers (2026-07-28). */
+  private readonly listedTools = new Map<string, Tool>();
   private notificationLog: NotificationLog | undefined;
 
   /** Use `kit.direct(server, options)`; the constructor is for the kit and spec runners. */
@@ -84,6 +86,7 @@ export class DirectClient extends DirectOperations {
   listTools(options: { cursor?: string } = {}): Promise<ToolsPage> {
     return this.operation('tools/list', async () => {
       const page = await this.request('tools/list', (o) => this.listToolsPage(options.cursor, o));
+      this.remember(page.tools);
       return { tools: page.tools, nextCursor: page.nextCursor, ...cacheHintsOf(page) };
     });
   }
@@ -191,14 +194,18 @@ export class DirectClient extends DirectOperations {
       }
       const tool = this.validator !== undefined ? (await this.cachedTools()).get(name) : undefined;
       if (tool !== undefined) this.validator?.validateArguments(tool, args);
+      const modern = this.modern;
+      const listed = tool ?? this.listedTools.get(name);
       const result = await this.request(
         'tools/call',
         (o) =>
-          this.sdkClient.request(
-            { method: 'tools/call', params: { name, arguments: args } },
-            sdkTypes().CallToolResultSchema,
-            o,
-          ),
+          modern !== undefined && listed !== undefined
+            ? (modern.callToolMirroringHeaders({ name, arguments: args }, listed, o) as Promise<CallToolResult>)
+            : this.sdkClient.request(
+                { method: 'tools/call', params: { name, arguments: args } },
+                sdkTypes().CallToolResultSchema,
+                o,
+              ),
         { timeoutMs, ...(options.onProgress !== undefined && { onProgress: options.onProgress }) },
       );
       const isError = result.isError === true;
@@ -369,9 +376,19 @@ export class DirectClient extends DirectOperations {
     );
   }
 
+  /**
+   * Keeps the listed definitions: on a 2026-07-28 connection a call to a listed tool mirrors its
+   * `x-mcp-header` arguments into `Mcp-Param-*` headers (SEP-2243); an unlisted tool is called
+   * without them, as the spec allows (contract §23).
+   */
+  private remember(tools: readonly Tool[]): void {
+    for (const tool of tools) this.listedTools.set(tool.name, tool);
+  }
+
   private fetchAllTools(): Promise<Tool[]> {
     return listAll('tools/list', async (cursor) => {
       const page = await this.request('tools/list', (o) => this.listToolsPage(cursor, o));
+      this.remember(page.tools);
       return { items: page.tools, nextCursor: page.nextCursor };
     });
   }

@@ -88,6 +88,18 @@ export class ModernSdkSession implements ModernConnection {
     return this.client.discover(options as never);
   }
 
+  callToolMirroringHeaders(
+    params: { name: string; arguments: Record<string, unknown> },
+    definition: { name: string; inputSchema: object },
+    options?: RequestOptions,
+  ): Promise<unknown> {
+    const { outputSchema: _checkedByTheKit, ...toolDefinition } = definition as typeof definition & {
+      outputSchema?: unknown;
+    };
+    const callTool = this.client.callTool as (p: unknown, o?: unknown) => Promise<unknown>;
+    return callTool.call(this.client, params, { ...options, toolDefinition });
+  }
+
   listen(filter: ListenFilter, options?: RequestOptions): Promise<{ close(): Promise<void> }> {
     return this.client.listen(filter, options as never);
   }

@@ -70,6 +70,25 @@ export function createConformanceServer(options: ConformanceServerOptions): Serv
     { name: 'lookup_user', description: 'Remote $ref in its schema', inputSchema: remoteRefSchema(options.canaryUrl) },
     { name: 'json_schema_2020_12_tool', description: 'The 2020-12 vocabulary', inputSchema: SCHEMA_2020_12 },
     {
+      name: 'test_custom_headers',
+      description: 'Arguments marked x-mcp-header are mirrored into Mcp-Param-* headers',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          priority: { type: 'integer', 'x-mcp-header': 'Priority' },
+          verbose: { type: 'boolean', 'x-mcp-header': 'Verbose' },
+          method_val: { type: 'string', 'x-mcp-header': 'Method' },
+          non_ascii_val: { type: 'string', 'x-mcp-header': 'NonAscii' },
+          whitespace_val: { type: 'string', 'x-mcp-header': 'Whitespace' },
+          crlf_val: { type: 'string', 'x-mcp-header': 'CrLf' },
+          float_val: { type: 'number' },
+          query: { type: 'string' },
+        },
+        required: ['region', 'query'],
+      },
+    },
+    {
       name: 'json_schema_echo',
       description: 'Echoes the schema it is given',
       inputSchema: { type: 'object', properties: { schema: { type: 'object' } }, required: ['schema'] },
