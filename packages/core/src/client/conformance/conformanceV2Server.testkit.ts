@@ -88,6 +88,7 @@ export function createConformanceServer(options: ConformanceServerOptions): Serv
         required: ['region', 'query'],
       },
     },
+    { name: 'start_job', description: 'Answers with a task (io.modelcontextprotocol/tasks)', inputSchema: emptyObject },
     {
       name: 'json_schema_echo',
       description: 'Echoes the schema it is given',
@@ -124,6 +125,13 @@ export function createConformanceServer(options: ConformanceServerOptions): Serv
         }
         return text(`answer: ${JSON.stringify(answer)}`);
       }
+      case 'start_job':
+        // The tasks extension's CreateTaskResult. SDK 2.4.0 has no task helper; it forwards a
+        // handler's resultType on tools/call but checks the rest as a CallToolResult.
+        return {
+          resultType: 'task',
+          task: { taskId: 'job-1', status: 'working', createdAt: '2026-07-28T00:00:00Z', ttl: 60_000 },
+        } as never;
       case 'json_schema_echo':
         return text(JSON.stringify((args as { schema?: unknown } | undefined)?.schema));
       default:

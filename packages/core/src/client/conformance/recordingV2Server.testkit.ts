@@ -91,7 +91,8 @@ export async function startRecordingV2Server(
 ): Promise<RecordingV2Server> {
   const { createMcpHandler } = require('@modelcontextprotocol/server') as typeof import('@modelcontextprotocol/server');
   const { toNodeHandler } = require('@modelcontextprotocol/node') as typeof import('@modelcontextprotocol/node');
-  const handler = toNodeHandler(createMcpHandler(() => factory(), { legacy }));
+  const mcpHandler = createMcpHandler(() => factory(), { legacy });
+  const handler = toNodeHandler(mcpHandler);
   const requests: WireRequest[] = [];
   let canary = 0;
   let rejections: { count: number; supported: readonly string[] } = { count: 0, supported: [] };
@@ -156,10 +157,12 @@ export async function startRecordingV2Server(
     rejectNextVersions: (count, supported) => {
       rejections = { count, supported };
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await mcpHandler.close();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
 }
