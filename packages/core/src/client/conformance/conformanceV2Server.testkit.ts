@@ -44,6 +44,24 @@ export function remoteRefSchema(canaryUrl: string): Record<string, unknown> {
   };
 }
 
+/**
+ * Tools whose `x-mcp-header` declarations break one SEP-2243 rule each (as the conformance
+ * scenario `http-invalid-tool-headers` serves them): name → `properties`.
+ */
+export const INVALID_HEADER_TOOLS: readonly (readonly [string, Record<string, unknown>])[] = [
+  ['invalid_empty_header', { a: { type: 'string', 'x-mcp-header': '' } }],
+  ['invalid_object_header', { a: { type: 'object', 'x-mcp-header': 'Obj' } }],
+  ['invalid_array_header', { a: { type: 'array', 'x-mcp-header': 'Arr' } }],
+  [
+    'invalid_duplicate_diff_case',
+    { a: { type: 'string', 'x-mcp-header': 'MyField' }, b: { type: 'string', 'x-mcp-header': 'myfield' } },
+  ],
+  ['invalid_space_in_name', { a: { type: 'string', 'x-mcp-header': 'My Field' } }],
+  ['invalid_colon_in_name', { a: { type: 'string', 'x-mcp-header': 'My:Field' } }],
+  ['invalid_non_ascii_name', { a: { type: 'string', 'x-mcp-header': 'R\u00e9gion' } }],
+  ['invalid_control_char_name', { a: { type: 'string', 'x-mcp-header': 'My\u0001Field' } }],
+];
+
 /** Options of the conformance server. */
 export interface ConformanceServerOptions {
   /** Where `lookup_user`'s remote `$ref` points. */
@@ -87,6 +105,16 @@ export function createConformanceServer(options: ConformanceServerOptions): Serv
         },
         required: ['region', 'query'],
       },
+    },
+    ...INVALID_HEADER_TOOLS.map(([name, properties]) => ({
+      name,
+      description: 'An invalid x-mcp-header declaration',
+      inputSchema: { type: 'object', properties },
+    })),
+    {
+      name: 'valid_tool',
+      description: 'A valid x-mcp-header declaration',
+      inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } },
     },
     { name: 'start_job', description: 'Answers with a task (io.modelcontextprotocol/tasks)', inputSchema: emptyObject },
     {
