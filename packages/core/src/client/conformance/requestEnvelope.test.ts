@@ -13,7 +13,11 @@ afterEach(() => server.close());
 
 async function exercise(): Promise<void> {
   const client = await kit()
-    .direct(server.definition(), { onElicitation: () => ({ action: 'accept', content: { ok: true } }) })
+    .direct(server.definition(), {
+      onElicitation: () => ({ action: 'accept', content: { ok: true } }),
+      onSampling: () => ({ role: 'assistant', content: { type: 'text', text: 'unused' }, model: 'none' }),
+      onRoots: () => [{ uri: 'file:///unused' }],
+    })
     .connect();
   await client.listTools();
   await client.callTool('two_questions', {});
@@ -39,10 +43,15 @@ describe('2026-07-28 request _meta envelope (request-metadata)', () => {
       expect(meta).toMatchObject({
         'io.modelcontextprotocol/protocolVersion': '2026-07-28',
         'io.modelcontextprotocol/clientInfo': { name: expect.any(String), version: expect.any(String) },
-        // onElicitation given: the capability is declared as an object (sep-2575-client-declares-*).
-        'io.modelcontextprotocol/clientCapabilities': { elicitation: expect.any(Object) },
+        // Handlers given: each capability is declared as an object (sep-2575-client-declares-*).
+        'io.modelcontextprotocol/clientCapabilities': {
+          elicitation: expect.any(Object),
+          sampling: expect.any(Object),
+          roots: expect.any(Object),
+        },
       });
-      expect(Array.isArray(meta?.['io.modelcontextprotocol/clientCapabilities'])).toBe(false);
+      const capabilities = meta?.['io.modelcontextprotocol/clientCapabilities'] as Record<string, unknown>;
+      for (const name of ['elicitation', 'sampling', 'roots']) expect(Array.isArray(capabilities[name])).toBe(false);
     }
   });
 
