@@ -20,7 +20,8 @@ test('a remote $ref in a tool schema is never fetched: listing, validating and c
   expect(result.isError).toBe(false);
   await client.close();
   // The canary is live (a fetch would count), and nobody fetched it.
-  expect((await fetch(server.canaryUrl)).status).toBe(200);
+  const canary = await fetch(server.canaryUrl);
+  expect(await canary.text()).toBe('{"type":"string"}');
   expect(server.canaryFetches()).toBe(1);
 });
 
