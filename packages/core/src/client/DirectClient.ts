@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ListToolsResult, LoggingLevel, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ListToolsResult, LoggingLevel, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { sdkTypes } from './sdkTypes';
 import { ModelValidationError, UnsupportedFeature } from '../errors';
 import type { ToolCallResult } from '../execution/ExecutionResult';
@@ -10,6 +10,7 @@ import type { DirectClientHost, ExecutionContext } from './DirectClientHost';
 import { declaredCapabilities } from './clientCapabilities';
 import { checkTimeoutMs, type CallToolOptions, type DirectClientOptions } from './DirectClientOptions';
 import { DirectOperations } from './DirectOperations';
+import { cacheHintsOf } from './cacheHints';
 import { listAll } from './listAll';
 import { checkLoggingLevel, cursorParams, requireString } from './operationArguments';
 import type {
@@ -50,6 +51,8 @@ export type { CloseReason, CloseRequest } from './closeOutcome';
 export class DirectClient extends DirectOperations {
   private readonly validator: ToolSchemaValidator | undefined;
   private toolCache: Promise<Map<string, Tool>> | undefined;
+  /** The tools as last listed on this connection: the source of `Mcp-Param-*` headers (2026-07-28). */
+  private readonly listedTools = new Map<string, Tool>();
   private notificationLog: NotificationLog | undefined;
 
   /** Use `kit.direct(server, options)`; the constructor is for the kit and spec runners. */
@@ -85,7 +88,8 @@ export class DirectClient extends DirectOperations {
   listTools(options: { cursor?: string } = {}): Promise<ToolsPage> {
     return this.operation('tools/list', async () => {
       const page = await this.request('tools/list', (o) => this.listToolsPage(options.cursor, o));
-      return { tools: this.listed(page.tools), nextCursor: page.nextCursor };
+      this.remember(page.tools);
+      return { tools: this.listed(page.tools), nextCursor: page.nextCursor, ...cacheHintsOf(page) };
     });
   }
 
@@ -114,7 +118,7 @@ export class DirectClient extends DirectOperations {
       const page = await this.request('resources/list', (o) =>
         this.sdkClient.listResources(cursorParams(options.cursor), o),
       );
-      return { resources: page.resources, nextCursor: page.nextCursor };
+      return { resources: page.resources, nextCursor: page.nextCursor, ...cacheHintsOf(page) };
     });
   }
 
@@ -134,7 +138,7 @@ export class DirectClient extends DirectOperations {
       const page = await this.request('resources/templates/list', (o) =>
         this.sdkClient.listResourceTemplates(cursorParams(options.cursor), o),
       );
-      return { resourceTemplates: page.resourceTemplates, nextCursor: page.nextCursor };
+      return { resourceTemplates: page.resourceTemplates, nextCursor: page.nextCursor, ...cacheHintsOf(page) };
     });
   }
 
@@ -156,7 +160,7 @@ export class DirectClient extends DirectOperations {
       const page = await this.request('prompts/list', (o) =>
         this.sdkClient.listPrompts(cursorParams(options.cursor), o),
       );
-      return { prompts: page.prompts, nextCursor: page.nextCursor };
+      return { prompts: page.prompts, nextCursor: page.nextCursor, ...cacheHintsOf(page) };
     });
   }
 
@@ -206,14 +210,18 @@ export class DirectClient extends DirectOperations {
       }
       const tool = this.validator !== undefined ? (await this.cachedTools()).get(name) : undefined;
       if (tool !== undefined) this.validator?.validateArguments(tool, args);
+      const modern = this.modern;
+      const listed = tool ?? this.listedTools.get(name);
       const result = await this.request(
         'tools/call',
         (o) =>
-          this.sdkClient.request(
-            { method: 'tools/call', params: { name, arguments: args } },
-            sdkTypes().CallToolResultSchema,
-            o,
-          ),
+          modern !== undefined && listed !== undefined
+            ? (modern.callToolMirroringHeaders({ name, arguments: args }, listed, o) as Promise<CallToolResult>)
+            : this.sdkClient.request(
+                { method: 'tools/call', params: { name, arguments: args } },
+                sdkTypes().CallToolResultSchema,
+                o,
+              ),
         { timeoutMs, ...(options.onProgress !== undefined && { onProgress: options.onProgress }) },
       );
       const isError = result.isError === true;
@@ -384,9 +392,19 @@ export class DirectClient extends DirectOperations {
     );
   }
 
+  /**
+   * Keeps the listed definitions: on a 2026-07-28 connection a call to a listed tool mirrors its
+   * `x-mcp-header` arguments into `Mcp-Param-*` headers (SEP-2243); an unlisted tool is called
+   * without them, as the spec allows (contract §23).
+   */
+  private remember(tools: readonly Tool[]): void {
+    for (const tool of tools) this.listedTools.set(tool.name, tool);
+  }
+
   private fetchAllTools(): Promise<Tool[]> {
     return listAll('tools/list', async (cursor) => {
       const page = await this.request('tools/list', (o) => this.listToolsPage(cursor, o));
+      this.remember(page.tools);
       return { items: page.tools, nextCursor: page.nextCursor };
     });
   }

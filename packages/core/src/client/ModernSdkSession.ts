@@ -1,5 +1,6 @@
 import type { Client as V2Client } from '@modelcontextprotocol/client';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ProtocolError } from '../errors';
 import type { ListenFilter, ModernConnection, SdkSession } from './SdkSession';
 
 type Params = Record<string, unknown> | undefined;
@@ -86,6 +87,39 @@ export class ModernSdkSession implements ModernConnection {
 
   discover(options?: RequestOptions): Promise<unknown> {
     return this.client.discover(options as never);
+  }
+
+  async callToolMirroringHeaders(
+    params: { name: string; arguments: Record<string, unknown> },
+    definition: { name: string; inputSchema: object },
+    options?: RequestOptions,
+  ): Promise<unknown> {
+    const { outputSchema: _checkedByTheKit, ...toolDefinition } = definition as typeof definition & {
+      outputSchema?: unknown;
+    };
+    const refusal = await this.invalidHeaderDeclaration(toolDefinition);
+    if (refusal !== undefined) {
+      throw new ProtocolError(
+        `tool ${params.name} was not called: its inputSchema has an invalid x-mcp-header declaration (${refusal}). ` +
+          'A 2026-07-28 client must not call such a tool (SEP-2243); fix the declaration in the server’s tool definition',
+        { tool: params.name, reason: refusal },
+        { code: 'invalid_tool_definition' },
+      );
+    }
+    const callTool = this.client.callTool as (p: unknown, o?: unknown) => Promise<unknown>;
+    return callTool.call(this.client, params, { ...options, toolDefinition });
+  }
+
+  /**
+   * Why the tool's `x-mcp-header` declarations are invalid, by the SDK v2's own scan (the one its
+   * `callTool` uses to build `Mcp-Param-*` headers; 2.4.0 keeps it on the client instance, not
+   * exported), or `undefined` when they are valid or the SDK has no such scan.
+   */
+  private async invalidHeaderDeclaration(definition: object): Promise<string | undefined> {
+    const resolve = (this.client as unknown as { _resolveXMcpHeaderScan?: unknown })._resolveXMcpHeaderScan;
+    if (typeof resolve !== 'function') return undefined;
+    const scan = (await resolve.call(this.client, '', definition)) as { valid?: boolean; reason?: unknown } | undefined;
+    return scan?.valid === false ? String(scan.reason ?? 'rejected by the SDK') : undefined;
   }
 
   listen(filter: ListenFilter, options?: RequestOptions): Promise<{ close(): Promise<void> }> {

@@ -27,6 +27,17 @@ export type SdkSession = Pick<
 export interface ModernConnection {
   /** Sends `server/discover`. */
   discover(options?: RequestOptions): Promise<unknown>;
+  /**
+   * `tools/call` through the v2 client's `callTool` with the tool's listed definition, so the SDK
+   * mirrors the arguments its `inputSchema` marks with `x-mcp-header` into `Mcp-Param-{Name}`
+   * HTTP headers (SEP-2243). The definition goes without `outputSchema`: the kit checks results
+   * itself (`validateSchemas`), the SDK must not.
+   */
+  callToolMirroringHeaders(
+    params: { name: string; arguments: Record<string, unknown> },
+    definition: { name: string; inputSchema: object },
+    options?: RequestOptions,
+  ): Promise<unknown>;
   /** Opens `subscriptions/listen`; resolves once the server acknowledged it. */
   listen(filter: ListenFilter, options?: RequestOptions): Promise<{ close(): Promise<void> }>;
 }

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createExampleServer } from '@sf-m3/example-servers';
 import { StartedTransport } from '../transport/StartedTransport';
-import { classifyProbeAnswer, ENVELOPE_KEYS, probeEra } from './eraProbe';
+import { classifyProbeAnswer, ENVELOPE_KEYS, probeEra, retryRevision } from './eraProbe';
 import { V2_ERA_SERVER } from './v2EraServers.testkit';
 
 const options = { timeoutMs: 5000, clientInfo: { name: 'sf-m3', version: '0.1.0' }, capabilities: {} };
@@ -59,5 +59,25 @@ describe('the server/discover probe', () => {
         error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2027-01-01'] } },
       }),
     ).toMatchObject({ era: 'legacy', offered: ['2027-01-01'] });
+  });
+});
+
+describe('retryRevision (sep-2575-client-retry-supported-version)', () => {
+  const rejected = (code: number, supported: unknown) =>
+    ({
+      jsonrpc: '2.0',
+      id: 'm3-era-probe',
+      error: { code, message: 'Unsupported protocol version', data: { supported } },
+    }) as const;
+
+  test('-32022 naming a revision the kit speaks: retry with it', () => {
+    expect(retryRevision(rejected(-32022, ['2099-01-01', '2026-07-28']))).toBe('2026-07-28');
+  });
+
+  test('-32022 naming only revisions the kit does not speak, another error, or a result: no retry', () => {
+    expect(retryRevision(rejected(-32022, ['2025-11-25']))).toBeUndefined();
+    expect(retryRevision(rejected(-32022, 'not a list'))).toBeUndefined();
+    expect(retryRevision(rejected(-32601, ['2026-07-28']))).toBeUndefined();
+    expect(retryRevision({ jsonrpc: '2.0', id: 'm3-era-probe', result: {} })).toBeUndefined();
   });
 });

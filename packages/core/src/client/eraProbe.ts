@@ -45,6 +45,21 @@ export interface ProbeOptions {
 }
 
 const PROBE_ID = 'm3-era-probe';
+/** The id of the one retry after an unsupported-version answer (a retry MUST use a new id). */
+const RETRY_ID = 'm3-era-probe-retry';
+/** JSON-RPC error code of `UnsupportedProtocolVersionError` (2026-07-28). */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/**
+ * The modern revision to retry `server/discover` with when the server rejected the first one as an
+ * unsupported protocol version and named, in `data.supported`, a revision the kit speaks
+ * (conformance check `sep-2575-client-retry-supported-version`); `undefined` otherwise.
+ */
+export function retryRevision(message: JSONRPCMessage): string | undefined {
+  if (!('error' in message) || message.error.code !== UNSUPPORTED_PROTOCOL_VERSION) return undefined;
+  const offered = stringList((message.error.data as { supported?: unknown } | undefined)?.supported);
+  return MODERN_REVISIONS.find((revision) => offered.includes(revision));
+}
 
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
@@ -104,8 +119,9 @@ function ownErrorIn(error: unknown): M3Error | undefined {
  * Asks a started-or-not transport whether its server speaks the stateless era: sends one
  * `server/discover` carrying the 2026-07-28 `_meta` envelope and waits for its answer, in place
  * (no extra connection or process). The transport is started here and left started, with its
- * handlers cleared, for the client that takes it over. A result offering a revision the kit speaks
- * is a modern verdict; a JSON-RPC error, silence past `timeoutMs`, an HTTP error status or anything
+ * handlers cleared, for the client that takes it over. An unsupported-protocol-version error
+ * (-32022) naming a revision the kit speaks is answered by one retry with that revision and a new
+ * id. A result offering a revision the kit speaks is a modern verdict; a JSON-RPC error, silence past `timeoutMs`, an HTTP error status or anything
  * else is a legacy one (a closed transport says so). A probe that cannot reach the server at all
  * (refused, redirected) is `unreachable`: connecting fails with that error, never a fallback.
  */
@@ -115,26 +131,14 @@ export async function probeEra(transport: Transport, options: ProbeOptions): Pro
     settle = resolve;
   });
   const legacy = (reason: string, closed = false): ProbeVerdict => ({ era: 'legacy', reason, offered: [], closed });
-  transport.onmessage = (message) => {
-    if (('result' in message || 'error' in message) && (message as { id?: unknown }).id === PROBE_ID) {
-      settle(classifyProbeAnswer(message));
-    }
-  };
-  transport.onclose = () => settle(legacy('the connection closed during the server/discover probe', true));
-  transport.onerror = () => undefined;
-  const timer = setTimeout(
-    () => settle(legacy(`server/discover got no answer within ${options.timeoutMs} ms`)),
-    options.timeoutMs,
-  );
-  try {
-    await transport.start();
+  const send = (id: string, revision: string): void => {
     const probe: JSONRPCMessage = {
       jsonrpc: '2.0',
-      id: PROBE_ID,
+      id,
       method: 'server/discover',
       params: {
         _meta: {
-          [ENVELOPE_KEYS.protocolVersion]: MODERN_REVISIONS[0]!,
+          [ENVELOPE_KEYS.protocolVersion]: revision,
           [ENVELOPE_KEYS.clientInfo]: options.clientInfo,
           [ENVELOPE_KEYS.clientCapabilities]: options.capabilities,
         },
@@ -148,6 +152,27 @@ export async function probeEra(transport: Transport, options: ProbeOptions): Pro
           : { era: 'unreachable', error: ownErrorIn(error) ?? error },
       );
     });
+  };
+  let expectedId = PROBE_ID;
+  transport.onmessage = (message) => {
+    if (!('result' in message || 'error' in message) || (message as { id?: unknown }).id !== expectedId) return;
+    const revision = expectedId === PROBE_ID ? retryRevision(message) : undefined;
+    if (revision !== undefined) {
+      expectedId = RETRY_ID;
+      send(RETRY_ID, revision);
+      return;
+    }
+    settle(classifyProbeAnswer(message));
+  };
+  transport.onclose = () => settle(legacy('the connection closed during the server/discover probe', true));
+  transport.onerror = () => undefined;
+  const timer = setTimeout(
+    () => settle(legacy(`server/discover got no answer within ${options.timeoutMs} ms`)),
+    options.timeoutMs,
+  );
+  try {
+    await transport.start();
+    send(PROBE_ID, MODERN_REVISIONS[0]!);
     return await answered;
   } finally {
     clearTimeout(timer);

@@ -8,6 +8,8 @@ import type {
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 
+import type { CacheHints } from './cacheHints';
+
 export type { GetPromptResult, Prompt, Resource, ResourceTemplate, Tool };
 
 /**
@@ -24,26 +26,26 @@ export interface InitializationResult {
   readonly instructions: string | null;
 }
 
-/** One page of `tools/list`. */
-export interface ToolsPage {
+/** One page of `tools/list`; `ttlMs` / `cacheScope` as the server sent them (2026-07-28, contract §23). */
+export interface ToolsPage extends CacheHints {
   readonly tools: Tool[];
   readonly nextCursor: string | undefined;
 }
 
 /** One page of `resources/list`. */
-export interface ResourcesPage {
+export interface ResourcesPage extends CacheHints {
   readonly resources: Resource[];
   readonly nextCursor: string | undefined;
 }
 
 /** One page of `resources/templates/list`. */
-export interface ResourceTemplatesPage {
+export interface ResourceTemplatesPage extends CacheHints {
   readonly resourceTemplates: ResourceTemplate[];
   readonly nextCursor: string | undefined;
 }
 
 /** One page of `prompts/list`. */
-export interface PromptsPage {
+export interface PromptsPage extends CacheHints {
   readonly prompts: Prompt[];
   readonly nextCursor: string | undefined;
 }
