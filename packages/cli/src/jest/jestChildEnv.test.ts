@@ -144,6 +144,13 @@ describe('jestChildEnv', () => {
     expect(jestChildEnv({ M3_SECRET_ENV_NAMES: 'STALE' }, options, 'run-x', []).M3_SECRET_ENV_NAMES).toBeUndefined();
   });
 
+  test('--seed travels as M3_FUZZ_SEED for describe.m3.fuzz; without it a stale one is dropped', () => {
+    const seeded = validateTestOptions({ serverTokens: [], seed: '1234' }, '/p');
+    expect(jestChildEnv({}, seeded, 'run-x', []).M3_FUZZ_SEED).toBe('1234');
+    const plain = validateTestOptions({ serverTokens: [] }, '/p');
+    expect(jestChildEnv({ M3_FUZZ_SEED: '9' }, plain, 'run-x', []).M3_FUZZ_SEED).toBeUndefined();
+  });
+
   test('leaves optional selections unset', () => {
     const env = jestChildEnv({ M3_TRIALS: '9' }, validateTestOptions({ serverTokens: [] }, '/p'), 'run-x', []);
     expect(Object.keys(env).sort()).toEqual(['M3_ARGV', 'M3_CLI_PID', 'M3_RESULTS_DB', 'M3_RUN_ID']);
