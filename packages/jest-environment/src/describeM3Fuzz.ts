@@ -29,12 +29,12 @@ export type DescribeM3Fuzz = (server: ServerDefinition, options?: M3FuzzOptions)
 
 /** The sandbox's fuzzer (from its own `@sf-m3/core`, so kits and errors are of one realm). */
 export interface FuzzRuntime {
-  fuzzTool(
+  fuzzTools(
     kit: MCPTestKit,
     server: ServerDefinition,
-    tool: FuzzableTool,
+    tools: readonly FuzzableTool[],
     options: FuzzToolOptions,
-  ): Promise<FuzzToolReport>;
+  ): Promise<FuzzToolReport[]>;
   listToolsSync(server: unknown): ToolListing;
   fuzzFailureMessage(failure: NonNullable<FuzzToolReport['valid']['failure']>, testPath: string | null): string;
   fuzzSeed(explicit: number | undefined): number;
@@ -92,10 +92,12 @@ export function createDescribeM3Fuzz(deps: DescribeM3FuzzDependencies): Describe
         throw new ModelValidationError('describe.m3.fuzz tests run only inside the sf-m3 environment');
       return current as MCPTestKit;
     };
-    const fuzzOne = async (tool: FuzzableTool): Promise<string[]> => {
-      const report = await runtime.fuzzTool(kit(), server, tool, toolOptions);
-      return [report.valid, report.invalid].flatMap((phase) =>
-        phase?.failure ? [runtime.fuzzFailureMessage(phase.failure, deps.testPath)] : [],
+    const fuzz = async (tools: readonly FuzzableTool[]): Promise<string[]> => {
+      const reports = await runtime.fuzzTools(kit(), server, tools, toolOptions);
+      return reports.flatMap((report) =>
+        [report.valid, report.invalid].flatMap((phase) =>
+          phase?.failure ? [runtime.fuzzFailureMessage(phase.failure, deps.testPath)] : [],
+        ),
       );
     };
     deps.describeM3(`fuzz ${serverName}`, () => {
@@ -109,10 +111,7 @@ export function createDescribeM3Fuzz(deps: DescribeM3FuzzDependencies): Describe
         deps.test(
           'every tool (in-process server: listed when the test runs; pass tools for a test per tool)',
           async () => {
-            const tools = await listTools(kit(), server);
-            const failures: string[] = [];
-            for (const tool of tools) failures.push(...(await fuzzOne(tool)));
-            failIf(failures);
+            failIf(await fuzz(await listTools(kit(), server)));
           },
           MAX_TEST_TIMEOUT_MS,
         );
@@ -132,7 +131,7 @@ export function createDescribeM3Fuzz(deps: DescribeM3FuzzDependencies): Describe
           async () => {
             // Names given by the user carry no schema yet: fetch it from the server.
             const tool = 'inputSchema' in listed ? listed : await findTool(kit(), server, listed.name);
-            failIf(await fuzzOne(tool));
+            failIf(await fuzz([tool]));
           },
           testTimeout,
         );

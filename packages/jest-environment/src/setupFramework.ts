@@ -32,8 +32,8 @@ runtime.createServer = (selection) => {
   );
 };
 runtime.loadFuzz = () => {
-  const { fuzzFailureMessage, fuzzSeed, fuzzTool, listToolsSync } = require('@sf-m3/core') as Core;
-  return { fuzzFailureMessage, fuzzSeed, fuzzTool, listToolsSync };
+  const { fuzzFailureMessage, fuzzSeed, fuzzTools, listToolsSync } = require('@sf-m3/core') as Core;
+  return { fuzzFailureMessage, fuzzSeed, fuzzTools, listToolsSync };
 };
 runtime.createStore = (path) => {
   const { isPostgresUrl, openPostgresStore } = require('@sf-m3/core') as Core;

@@ -101,62 +101,99 @@ export async function fuzzTool(
   tool: FuzzableTool,
   options: FuzzToolOptions = {},
 ): Promise<FuzzToolReport> {
+  const [report] = await fuzzTools(kit, server, [tool], options);
+  return report!;
+}
+
+/**
+ * Fuzzes several tools of one server in turn over one shared connection (reconnected only after a
+ * crash or a hang), which saves a server start per tool. Each tool records its own evaluations.
+ */
+export async function fuzzTools(
+  kit: MCPTestKit,
+  server: ServerDefinition,
+  tools: readonly FuzzableTool[],
+  options: FuzzToolOptions = {},
+): Promise<FuzzToolReport[]> {
   const runs = options.runs ?? DEFAULT_FUZZ_RUNS;
-  if (!Number.isInteger(runs) || runs < 1)
+  if (!Number.isInteger(runs) || runs < 1) {
     throw new ModelValidationError(`fuzz runs must be a positive whole number, not ${runs}`);
+  }
   const timeoutMs = options.timeoutMs ?? DEFAULT_FUZZ_TIMEOUT_MS;
   const seed = fuzzSeed(options.seed);
-  const arbitraries = inputArbitraries(tool.inputSchema);
-  const validator = new ToolSchemaValidator();
   const session = new FuzzSession(kit, server, timeoutMs);
-  const context: PhaseContext = { tool, validator, session, runs, seed, timeoutMs };
   try {
-    const valid = await runPhase(context, 'valid', arbitraries.valid);
-    const invalid =
-      options.invalid === false
-        ? null
-        : arbitraries.invalid === null
-          ? {
-              phase: 'invalid' as const,
-              runs: 0,
-              skipped: 0,
-              failure: null,
-              note: 'the inputSchema leaves nothing to break',
-            }
-          : await runPhase(context, 'invalid', arbitraries.invalid);
-    const report: FuzzToolReport = {
-      tool: tool.name,
-      server: server.name,
-      seed,
-      valid,
-      invalid,
-      notes: arbitraries.notes,
-      reconnects: session.reconnectCount,
-    };
-    const executionId = session.executionIds[0] ?? null;
-    for (const phase of [valid, invalid]) {
-      if (phase === null) continue;
-      await kit.recordCheck({
-        evaluator: `m3.fuzz.${phase.phase}`,
-        passed: phase.failure === null,
-        rationale:
-          phase.failure === null ? passRationale(phase) : fuzzFailureMessage(phase.failure, options.testPath ?? null),
-        subject: { tool: tool.name },
-        executionId,
-        metadata: {
-          tool: tool.name,
-          server: server.name,
-          seed,
-          runs: phase.runs,
-          skipped: phase.skipped,
-          ...(phase.failure !== null && { problem: phase.failure.kind }),
-        },
-      });
+    const reports: FuzzToolReport[] = [];
+    for (const tool of tools) {
+      reports.push(await fuzzOneTool(kit, server, tool, session, { ...options, runs, seed, timeoutMs }));
     }
-    return report;
+    return reports;
   } finally {
     await session.close();
   }
+}
+
+type ResolvedOptions = FuzzToolOptions & { readonly runs: number; readonly seed: number; readonly timeoutMs: number };
+
+async function fuzzOneTool(
+  kit: MCPTestKit,
+  server: ServerDefinition,
+  tool: FuzzableTool,
+  session: FuzzSession,
+  options: ResolvedOptions,
+): Promise<FuzzToolReport> {
+  const { runs, seed, timeoutMs } = options;
+  const arbitraries = inputArbitraries(tool.inputSchema);
+  const validator = new ToolSchemaValidator();
+  const context: PhaseContext = { tool, validator, session, runs, seed, timeoutMs };
+  const firstExecution = session.executionIds.length;
+  const reconnectsBefore = session.reconnectCount;
+  const valid = await runPhase(context, 'valid', arbitraries.valid);
+  const invalid =
+    options.invalid === false
+      ? null
+      : arbitraries.invalid === null
+        ? {
+            phase: 'invalid' as const,
+            runs: 0,
+            skipped: 0,
+            failure: null,
+            note: 'the inputSchema leaves nothing to break',
+          }
+        : await runPhase(context, 'invalid', arbitraries.invalid);
+  const report: FuzzToolReport = {
+    tool: tool.name,
+    server: server.name,
+    seed,
+    valid,
+    invalid,
+    notes: arbitraries.notes,
+    reconnects: session.reconnectCount - reconnectsBefore,
+  };
+  // The evaluations belong to the connection the tool's first input went over.
+  const executionId =
+    session.executionIds[Math.max(0, Math.min(firstExecution, session.executionIds.length - 1))] ?? null;
+  for (const phase of [valid, invalid]) {
+    if (phase === null) continue;
+    await kit.recordCheck({
+      evaluator: `m3.fuzz.${phase.phase}`,
+      passed: phase.failure === null,
+      rationale:
+        phase.failure === null ? passRationale(phase) : fuzzFailureMessage(phase.failure, options.testPath ?? null),
+      subject: { tool: tool.name },
+      executionId,
+      metadata: {
+        tool: tool.name,
+        server: server.name,
+        seed,
+        runs: phase.runs,
+        skipped: phase.skipped,
+        ...(phase.failure !== null && { problem: phase.failure.kind }),
+        ...(arbitraries.notes.length > 0 && { notGenerated: [...arbitraries.notes] }),
+      },
+    });
+  }
+  return report;
 }
 
 function passRationale(phase: FuzzPhaseReport): string {

@@ -7,7 +7,10 @@
 //   hang      never answers when mode is "slow"
 //   bad_output  returns structuredContent.total as a string when qty > 500 (breaks its outputSchema)
 //   rpc_error   throws on bad input, which the SDK sends as JSON-RPC -32603, not -32602
+//   PLANTED_PID_DIR, when set, gets an empty file named after this process's pid (tests check reaping).
 'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
 const { Server } = require('@modelcontextprotocol/sdk/server/index.js');
 const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
 const { CallToolRequestSchema, ListToolsRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
@@ -57,6 +60,8 @@ const TOOLS = [
     inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
   },
 ];
+
+if (process.env.PLANTED_PID_DIR) fs.writeFileSync(path.join(process.env.PLANTED_PID_DIR, String(process.pid)), '');
 
 const text = (value) => ({ content: [{ type: 'text', text: String(value) }] });
 const toolError = (message) => ({ content: [{ type: 'text', text: message }], isError: true });
