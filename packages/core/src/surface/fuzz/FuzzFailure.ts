@@ -44,7 +44,9 @@ export function fuzzFailureMessage(failure: FuzzFailure, testPath: string | null
     `fuzz: tool ${failure.tool} ${HEADLINES[failure.kind]} on ${failure.phase === 'valid' ? 'a valid' : 'an invalid'} input`,
     `  problem: ${failure.problem}`,
     `  minimal input: ${input}`,
-    `  seed: ${failure.seed}${failure.path === null ? '' : `, path: ${failure.path}`} (shrunk ${failure.shrinks} time(s))`,
+    `  seed: ${failure.seed} (shrunk ${failure.shrinks} time(s))`,
     `  reproduce: npx m3 test --seed ${failure.seed}   or   ${jestCommand}`,
+    // Last: Jest reads "a:1:2"-like text as a stack location and trims its indentation.
+    ...(failure.path === null ? [] : [`  fast-check path: ${failure.path}`]),
   ].join('\n');
 }
