@@ -10,6 +10,9 @@ import { fuzzSeed, fuzzTool, type FuzzableTool } from './fuzzTool';
 
 const PLANTED = join(__dirname, '__fixtures__', 'planted-faults-server.js');
 
+// Shrinking a crash restarts the server once per step that still crashes: slow on a loaded machine.
+jest.setTimeout(120_000);
+
 let kit: MCPTestKit;
 let pidDir: string;
 let planted: StdioServer;
@@ -111,6 +114,9 @@ describe('fuzzTool (contract §25)', () => {
     const report = await fuzzTool(kit, planted, tools.get('hang')!, { runs: 20, seed: 1, timeoutMs: 300 });
     expect(report.valid.failure).toMatchObject({ kind: 'hang', input: { mode: 'slow', label: '' } });
     expect(report.valid.failure!.problem).toBe('no answer within 300 ms; the server was reaped and reconnected');
+    // Each hang closed its connection (reaping the server); the next input started a fresh one.
+    expect(report.reconnects).toBeGreaterThan(0);
+    expect(readdirSync(pidDir).length).toBe(report.reconnects + 1);
     // The invalid inputs ran after the hangs, over a fresh connection, and passed.
     expect(report.invalid).toMatchObject({ runs: 20, failure: null });
     expect(livePlantedPids()).toEqual([]);
