@@ -5,5 +5,5 @@ export { DEFAULT_FUZZ_RUNS, DEFAULT_FUZZ_TIMEOUT_MS, fuzzSeed, fuzzTool, fuzzToo
 export type { FuzzableTool, FuzzPhaseReport, FuzzToolOptions, FuzzToolReport } from './fuzzTool';
 export { inputArbitraries } from './inputArbitraries';
 export type { InputArbitraries } from './inputArbitraries';
-export { LISTING_TIMEOUT_MS, listToolsSync } from './listToolsSync';
+export { LISTING_TIMEOUT_MS, listingRequest, listToolsSync } from './listToolsSync';
 export type { ToolListing } from './listToolsSync';

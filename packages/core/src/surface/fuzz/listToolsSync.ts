@@ -16,14 +16,11 @@ export type ToolListing = { readonly tools: readonly FuzzableTool[] } | { readon
 export const LISTING_TIMEOUT_MS = 30_000;
 
 /**
- * Lists a stdio or HTTP server's tools synchronously, for `describe.m3.fuzz`: Jest registers tests
- * synchronously while collecting a file, so the listing runs in a child Node process
- * (`spawnSync`) that connects, lists and exits. The definition crosses as JSON on stdin, secrets
- * as `secretFromEnv` names the child resolves from the same environment: no secret value is
- * written anywhere. In-process servers and servers with HTTP `auth` cannot cross a process
- * boundary: they get an error telling the user to pass `tools`.
+ * What the listing child is sent for a server: plain JSON, where a `secretFromEnv` value stays a
+ * reference (`{ kind: 'secret_ref', env: NAME }`), never its value. In-process servers and servers
+ * with HTTP `auth` cannot cross a process boundary: they get an error telling the user to pass `tools`.
  */
-export function listToolsSync(server: unknown, timeoutMs: number = LISTING_TIMEOUT_MS): ToolListing {
+export function listingRequest(server: unknown, timeoutMs: number): ListingRequest | { readonly error: string } {
   const definition = server as { kind?: unknown; name?: unknown; auth?: unknown } & Record<string, unknown>;
   const name = String(definition.name);
   if (definition.kind !== 'stdio' && definition.kind !== 'http') {
@@ -57,9 +54,26 @@ export function listToolsSync(server: unknown, timeoutMs: number = LISTING_TIMEO
           trust: definition.trust,
           protocol: definition.protocol,
         };
-  const request: ListingRequest = { server: fields as ListingRequest['server'], timeoutMs };
+  return { server: fields as ListingRequest['server'], timeoutMs };
+}
+
+/**
+ * Lists a stdio or HTTP server's tools synchronously, for `describe.m3.fuzz`: Jest registers tests
+ * synchronously while collecting a file, so the listing runs in a child Node process
+ * (`spawnSync`) that connects, lists and exits. The definition crosses as JSON on stdin, secrets
+ * as `secretFromEnv` names the child resolves from the same environment: no secret value is
+ * written anywhere. In-process servers and servers with HTTP `auth` cannot cross a process
+ * boundary: they get an error telling the user to pass `tools`.
+ */
+export function listToolsSync(server: unknown, timeoutMs: number = LISTING_TIMEOUT_MS): ToolListing {
+  const request = listingRequest(server, timeoutMs);
+  if ('error' in request) return request;
+  const name = request.server.name as string;
   const child = spawnSync(process.execPath, [childScript()], {
     input: JSON.stringify(request),
+    // This realm's environment, explicitly: under Jest it is the test file's own `process.env`,
+    // which is where `secretFromEnv` values are resolved for a connection too.
+    env: process.env,
     encoding: 'utf8',
     timeout: timeoutMs + 5_000,
     killSignal: 'SIGKILL',
