@@ -73,7 +73,7 @@ export function createDescribeM3Fuzz(deps: DescribeM3FuzzDependencies): Describe
     }
     const checked = validateFuzzOptions(serverName, options);
     const runtime = deps.fuzz();
-    // One seed for the file: every tool's inputs replay from it (printed on failure).
+    // One seed per call, drawn at collection: every tool's inputs replay from it (printed on failure).
     const seed = runtime.fuzzSeed(checked.seed);
     const runs = checked.runs ?? DEFAULT_RUNS;
     const timeoutMs = checked.timeoutMs ?? DEFAULT_TIMEOUT_MS;
