@@ -313,6 +313,8 @@ export { describeM3, getM3Kit, m3Kit, testM3 } from '@sf-m3/jest-environment';
 export type {
   DescribeM3,
   DescribeM3Function,
+  DescribeM3Fuzz,
+  M3FuzzOptions,
   M3SuiteOptions,
   TestM3,
   TestM3Context,

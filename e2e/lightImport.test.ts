@@ -1,5 +1,5 @@
 // A bare `require('sf-m3')` or `require('@sf-m3/core')` stays light (issue 26): it loads neither
-// openai, pino, ajv, the native sqlite3 module, @sf-m3/store-sqlite nor an agent driver. Each is
+// openai, pino, ajv, fast-check, the native sqlite3 module, @sf-m3/store-sqlite nor an agent driver. Each is
 // required where it is first used (a judge, a log line, a schema check, an opened database, an
 // agent execution). Jest evaluates modules again in every test file, so an eager import here
 // costs every test file of every user. The probe is a plain `node` on the built packages, as an
@@ -17,6 +17,8 @@ const HEAVY: readonly HeavyModule[] = [
   { name: 'openai', file: /\/node_modules\/openai\// },
   { name: 'pino', file: /\/node_modules\/pino\// },
   { name: 'ajv', file: /\/node_modules\/ajv\// },
+  // contract §25: the fuzzer loads fast-check when a fuzz run starts, never on import.
+  { name: 'fast-check', file: /\/node_modules\/fast-check\// },
   { name: 'sqlite3', file: /\/node_modules\/sqlite3\// },
   { name: '@sf-m3/store-sqlite', file: /\/packages\/store-sqlite\/dist\// },
   {

@@ -67,6 +67,8 @@ export function buildProgram(
     .option('--alpha <level>', 'significance level of the baseline pass-rate tests (default 0.05)')
     .option('--min-pass-rate <[evaluator=]rate>', 'fail (exit 1) when an evaluator passes less (repeatable)', collect)
     .option('--fail-on-regression', 'fail (exit 1) when a pass rate dropped significantly since the baseline')
+    // fuzz: replay a describe.m3.fuzz failure (contract §25)
+    .option('--seed <n>', 'the seed describe.m3.fuzz uses (the one a fuzz failure printed), to reproduce it')
     .addOption(
       new Option('--server <transport>', 'start a server group: http or stdio (repeatable)').argParser((v: string) => {
         serverTokens.push({ flag: 'server', value: v });
@@ -110,6 +112,7 @@ export function buildProgram(
           minPassRate: opts.minPassRate as string[] | undefined,
           failOnRegression: opts.failOnRegression as boolean | undefined,
           alpha: opts.alpha as string | undefined,
+          seed: opts.seed as string | undefined,
           serverTokens,
         },
         paths,

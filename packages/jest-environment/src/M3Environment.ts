@@ -6,6 +6,7 @@ import type { ExecutionStore } from '@sf-m3/core';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
 import { AttemptRecorder } from './AttemptRecorder';
 import { createDescribeM3 } from './describeM3';
+import { createDescribeM3Fuzz } from './describeM3Fuzz';
 import type { DeclaredSuite, JestDescribeLike } from './describeM3';
 import { m3KitOutsideTestError } from './m3KitOutsideTest';
 import { openPersistedStore, resolvePersistence } from './persistenceConfig';
@@ -177,6 +178,17 @@ export default class M3Environment extends NodeEnvironment {
       },
       this.protocolsOverride,
     );
+    const fuzz = createDescribeM3Fuzz({
+      describeM3,
+      test: globals.test as unknown as JestTestLike,
+      fuzz: () => {
+        if (this.runtime.loadFuzz === undefined) throw new M3Error('setup_missing', SETUP_FILE_MISSING);
+        return this.runtime.loadFuzz();
+      },
+      currentKit: () => this.recorder.currentKit(),
+      testPath: this.testPath,
+    });
+    Object.defineProperty(describeM3, 'fuzz', { value: fuzz, enumerable: true });
     Object.defineProperty(globals.describe, 'm3', { value: describeM3, configurable: true, enumerable: false });
     this.runtime.describeM3 = describeM3;
     const testM3 = createTestM3({

@@ -56,6 +56,7 @@ export function createDescribeM3(
         declare(null);
       }
     };
+  // `fuzz` is added by the environment (describeM3Fuzz.ts), which owns the fuzzer's runtime.
   const m3 = variant((name, fn) => describe(name, fn)) as DescribeM3;
   Object.defineProperties(m3, {
     skip: { value: variant((name, fn) => describe.skip(name, fn)), enumerable: true },

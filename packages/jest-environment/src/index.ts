@@ -10,6 +10,7 @@ export { describeM3, getM3Kit, m3Kit, testM3 } from './runtime';
 export { expandTestM3 } from './testM3';
 export type { TestM3, TestM3Context, TestM3Function } from './testM3';
 export type { DescribeM3, DescribeM3Function, M3SuiteOptions } from './runtimeBridge';
+export type { DescribeM3Fuzz, M3FuzzOptions } from './describeM3Fuzz';
 export { MISSING_SUITE_MESSAGE } from './AttemptRecorder';
 export { resolvePersistence, RESULTS_DB_ENV } from './persistenceConfig';
 export type { PersistenceConfig } from './persistenceConfig';

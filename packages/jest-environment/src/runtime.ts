@@ -25,10 +25,17 @@ function variant(pick: (d: DescribeM3) => DescribeM3Function): DescribeM3Functio
       : pick(environmentDescribe())(suiteName, optionsOrFn as M3SuiteOptions, fn)) as DescribeM3Function;
 }
 
-/** `describe.m3` as an import: `describeM3('shipping', () => { ... })`, with `.skip` and `.only`. */
+/**
+ * `describe.m3` as an import: `describeM3('shipping', () => { ... })`, with `.skip`, `.only` and
+ * `.fuzz(server, options)`.
+ */
 export const describeM3: DescribeM3 = Object.assign(
   variant((d) => d),
-  { skip: variant((d) => d.skip), only: variant((d) => d.only) },
+  {
+    skip: variant((d) => d.skip),
+    only: variant((d) => d.only),
+    fuzz: ((server, options) => environmentDescribe().fuzz(server, options)) as DescribeM3['fuzz'],
+  },
 );
 
 function testVariant(pick: (t: TestM3) => TestM3Function): TestM3Function {

@@ -1,4 +1,5 @@
 import type { ExecutionStore } from '@sf-m3/core';
+import type { DescribeM3Fuzz, FuzzRuntime } from './describeM3Fuzz';
 import type { TestM3 } from './testM3';
 
 /**
@@ -55,10 +56,12 @@ export interface DescribeM3Function {
   (suiteName: string, options: M3SuiteOptions, fn: () => void): void;
 }
 
-/** `describe.m3` with Jest's modifiers. */
+/** `describe.m3` with Jest's modifiers, and `describe.m3.fuzz` (contract §25). */
 export interface DescribeM3 extends DescribeM3Function {
   readonly skip: DescribeM3Function;
   readonly only: DescribeM3Function;
+  /** Fuzzes a server's tools from their input schemas: one suite, one test per tool (contract §25). */
+  readonly fuzz: DescribeM3Fuzz;
 }
 
 /** What lives on the sandbox global under `M3_RUNTIME`. */
@@ -77,6 +80,8 @@ export interface M3Runtime {
   createStore?: (path: string) => ExecutionStore;
   /** Set by the sandbox setup file: an `M3Error` of the sandbox's `@sf-m3/core`. */
   createError?: (code: string, message: string) => Error;
+  /** Set by the sandbox setup file: the sandbox's fuzzer, loaded on first use (contract §25). */
+  loadFuzz?: () => FuzzRuntime;
   /** Set by the sandbox setup file: a `StdioServer`/`HTTPServer` from a CLI `--server` selection. */
   createServer?: (selection: Record<string, unknown>) => unknown;
 }

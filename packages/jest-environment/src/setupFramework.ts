@@ -38,6 +38,10 @@ runtime.createServer = (selection) => {
     `M3_SERVERS holds a server with transport ${String(transport)}; give each --server transport http or stdio`,
   );
 };
+runtime.loadFuzz = () => {
+  const { fuzzFailureMessage, fuzzSeed, fuzzTools, listToolsSync } = require('@sf-m3/core') as Core;
+  return { fuzzFailureMessage, fuzzSeed, fuzzTools, listToolsSync };
+};
 runtime.createStore = (path) => {
   const { isPostgresUrl, openPostgresStore } = require('@sf-m3/core') as Core;
   if (isPostgresUrl(path)) return openPostgresStore(path, {}, [process.cwd()]);

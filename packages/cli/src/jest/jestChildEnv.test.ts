@@ -150,6 +150,13 @@ describe('jestChildEnv', () => {
     expect(jestChildEnv({ M3_SECRET_ENV_NAMES: 'STALE' }, options, 'run-x', []).M3_SECRET_ENV_NAMES).toBeUndefined();
   });
 
+  test('--seed travels as M3_FUZZ_SEED for describe.m3.fuzz; without it a stale one is dropped', () => {
+    const seeded = validateTestOptions({ serverTokens: [], seed: '1234' }, '/p');
+    expect(jestChildEnv({}, seeded, 'run-x', []).M3_FUZZ_SEED).toBe('1234');
+    const plain = validateTestOptions({ serverTokens: [] }, '/p');
+    expect(jestChildEnv({ M3_FUZZ_SEED: '9' }, plain, 'run-x', []).M3_FUZZ_SEED).toBeUndefined();
+  });
+
   test('leaves optional selections unset', () => {
     const env = jestChildEnv(
       { M3_TRIALS: '9', M3_PROTOCOLS: '["2026-07-28"]' },

@@ -16,12 +16,14 @@ export const M3_ENV = {
   secretEnvNames: 'M3_SECRET_ENV_NAMES',
   judgeMaxRequests: 'M3_JUDGE_MAX_REQUESTS',
   cliPid: 'M3_CLI_PID',
+  fuzzSeed: 'M3_FUZZ_SEED',
 } as const;
 
 /**
  * Builds the child environment: the caller's environment (after `--env-file`) plus
  * `M3_RESULTS_DB` (absolute), `M3_RUN_ID`, `M3_ARGV` (JSON, redacted) and, when given,
- * `M3_TRIALS`, `M3_PROTOCOLS` (JSON list), `M3_SERVERS` (JSON list), `M3_HARNESS` (JSON list), `M3_EXECUTION_TIMEOUT_MS`,
+ * `M3_TRIALS`, `M3_PROTOCOLS` (JSON list), `M3_SERVERS` (JSON list), `M3_HARNESS` (JSON list),
+ * `M3_EXECUTION_TIMEOUT_MS`, `M3_FUZZ_SEED`,
  * and `M3_SECRET_ENV_NAMES` (comma-separated names, never values, of the `--env-file` secrets the
  * workers redact). Selections not given on this command line are removed so a stale value cannot leak in.
  */
@@ -46,5 +48,7 @@ export function jestChildEnv(
   if (options.executionTimeoutMs !== null) env[M3_ENV.executionTimeoutMs] = String(options.executionTimeoutMs);
   if (secretEnvNames.length > 0) env[M3_ENV.secretEnvNames] = secretEnvNames.join(',');
   applyJudgeMaxRequests(env, options.judgeMaxRequests);
+  // contract §25: `describe.m3.fuzz` replays this seed.
+  if (options.seed !== null) env[M3_ENV.fuzzSeed] = String(options.seed);
   return env;
 }

@@ -20,7 +20,18 @@ describe('validateTestOptions', () => {
       judgeMaxRequests: null,
       ui: null,
       gates: { source: 'command line', minPassRate: [], failOnRegression: null, alpha: null, baseline: null },
+      seed: null,
     });
+  });
+
+  test('--seed takes the whole number a fuzz failure printed (contract §25)', () => {
+    expect(validateTestOptions(raw({ seed: '-1788457163' }), cwd).seed).toBe(-1788457163);
+    expect(validateTestOptions(raw({ seed: '42' }), cwd).seed).toBe(42);
+    for (const bad of ['1.5', 'abc', '', '4294967296']) {
+      expect(() => validateTestOptions(raw({ seed: bad }), cwd)).toThrow(
+        /--seed.*must be the whole number a fuzz failure printed/,
+      );
+    }
   });
 
   test('gate flags become the command-line gate source', () => {

@@ -33,6 +33,8 @@ export interface RawTestOptions {
   minPassRate?: string[];
   failOnRegression?: boolean;
   alpha?: string;
+  // fuzz: `--seed N` (contract §25)
+  seed?: string;
   /** Server-group flags in command-line order. */
   serverTokens: ServerToken[];
 }
@@ -60,6 +62,8 @@ export interface TestOptions {
   ui: { port: number } | null;
   /** regressions: `--min-pass-rate`, `--fail-on-regression` and `--alpha` as one command-line gate source. */
   gates: GateConfig;
+  /** fuzz: `--seed`, the fast-check seed `describe.m3.fuzz` replays (contract §25), or null. */
+  seed: number | null;
 }
 
 const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -146,7 +150,20 @@ export function validateTestOptions(raw: RawTestOptions, cwd: string, env: NodeJ
     ui: uiOption(raw),
     // regressions
     gates: commandLineGates(raw),
+    seed: raw.seed === undefined ? null : parseFuzzSeed(raw.seed),
   };
+}
+
+/** Parses `--seed`: the whole number a failing `describe.m3.fuzz` test printed (a 32-bit fast-check seed). */
+export function parseFuzzSeed(value: string): number {
+  const seed = Number(value);
+  if (!/^-?\d+$/.test(value.trim()) || seed < -(2 ** 31) || seed > 2 ** 31 - 1) {
+    throw new UsageError(
+      '--seed',
+      `must be the whole number a fuzz failure printed (a 32-bit integer), not "${value}"`,
+    );
+  }
+  return seed;
 }
 
 /** regressions: the gate flags of `m3 test` (merged with the project's config later). */

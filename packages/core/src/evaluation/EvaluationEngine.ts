@@ -64,6 +64,8 @@ export interface JudgeResponseOptions {
 
 /** Prefix of evaluators recorded by matchers. */
 export const MATCHER_EVALUATOR_PREFIX = 'm3.expect.';
+/** Checks the toolkit records under its own names (contract §25 `m3.fuzz.valid` / `m3.fuzz.invalid`). */
+export const FUZZ_EVALUATOR_PREFIX = 'm3.fuzz.';
 
 // A negated use records as `m3.expect.not.<matcher>`; its provenance still names the matcher.
 const matcherOf = (evaluator: string): string => evaluator.slice(MATCHER_EVALUATOR_PREFIX.length).replace(/^not\./, '');
@@ -163,10 +165,13 @@ export class EvaluationEngine {
     });
   }
 
-  /** Saves a matcher verdict as evaluator `m3.expect.<matcher>` (never required, never throws for a fail). */
+  /**
+   * Saves a matcher verdict as evaluator `m3.expect.<matcher>` (never required, never throws for a
+   * fail); a fuzz verdict keeps its `m3.fuzz.*` name.
+   */
   async recordCheck(check: RecordedCheck): Promise<EvaluationResult> {
     const evaluator = validateEvaluatorName(
-      check.evaluator.startsWith(MATCHER_EVALUATOR_PREFIX)
+      check.evaluator.startsWith(MATCHER_EVALUATOR_PREFIX) || check.evaluator.startsWith(FUZZ_EVALUATOR_PREFIX)
         ? check.evaluator
         : MATCHER_EVALUATOR_PREFIX + check.evaluator,
     );
@@ -197,7 +202,9 @@ export class EvaluationEngine {
           score: null,
           rationale: check.rationale,
           metrics: {},
-          provenance: { kind: 'matcher', matcher: matcherOf(evaluator) },
+          provenance: evaluator.startsWith(FUZZ_EVALUATOR_PREFIX)
+            ? { kind: 'matcher', matcher: 'describe.m3.fuzz' }
+            : { kind: 'matcher', matcher: matcherOf(evaluator) },
         },
         requested: false,
         matcher: true,

@@ -7,3 +7,4 @@ export { validateSurfaceThresholdConfig } from './coverage/validateSurfaceThresh
 export { surfaceEvidenceOfEvents, SurfaceEvidenceCollector } from './coverage/SurfaceEvidenceCollector';
 export { toolDefinitionHash } from './coverage/toolDefinitionHash';
 export * from './lint';
+export * from './fuzz';
