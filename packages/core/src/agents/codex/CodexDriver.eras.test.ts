@@ -1,6 +1,7 @@
 // A native CLI's MCP era through the capture proxy (contract §23, §14): the fake Codex connects to
 // the SDK v2 fixture server with the 2025-only v1 SDK client, as Codex does.
 import { MCPTestKit } from '../../kit/MCPTestKit';
+import { TraceView } from '../../trace/TraceView';
 import { v2Stdio } from '../../client/v2EraServers.testkit';
 import { fakeCodexAgent } from './codexHarness.testkit';
 
@@ -24,6 +25,8 @@ describe('the codex harness against an SDK v2 server', () => {
       kind: 'codex',
       mcpServers: { state: 'observed', value: [{ server: server.name, era: 'legacy', protocolVersion: '2025-11-25' }] },
     });
+    // The stored form of the view keeps it.
+    expect(TraceView.fromData(JSON.parse(JSON.stringify(view.toJSON()))).runtime).toEqual(view.runtime);
     expect(view.timeline.filter((e) => e.kind === 'initialization')).toMatchObject([
       {
         server: server.name,
