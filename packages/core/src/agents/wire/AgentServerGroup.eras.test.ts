@@ -215,3 +215,30 @@ describe('subscriptions/listen through the capture layer (2026-07-28)', () => {
     expect(notified('notifications/tools/list_changed')).toBe(publishes);
   });
 });
+
+describe('the limit of a one-shot proxy config (stdio)', () => {
+  test('an SDK v2 agent whose own StdioClientTransport probes on a sibling process cannot connect, and the proxy says why', async () => {
+    const v2 = require('@modelcontextprotocol/client') as typeof import('@modelcontextprotocol/client');
+    const { StdioClientTransport } =
+      require('@modelcontextprotocol/client/stdio') as typeof import('@modelcontextprotocol/client/stdio');
+    const { group } = setupGroup([v2Stdio('both')]);
+    const [descriptor] = await group.start(new AbortController().signal);
+    const { command, args } = descriptor as { command: string; args: string[] };
+    const client = new v2.Client(
+      { name: 'wire-test-v2-agent', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    try {
+      // The SDK adopts the sibling's answer, so connect() resolves; the session's own start of the
+      // proxy then finds the config gone, and the first request fails.
+      await expect(client.connect(transport).then(() => client.listTools())).rejects.toThrow();
+    } finally {
+      await client.close().catch(() => undefined);
+      await group.close();
+    }
+    expect(stderr).toContain('it is one-shot, so a second start of this command finds it gone');
+  });
+});
