@@ -34,7 +34,7 @@ const outcome = (p: Promise<unknown>): Promise<string> =>
 /** echo, confirm (an input round on 2026-07-28, an elicitation on 2025) and add, under `tools`. */
 async function session(make: () => ServerDefinition, era: AgentEra, tools?: (server: string) => string[]) {
   const server = make();
-  const { group, finish } = setupGroup([server], tools?.(server.name));
+  const { group, finish, recorder } = setupGroup([server], tools?.(server.name));
   const [descriptor] = await group.start(new AbortController().signal);
   let client: V2Client | undefined;
   const outcomes: string[] = [];
@@ -50,7 +50,13 @@ async function session(make: () => ServerDefinition, era: AgentEra, tools?: (ser
     await group.close();
   }
   const trace = finish();
-  return { name: server.name, outcomes, trace, view: trace.view() };
+  /** The `requestState` of an event's raw frame, as the bytes the frame held. */
+  const requestStateBytes = (e: TraceEvent): Buffer => {
+    const blob = recorder.evidence.find((b) => b.reference.evidenceId === e.rawEvidence?.evidenceId);
+    const match = /"requestState":("(?:[^"\\]|\\.)*")/.exec(blob?.bytes.toString('utf8') ?? '');
+    return Buffer.from(match?.[1] ?? '', 'utf8');
+  };
+  return { name: server.name, outcomes, trace, view: trace.view(), requestStateBytes };
 }
 
 const wireCalls = (events: readonly TraceEvent[]) =>
@@ -60,7 +66,7 @@ describe.each(rows)('the capture layer over a %s SDK v2 server', (_kind, make, l
   const confirmed = (era: AgentEra) => (era === 'modern' ? ASKED : legacyConfirm);
 
   test.each(ERAS)('%s era: forwards, records the era and the input rounds', async (era) => {
-    const { name, outcomes, trace, view } = await session(make, era);
+    const { name, outcomes, trace, view, requestStateBytes } = await session(make, era);
     expect(outcomes).toEqual([`${era}: hi`, confirmed(era), '3']);
     // The revision the agent negotiated with the server is its initialization entry and runtime fact.
     const [init] = view.timeline.filter((e) => e.kind === 'initialization');
@@ -83,9 +89,19 @@ describe.each(rows)('the capture layer over a %s SDK v2 server', (_kind, make, l
         requestState: 'state:deploy:\u00e9',
         inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
       });
-      expect(Buffer.from(retry.requestState as string, 'utf8').toString('hex')).toBe(
-        Buffer.from('state:deploy:\u00e9', 'utf8').toString('hex'),
-      );
+      // As the wire carried them: the server's input_required result and the agent's retry hold
+      // the same requestState bytes (the raw evidence of both frames).
+      const asked = trace.events.find(
+        (e) =>
+          e.origin === 'wire_observed' &&
+          e.kind === 'tool.result_received' &&
+          (e.payload.result as { resultType?: string }).resultType === 'input_required',
+      )!;
+      const retryEvent = wireCalls(trace.events).find(
+        (e) => (e.payload.params as { requestState?: string }).requestState,
+      )!;
+      expect(requestStateBytes(retryEvent).toString('hex')).toBe(requestStateBytes(asked).toString('hex'));
+      expect(JSON.parse(requestStateBytes(asked).toString('utf8'))).toBe('state:deploy:\u00e9');
       const rounds = view.interactions.filter((i) => i.inputKey !== undefined);
       expect(rounds.map((i) => [i.interactionKind, i.round, i.inputKey])).toEqual([['elicitation', 1, 'confirm']]);
       expect(view.toolCalls.map((c) => [c.tool.value, c.status, c.inputRounds])).toEqual([
