@@ -22,7 +22,12 @@ function readConfig(configPath) {
     fd = fs.openSync(configPath, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW || 0));
   } catch {
     removeConfig(configPath);
-    fail('the config file could not be opened (missing, or a symlink): create it with writeProxyConfig');
+    fail(
+      'the config file could not be opened (missing, or a symlink): it is one-shot, so a second start of this ' +
+        "command finds it gone, e.g. an MCP SDK v2 client whose own StdioClientTransport probes the server's era " +
+        "on a sibling process (versionNegotiation 'auto' or a pinned revision): start the command once " +
+        '(a subclass of that transport probes in place); otherwise create it with writeProxyConfig',
+    );
   }
   let text;
   try {

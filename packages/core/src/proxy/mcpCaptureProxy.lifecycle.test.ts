@@ -37,6 +37,8 @@ describe('capture proxy lifecycle', () => {
       encoding: 'utf8',
     });
     expect(run.status).toBe(78);
+    // It says why a config can be gone: a client that starts the same command twice.
+    expect(run.stderr).toContain('it is one-shot, so a second start of this command finds it gone');
   });
 
   test("an answer reaches the client only once its record and its request's are in the capture file", async () => {

@@ -340,7 +340,20 @@ export type TraceRuntime =
       readonly agent: Observation<JsonObject>;
       readonly model: Observation<string>;
       readonly usage: Observation<UsageValue>;
+      /**
+       * The protocol revision and era the agent's MCP client negotiated with each server, as the
+       * capture layer saw it (contract §23); absent when no server's initialization was observed.
+       */
+      readonly mcpServers?: Observation<AgentServerProtocol[]>;
     };
+
+/** Which revision an agent negotiated with one of its MCP servers (contract §23). */
+export interface AgentServerProtocol {
+  readonly server: string;
+  readonly protocolVersion: string;
+  /** `legacy` (the 2025 handshake) or `modern` (2026-07-28). */
+  readonly era: string;
+}
 
 /** The JSON form of a view: what `JSON.parse(JSON.stringify(view))` gives back. */
 export interface TraceViewData {

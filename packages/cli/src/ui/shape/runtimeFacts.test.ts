@@ -14,6 +14,27 @@ const shown = (data: TraceViewData): string[] =>
   );
 
 describe('runtimeFacts', () => {
+  test('an agent runtime shows the MCP revision and era it settled on with each server', () => {
+    const data = view({ runtime: 'codex', session: null, usage: null, tools: [], reasoning: { text: '' } });
+    const withServers: TraceViewData = {
+      ...data,
+      runtime: {
+        ...(data.runtime as Extract<TraceViewData['runtime'], { kind: 'codex' }>),
+        mcpServers: {
+          state: 'observed',
+          value: [
+            { server: 'shop', protocolVersion: '2026-07-28', era: 'modern' },
+            { server: 'legacy-shop', protocolVersion: '2025-11-25', era: 'legacy' },
+          ],
+        },
+      },
+    };
+    expect(shown(withServers)).toEqual(
+      expect.arrayContaining(['mcp:shop: 2026-07-28 (modern)', 'mcp:legacy-shop: 2025-11-25 (legacy)']),
+    );
+    expect(shown(data).some((fact) => fact.startsWith('mcp:'))).toBe(false);
+  });
+
   test('a claude_code trace shows the CLI’s name and version, its session id, the model and the usage', () => {
     const data = view({
       runtime: 'claude_code',

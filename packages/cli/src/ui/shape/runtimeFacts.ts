@@ -53,10 +53,21 @@ function usageFacts(usage: Observation<UsageValue>): RuntimeFact[] {
   ];
 }
 
+/** The MCP revision and era the agent settled on with each server (`runtime.mcpServers`, contract §23). */
+function mcpServerFacts(runtime: TraceRuntime): RuntimeFact[] {
+  const servers = runtime.kind === 'direct' ? undefined : runtime.mcpServers;
+  if (servers === undefined || servers.value === null) return [];
+  return servers.value.map((s) => ({
+    key: `mcp:${s.server}`,
+    label: `MCP ${s.server}`,
+    obs: like(servers, `${s.protocolVersion} (${s.era})`),
+  }));
+}
+
 /**
  * The facts of a trace's runtime and its summary's usage (`summary.usage`: the latest cumulative
  * report). Agent runtimes (acp, openai, claude_code, codex, opencode, pi) list the agent, session,
- * model and protocol; a direct connection its transport and protocol.
+ * model and protocol, and the MCP revision per server; a direct connection its transport and protocol.
  */
 export function runtimeFacts(runtime: TraceRuntime, usage: Observation<UsageValue>): RuntimeFact[] {
   const facts: RuntimeFact[] = [{ key: 'kind', label: 'runtime', obs: observedText(runtime.kind) }];
@@ -79,6 +90,7 @@ export function runtimeFacts(runtime: TraceRuntime, usage: Observation<UsageValu
       { key: 'sessionId', label: 'session / thread id', obs: runtime.sessionId },
       { key: 'model', label: 'model', obs: runtime.model },
       { key: 'protocolVersion', label: 'protocol version', obs: runtime.protocolVersion },
+      ...mcpServerFacts(runtime),
     );
   }
   return [...facts, ...usageFacts(usage)];

@@ -7,6 +7,7 @@ import { nativeToolSelection } from '../native/nativeToolSelection';
 import { AgentProcess } from '../process/AgentProcess';
 import { abortRejection, delay, endAgentProcess, exitWithin } from '../process/agentWaits';
 import { removeLaunchRootNotingFailure, type AgentLaunchPlan } from '../process/launchPlan';
+import { eraMismatchFor } from '../wire/eraMismatch';
 import { TurnWireSync } from '../wire/TurnWireSync';
 import { prepareCodexLaunch } from './codexLaunch';
 import { CodexNotifications, type CodexServerStatus, type CodexTurnCompletion } from './CodexNotifications';
@@ -115,7 +116,9 @@ export class CodexDriver implements HarnessDriver {
     await this.serversReady(
       ctx,
       descriptors.map((d) => d.name),
-    );
+    ).catch(async (error: unknown) => {
+      throw await withEraMismatch(error, wire, ctx);
+    });
     proc.rememberDescendants();
     await wire.settle();
   }
@@ -241,4 +244,20 @@ export class CodexDriver implements HarnessDriver {
       abort.dispose();
     }
   }
+}
+
+/**
+ * A failed server startup, with the capture layer's words when the cause was the protocol era
+ * (contract §23: Codex's MCP client speaks only 2025; the server serves only 2026-07-28).
+ */
+async function withEraMismatch(error: unknown, wire: TurnWireSync, ctx: HarnessContext): Promise<unknown> {
+  if (!(error instanceof M3Error) || error.code !== 'codex_mcp_startup_failed') return error;
+  const server = String(error.details.server);
+  await wire.settle();
+  const mismatch = eraMismatchFor(ctx.recorder.events, server);
+  if (mismatch === undefined) return error;
+  return new M3Error('codex_mcp_startup_failed', `${error.message}. ${mismatch}`, {
+    ...error.details,
+    cause: 'era_mismatch',
+  });
 }

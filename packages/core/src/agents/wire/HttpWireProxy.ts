@@ -42,8 +42,20 @@ export interface HttpWireProxyOptions {
   readonly connectionId?: string;
 }
 
-/** Request headers of the agent passed on (everything else, credentials included, is dropped). */
-const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
+/**
+ * Request headers of the agent passed on (everything else, credentials included, is dropped). The
+ * 2026-07-28 era requires `Mcp-Method` / `Mcp-Name` on every POST (contract §23): a server checks
+ * them against the body, so they go on unchanged.
+ */
+const FORWARDED_REQUEST_HEADERS = [
+  'accept',
+  'content-type',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'mcp-method',
+  'mcp-name',
+  'last-event-id',
+];
 /** Response headers passed back to the agent. */
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version', 'cache-control'];
 

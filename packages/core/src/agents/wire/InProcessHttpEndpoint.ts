@@ -8,8 +8,10 @@ import { redactedCause } from '../../redaction/redactedCause';
 import type { Redactor } from '../../redaction/Redactor';
 import type { InProcessServer, SdkServer } from '../../servers/InProcessServer';
 import type { TraceRecorder } from '../../trace/TraceRecorder';
+import { isModernSdkServer } from '../../transport/openInProcessTransport';
 import { HttpWireProxy, type HttpAgentDescriptor } from './HttpWireProxy';
 import { listenOnLoopback, sendJsonRpcError } from './httpRelay';
+import { ModernHttpLeg } from './ModernHttpLeg';
 import type { WireScope } from './WireEventWriter';
 
 /** Bound on closing one hosted server (as for in-process connections). */
@@ -20,18 +22,20 @@ interface HostedSession {
   readonly server: SdkServer;
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+async function readText(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text.length === 0 ? undefined : JSON.parse(text);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
  * An `InProcessServer` made reachable for an agent: each session (each `initialize`) gets a fresh
  * server from the factory on a loopback Streamable HTTP endpoint (SDK server transport, unguessable
  * path), and the agent is pointed at an `HttpWireProxy` in front of it, which records the wire and
- * enforces the tool policy exactly as for a remote HTTP server.
+ * enforces the tool policy exactly as for a remote HTTP server. A factory that builds SDK v2
+ * servers is served in both eras (contract §23): the requests the SDK classifies as 2026-07-28
+ * go to its own per-request handler (`ModernHttpLeg`, the factory called with `{ era: 'modern' }`),
+ * the 2025 ones to the sessions as before (`{ era: 'legacy' }`).
  */
 export class InProcessHttpEndpoint {
   private readonly sessions = new Map<string, HostedSession>();
@@ -39,6 +43,10 @@ export class InProcessHttpEndpoint {
   private proxy: HttpWireProxy | undefined;
   private closing: Promise<boolean> | undefined;
   private factoryError: TransportStartupError | undefined;
+  /** The 2026-07-28 leg, null for a v1 factory; settled by the first request. */
+  private modern: Promise<ModernHttpLeg | null> | undefined;
+  /** The server built to tell the factory's SDK apart, kept for the first legacy session. */
+  private spare: SdkServer | undefined;
 
   private constructor(
     private readonly server: InProcessServer,
@@ -99,7 +107,11 @@ export class InProcessHttpEndpoint {
   close(): Promise<boolean> {
     this.closing ??= (async () => {
       const proxyClosed = (await this.proxy?.close()) ?? true;
+      const leg = await this.modern?.catch(() => null);
+      await leg?.close().catch(() => undefined);
       const hosted = [...this.sessions.values(), ...this.starting];
+      if (this.spare !== undefined) hosted.push({ server: this.spare } as HostedSession);
+      this.spare = undefined;
       this.sessions.clear();
       this.starting.clear();
       await Promise.all(
@@ -118,21 +130,28 @@ export class InProcessHttpEndpoint {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== this.path) {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== this.path) {
       res.writeHead(404).end();
       return;
     }
     const header = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(header) ? header[0] : header;
     const existing = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    const text = req.method === 'POST' ? await readText(req) : '';
     let body: unknown;
     try {
-      body = req.method === 'POST' ? await readJson(req) : undefined;
+      body = text.length === 0 ? undefined : JSON.parse(text);
     } catch {
       return sendJsonRpcError(res, 400, 'request body is not JSON');
     }
     if (existing !== undefined) {
       await existing.transport.handleRequest(req, res, body);
+      return;
+    }
+    const modern = await this.modernLeg();
+    if (modern !== null && (await modern.claims(req, url, body))) {
+      await modern.serve(req, res, url, text);
       return;
     }
     if (req.method !== 'POST' || sessionId !== undefined || !isInitializeRequest(body)) {
@@ -156,8 +175,33 @@ export class InProcessHttpEndpoint {
     await transport.handleRequest(req, res, body);
   }
 
+  /**
+   * The 2026-07-28 leg when the factory builds SDK v2 servers (told by the first server it builds,
+   * which is kept for the first legacy session), else null.
+   */
+  private modernLeg(): Promise<ModernHttpLeg | null> {
+    this.modern ??= (async () => {
+      const first = await this.build();
+      if (first === undefined) {
+        // Tried again on the next request; this one is answered with the factory's error.
+        this.modern = undefined;
+        return null;
+      }
+      this.spare = first;
+      if (!isModernSdkServer(first)) return null;
+      const factory = this.server.factory;
+      return ModernHttpLeg.create((context) => factory(context));
+    })();
+    return this.modern;
+  }
+
   /** A fresh server from the factory, or undefined (with `factoryError` set) when it failed. */
   private async build(): Promise<SdkServer | undefined> {
+    if (this.spare !== undefined) {
+      const spare = this.spare;
+      this.spare = undefined;
+      return spare;
+    }
     try {
       const built = await this.server.factory({ era: 'legacy' });
       if (typeof (built as { connect?: unknown })?.connect !== 'function') throw new TypeError('not an SDK server');

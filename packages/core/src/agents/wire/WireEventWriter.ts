@@ -9,6 +9,7 @@ import {
   type JsonRpcMessageContext,
   type PendingRequestMethods,
 } from '../../transport/jsonRpcMessageEvent';
+import { WireEraTracker } from './WireEraTracker';
 
 /** The scope (session/turn) wire events are tagged with when they are recorded. */
 export type WireScope = () => { sessionId?: string; turnId?: string };
@@ -46,8 +47,11 @@ export interface WireEventWriterOptions {
  */
 export class WireEventWriter {
   private readonly pending: PendingRequestMethods = new Map();
+  private readonly eras: WireEraTracker;
 
-  constructor(private readonly options: WireEventWriterOptions) {}
+  constructor(private readonly options: WireEventWriterOptions) {
+    this.eras = new WireEraTracker(options.server);
+  }
 
   get server(): string {
     return this.options.server;
@@ -75,10 +79,31 @@ export class WireEventWriter {
       if (facts.answeredByProxy === true) payload.answeredBy = 'proxy';
       if (facts.originalSizeBytes !== undefined) fields.rawOriginalSizeBytes = facts.originalSizeBytes;
       recorder.record(kind, fields);
+      this.recordEra(kind, direction, payload, safe);
     } catch {
       this.diagnostic('capture_failed', 'a JSON-RPC message seen by the capture proxy could not be recorded', {
         direction,
       });
+    }
+  }
+
+  /**
+   * The era the agent and the server settled on, as an `mcp.initialized` event of this connection
+   * (contract §23: the initialization entry of the agent's server), and the diagnostic of a
+   * 2025-only agent refused by a 2026-07-28-only server.
+   */
+  private recordEra(kind: EventKind, direction: EventDirection, payload: JsonObject, message: unknown): void {
+    const method = typeof payload.method === 'string' ? payload.method : undefined;
+    const found = this.eras.observe({ kind, direction, method, message });
+    if (found.initialized !== undefined) {
+      this.event('mcp.initialized', {
+        phase: 'initialization',
+        direction: 'server_to_client',
+        payload: found.initialized as unknown as JsonObject,
+      });
+    }
+    if (found.mismatch !== undefined) {
+      this.event('diagnostic', { phase: 'initialization', direction: 'internal', payload: found.mismatch });
     }
   }
 

@@ -92,3 +92,41 @@ export async function finishedCapture(path: string): Promise<CaptureFile> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** Which era an agent's MCP client speaks: 2026-07-28 only (pinned) or the 2025 handshake only. */
+export type AgentEra = 'modern' | 'legacy';
+
+/**
+ * An SDK v2 client (`@modelcontextprotocol/client`) connected through a descriptor as an agent
+ * would, pinned to 2026-07-28 (`modern`) or speaking only the 2025 handshake (`legacy`); it answers
+ * elicitations (and so `input_required` elicitation rounds) with `{ confirm: true }`.
+ */
+export async function connectAsV2Agent(
+  descriptor: AgentMcpServerDescriptor,
+  era: AgentEra,
+): Promise<import('@modelcontextprotocol/client').Client> {
+  const v2 = require('@modelcontextprotocol/client') as typeof import('@modelcontextprotocol/client');
+  const client = new v2.Client(
+    { name: 'wire-test-v2-agent', version: '1.0.0' },
+    {
+      capabilities: { elicitation: { form: {} } },
+      versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' },
+    },
+  );
+  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }));
+  if ('command' in descriptor) {
+    const { StdioClientTransport: V2Stdio } =
+      require('@modelcontextprotocol/client/stdio') as typeof import('@modelcontextprotocol/client/stdio');
+    // The SDK probes on a sibling process only for its own class exactly; a subclass probes in
+    // place (the capture proxy's config is one-shot, so a second spawn of it cannot start).
+    class InPlaceStdio extends V2Stdio {}
+    const env = Object.fromEntries(descriptor.env.map((e) => [e.name, e.value]));
+    await client.connect(
+      new InPlaceStdio({ command: descriptor.command, args: descriptor.args, env, stderr: 'ignore' }),
+    );
+  } else {
+    const headers = Object.fromEntries(descriptor.headers.map((h) => [h.name, h.value]));
+    await client.connect(new v2.StreamableHTTPClientTransport(new URL(descriptor.url), { requestInit: { headers } }));
+  }
+  return client;
+}

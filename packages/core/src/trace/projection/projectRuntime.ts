@@ -2,7 +2,7 @@ import { TransportKind } from '../../enums';
 import type { JsonObject } from '../../json';
 import { EventKind, type TraceEvent } from '../Event';
 import { notEmitted, observed, unavailable, unsupported, type Observation } from '../Observation';
-import type { InitializationValue, TraceEntry, TraceRuntime, UsageValue } from '../TraceEntry';
+import type { AgentServerProtocol, InitializationValue, TraceEntry, TraceRuntime, UsageValue } from '../TraceEntry';
 import { isJsonObject, stringField } from './ProjectionContext';
 import { summaryUsage } from './summarize';
 
@@ -44,6 +44,23 @@ function directRuntime(events: readonly TraceEvent[]): TraceRuntime {
   };
 }
 
+/**
+ * The revision and era of each server the capture layer saw the agent settle on (its wire
+ * `mcp.initialized` events, the latest per server), or undefined when there is none.
+ */
+function agentServerProtocols(events: readonly TraceEvent[]): Observation<AgentServerProtocol[]> | undefined {
+  const byServer = new Map<string, AgentServerProtocol>();
+  for (const e of events) {
+    if (e.kind !== EventKind.MCP_INITIALIZED || e.origin !== 'wire_observed' || e.server === undefined) continue;
+    const protocolVersion = stringField(e.payload, 'protocolVersion');
+    const era = stringField(e.payload, 'era');
+    if (protocolVersion !== undefined && era !== undefined) {
+      byServer.set(e.server, { server: e.server, protocolVersion, era });
+    }
+  }
+  return byServer.size === 0 ? undefined : observed([...byServer.values()]);
+}
+
 /** What an agent harness reported about its session, model and usage. */
 function agentRuntime(
   kind: Exclude<TraceRuntime['kind'], 'direct'>,
@@ -59,6 +76,7 @@ function agentRuntime(
       ? text(session?.protocolVersion)
       : unsupported('harness_unsupported');
   const usage: Observation<UsageValue> = summaryUsage(timeline, kind);
+  const mcpServers = agentServerProtocols(events);
   return {
     kind,
     // A native CLI's own session/thread id; ACP and openai report the kit's session.
@@ -67,6 +85,7 @@ function agentRuntime(
     agent,
     model: text(session?.model),
     usage,
+    ...(mcpServers !== undefined && { mcpServers }),
   };
 }
 
