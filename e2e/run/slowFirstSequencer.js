@@ -10,12 +10,7 @@
 
 const { relative, sep } = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
-const {
-  E2E_DEFAULT_SECONDS,
-  KNOWN_SECONDS,
-  SHARED_INSTALL_BUILD_SECONDS,
-  SHARED_INSTALL_FILES,
-} = require('./knownDurations');
+const knownDurations = require('./knownDurations');
 
 /** A test file's path from the repository root, with forward slashes. */
 function repoPath(test) {
@@ -23,13 +18,19 @@ function repoPath(test) {
 }
 
 class SlowFirstSequencer extends Sequencer {
+  /** Jest passes `options`; `known` is knownDurations.js unless a test gives its own table. */
+  constructor(options, known = knownDurations) {
+    super(options);
+    this.known = known;
+  }
+
   /** Milliseconds the file is expected to take: the cache's figure, the known one, or 0. */
   expectedMs(test) {
     const cached = this.time(test);
     if (cached !== undefined) return cached;
     const path = repoPath(test);
-    if (KNOWN_SECONDS[path] !== undefined) return KNOWN_SECONDS[path] * 1000;
-    return path.startsWith('e2e/') ? E2E_DEFAULT_SECONDS * 1000 : 0;
+    if (this.known.KNOWN_SECONDS[path] !== undefined) return this.known.KNOWN_SECONDS[path] * 1000;
+    return path.startsWith('e2e/') ? this.known.E2E_DEFAULT_SECONDS * 1000 : 0;
   }
 
   sort(tests) {
@@ -41,7 +42,7 @@ class SlowFirstSequencer extends Sequencer {
       (a, b) =>
         Number(this.hasFailed(b)) - Number(this.hasFailed(a)) || expected.get(b) - expected.get(a) || size(b) - size(a),
     );
-    return spreadSharedInstallFiles(ordered, expected);
+    return spreadSharedInstallFiles(ordered, expected, this.known);
   }
 }
 
@@ -49,7 +50,7 @@ class SlowFirstSequencer extends Sequencer {
  * Moves the first shared-install file to the front and the other ones to just after the files
  * that together take the build's time, keeping every other file in order.
  */
-function spreadSharedInstallFiles(ordered, expected) {
+function spreadSharedInstallFiles(ordered, expected, { SHARED_INSTALL_FILES, SHARED_INSTALL_BUILD_SECONDS }) {
   const usesInstall = (test) => SHARED_INSTALL_FILES.includes(repoPath(test));
   const [builder, ...waiters] = ordered.filter(usesInstall);
   if (builder === undefined) return ordered;

@@ -1,8 +1,9 @@
 // The run's test order (slowFirstSequencer.js) on a fresh clone, where Jest's cache has no
 // durations, and after a run that left them: the real @jest/test-sequencer underneath, its cache
-// written by its own cacheResults as Jest does at the end of a run.
+// written by its own cacheResults as Jest does at the end of a run. The known durations are this
+// file's own table (knownDurations.js's shape), so refreshing the real one changes no expectation.
 import type { AggregatedResult, Test } from '@jest/test-result';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,7 +11,34 @@ interface Sequencer {
   sort(tests: Test[]): Test[];
   cacheResults(tests: Test[], results: AggregatedResult): void;
 }
-const SlowFirstSequencer = require('./slowFirstSequencer') as new (options: object) => Sequencer;
+interface KnownDurations {
+  readonly KNOWN_SECONDS: Readonly<Record<string, number>>;
+  readonly E2E_DEFAULT_SECONDS: number;
+  readonly SHARED_INSTALL_FILES: readonly string[];
+  readonly SHARED_INSTALL_BUILD_SECONDS: number;
+}
+const SlowFirstSequencer = require('./slowFirstSequencer') as new (options: object, known: KnownDurations) => Sequencer;
+
+const KNOWN: KnownDurations = {
+  KNOWN_SECONDS: {
+    'e2e/install/install.test.ts': 66,
+    'e2e/install/installTypescript6.test.ts': 60,
+    'e2e/install/installTypescript59.test.ts': 60,
+    'e2e/faults/runFaults.test.ts': 55,
+    'e2e/ui/viewer.browser.test.ts': 50,
+    'e2e/cli.test.ts': 46,
+    'e2e/install/installPostgres.test.ts': 46,
+  },
+  E2E_DEFAULT_SECONDS: 10,
+  SHARED_INSTALL_FILES: [
+    'e2e/install/install.test.ts',
+    'e2e/install/installTypescript6.test.ts',
+    'e2e/install/installTypescript59.test.ts',
+    'e2e/install/installPostgres.test.ts',
+  ],
+  SHARED_INSTALL_BUILD_SECONDS: 180,
+};
+const sequencer = (): Sequencer => new SlowFirstSequencer({}, KNOWN);
 
 const rootDir = '/repo';
 const folders: string[] = [];
@@ -24,8 +52,10 @@ function project(files: Record<string, number>, cacheDirectory?: string): Test[]
   return Object.keys(files).map((path) => ({ path: join(rootDir, path), context }) as unknown as Test);
 }
 
-function order(tests: Test[], sequencer: Sequencer = new SlowFirstSequencer({})): string[] {
-  return sequencer.sort([...tests]).map((test) => test.path.slice(rootDir.length + 1));
+function order(tests: Test[]): string[] {
+  return sequencer()
+    .sort([...tests])
+    .map((test) => test.path.slice(rootDir.length + 1));
 }
 
 const FILES = {
@@ -70,7 +100,7 @@ test('the durations a previous run cached come before the known ones, and its fa
     numFailingTests: failed ? 1 : 0,
     perfStats: { runtime: seconds * 1000 },
   });
-  new SlowFirstSequencer({}).cacheResults(tests, {
+  sequencer().cacheResults(tests, {
     testResults: [
       ran('packages/core/src/small.test.ts', 120),
       ran('e2e/summary.test.ts', 2, true),
@@ -78,7 +108,7 @@ test('the durations a previous run cached come before the known ones, and its fa
     ],
   } as unknown as AggregatedResult);
 
-  expect(order(tests, new SlowFirstSequencer({}))).toEqual([
+  expect(order(tests)).toEqual([
     'e2e/install/install.test.ts',
     'e2e/summary.test.ts', // failed last time
     // 120 (cached) + 55 + 50 s: the build's 180 s
@@ -107,4 +137,17 @@ test('a run without the install files keeps the plain slowest-first order', () =
     'packages/core/src/large.test.ts',
     'packages/core/src/small.test.ts',
   ]);
+});
+
+test('the real table names test files that exist, and every file that uses the shared install', () => {
+  const real = require('./knownDurations') as KnownDurations;
+  const repoRoot = join(__dirname, '..', '..');
+  const named = [...Object.keys(real.KNOWN_SECONDS), ...real.SHARED_INSTALL_FILES];
+  expect(named.filter((path) => !existsSync(join(repoRoot, path)))).toEqual([]);
+  const installFolder = join(repoRoot, 'e2e', 'install');
+  const usingInstall = readdirSync(installFolder)
+    .filter((file) => file.endsWith('.test.ts'))
+    .filter((file) => readFileSync(join(installFolder, file), 'utf8').includes('installedProjectForFile('))
+    .map((file) => `e2e/install/${file}`);
+  expect([...real.SHARED_INSTALL_FILES].sort()).toEqual(usingInstall.sort());
 });
