@@ -28,6 +28,8 @@ module.exports = {
   // One shared folder per run (SF_M3_E2E_RUN_DIR): work several files need is done there once.
   globalSetup: '<rootDir>/e2e/run/globalSetup.js',
   globalTeardown: '<rootDir>/e2e/run/globalTeardown.js',
+  // Slowest files first, also on a fresh clone whose Jest cache has no durations yet.
+  testSequencer: '<rootDir>/e2e/run/slowFirstSequencer.js',
   testTimeout: 30_000,
   maxWorkers: 2,
 };

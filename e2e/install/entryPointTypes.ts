@@ -1,10 +1,13 @@
-// `tsc --noEmit` over a file importing every documented entry point (fixture types/entryPoints.ts),
-// in the user's project, under the three module resolutions a user's tsconfig may select. Each
-// config extends the project's own tsconfig.json (the README's, `module: commonjs`), so the first
-// mode is exactly what the README tells a user to write.
+// The entry-point type check: a file importing every documented entry point (fixture
+// types/entryPoints.ts), in the user's project, with the project's own TypeScript, under the three
+// module resolutions a user's tsconfig may select. Each config extends the project's own
+// tsconfig.json (the README's, `module: commonjs`), so the first mode is exactly what the README
+// tells a user to write. One process checks all three (typeCheckOwnFiles.js): the user's file and
+// sf-m3's declarations, as tsc reports them, not other packages' declarations (not sf-m3's to
+// answer for, and most of tsc's time).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { run, type CommandResult } from './userProject';
+import { output, run } from './userProject';
 
 /** A module setting of the user's tsconfig and the resolution it implies. */
 export interface ResolutionMode {
@@ -21,6 +24,20 @@ export const RESOLUTION_MODES: readonly ResolutionMode[] = [
   { name: 'bundler', compilerOptions: { module: 'preserve', moduleResolution: 'bundler' } },
 ];
 
+/** One mode's result (typeCheckOwnFiles.js): tsc's exit code and diagnostics for the own files. */
+export interface EntryPointCheck {
+  readonly tsconfig: string;
+  readonly code: number;
+  readonly output: string;
+  /** The files checked (the user's and sf-m3's), relative to the project. */
+  readonly checked: readonly string[];
+  /** How many other packages' files the program loaded but did not check. */
+  readonly skipped: number;
+}
+
+/** Checks one process's worth of tsconfigs in the project with its own TypeScript. */
+const TYPE_CHECK_OWN_FILES = join(__dirname, 'typeCheckOwnFiles.js');
+
 /** Writes `tsconfig.types-<mode>.json` (extends ./tsconfig.json, checks types/entryPoints.ts only). */
 export function writeTypesConfig(folder: string, mode: ResolutionMode): string {
   const file = `tsconfig.types-${mode.name}.json`;
@@ -33,8 +50,11 @@ export function writeTypesConfig(folder: string, mode: ResolutionMode): string {
   return file;
 }
 
-/** Runs the project's own tsc (node_modules/typescript) on one mode's config. */
-export function checkEntryPoints(folder: string, mode: ResolutionMode): Promise<CommandResult> {
-  const tsc = join(folder, 'node_modules', 'typescript', 'bin', 'tsc');
-  return run(folder, process.execPath, [tsc, '-p', writeTypesConfig(folder, mode)], 300_000);
+/** Type-checks the entry points under every mode in one process; the results by mode name. */
+export async function checkEntryPoints(folder: string): Promise<ReadonlyMap<string, EntryPointCheck>> {
+  const configs = RESOLUTION_MODES.map((mode) => writeTypesConfig(folder, mode));
+  const result = await run(folder, process.execPath, [TYPE_CHECK_OWN_FILES, ...configs], 300_000);
+  if (result.status !== 0) throw new Error(`${TYPE_CHECK_OWN_FILES} failed:\n${output(result)}`);
+  const checks = JSON.parse(result.stdout) as EntryPointCheck[];
+  return new Map(RESOLUTION_MODES.map((mode, index) => [mode.name, checks[index]!]));
 }

@@ -1,0 +1,39 @@
+// How long the repository's slowest test files take, for slowFirstSequencer.js on a machine whose
+// Jest cache has no durations yet (a fresh clone, CI). Seconds of one file under the full run's two
+// workers on the 2-core machine (`npx jest --json --outputFile=…`, then
+// `node scripts/slowest-test-files.js …` prints these lines). Only the order matters, so refresh
+// them when a file's cost changes a lot, not on every run. The two TypeScript install files were
+// 3 tsc processes each before their entry-point check became one cheaper process; their figure is
+// scaled from that change measured alone (TypeScript 6 file: 110 s CPU before, 55 s after).
+'use strict';
+
+/** Seconds per test file (path from the repository root) of the files known to be slow. */
+const KNOWN_SECONDS = {
+  'e2e/install/install.test.ts': 66,
+  'e2e/install/installTypescript6.test.ts': 45,
+  'e2e/install/installTypescript59.test.ts': 45,
+  'e2e/faults/runFaults.test.ts': 55,
+  'e2e/ui/viewer.browser.test.ts': 50,
+  'e2e/cli.test.ts': 46,
+  'e2e/install/installPostgres.test.ts': 46,
+  'packages/matchers/src/types.test.ts': 23,
+};
+
+/** What an e2e file not in the table is taken to cost: each one starts real Jest or m3 runs. */
+const E2E_DEFAULT_SECONDS = 10;
+
+/**
+ * The test files that work on the run's shared install (e2e/install/sharedInstalledProject.ts):
+ * the first of them to start builds it (minutes: sqlite3 from source), the others wait for it.
+ */
+const SHARED_INSTALL_FILES = [
+  'e2e/install/install.test.ts',
+  'e2e/install/installTypescript6.test.ts',
+  'e2e/install/installTypescript59.test.ts',
+  'e2e/install/installPostgres.test.ts',
+];
+
+/** Seconds the shared install takes to build (pack, npm install with sqlite3 from source). */
+const SHARED_INSTALL_BUILD_SECONDS = 180;
+
+module.exports = { KNOWN_SECONDS, E2E_DEFAULT_SECONDS, SHARED_INSTALL_FILES, SHARED_INSTALL_BUILD_SECONDS };
