@@ -16,6 +16,8 @@ const KNOWN_SECONDS = {
   'e2e/ui/viewer.browser.test.ts': 50,
   'e2e/cli.test.ts': 46,
   'e2e/install/installPostgres.test.ts': 46,
+  // Measured alone on a loaded machine after the shared install (pnpm 12: install, doctor, m3 test).
+  'e2e/install/installPnpm.test.ts': 80,
   'packages/matchers/src/types.test.ts': 23,
 };
 
@@ -31,6 +33,7 @@ const SHARED_INSTALL_FILES = [
   'e2e/install/installTypescript6.test.ts',
   'e2e/install/installTypescript59.test.ts',
   'e2e/install/installPostgres.test.ts',
+  'e2e/install/installPnpm.test.ts',
 ];
 
 /** Seconds the shared install takes to build (pack, npm install with sqlite3 from source). */
