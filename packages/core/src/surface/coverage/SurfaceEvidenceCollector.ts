@@ -6,7 +6,13 @@
 import type { JsonObject, JsonValue } from '../../json';
 import { isObject } from '../../json';
 import type { TraceEvent } from '../../trace/Event';
-import type { AdvertisedTool, EnumValue, ExecutionSurfaceEvidence, ServerSurfaceEvidence, ToolUse } from './SurfaceCoverage';
+import type {
+  AdvertisedTool,
+  EnumValue,
+  ExecutionSurfaceEvidence,
+  ServerSurfaceEvidence,
+  ToolUse,
+} from './SurfaceCoverage';
 import { definitionHash, toolDefinitionHash } from './toolDefinitionHash';
 
 /** Distinct scalar values kept per argument (enum values are few; free text must not grow a snapshot). */
@@ -82,7 +88,11 @@ export class SurfaceEvidenceCollector {
     } else if (direction === 'server_to_client') {
       if (event.kind === 'tool.result_received' || (event.kind === 'mcp.error' && payload.method === 'tools/call')) {
         this.callAnswered(server, event, payload);
-      } else if (event.kind === 'mcp.response' && typeof payload.method === 'string' && LIST_METHODS.has(payload.method)) {
+      } else if (
+        event.kind === 'mcp.response' &&
+        typeof payload.method === 'string' &&
+        LIST_METHODS.has(payload.method)
+      ) {
         this.listed(server, payload.method, payload.result);
       }
     }
@@ -153,7 +163,8 @@ export class SurfaceEvidenceCollector {
     if (!isObject(params) || typeof params.name !== 'string') return;
     // A call the proxy's tool policy denied never reached the server.
     if (isObject(payload.policy) && payload.policy.decision === 'denied') return;
-    if (event.jsonrpcId !== undefined) this.openCalls.set(`${server}|${event.connectionId}|${event.jsonrpcId}`, params.name);
+    if (event.jsonrpcId !== undefined)
+      this.openCalls.set(`${server}|${event.connectionId}|${event.jsonrpcId}`, params.name);
     if (continuesCall(params as JsonObject)) return;
     const use = this.use(this.server(server), params.name);
     use.calls += 1;
@@ -187,7 +198,11 @@ export class SurfaceEvidenceCollector {
     if (payload.method === 'prompts/get' && typeof params.name === 'string' && !continuesCall(params as JsonObject)) {
       const gets = this.server(server).promptGets;
       gets[params.name] = (gets[params.name] ?? 0) + 1;
-    } else if (payload.method === 'resources/read' && typeof params.uri === 'string' && !continuesCall(params as JsonObject)) {
+    } else if (
+      payload.method === 'resources/read' &&
+      typeof params.uri === 'string' &&
+      !continuesCall(params as JsonObject)
+    ) {
       const reads = this.server(server).resourceReads;
       reads[params.uri] = (reads[params.uri] ?? 0) + 1;
     }
@@ -213,14 +228,16 @@ export class SurfaceEvidenceCollector {
         if (!Array.isArray(result.prompts)) return;
         draft.listed.prompts = true;
         for (const prompt of result.prompts) {
-          if (isObject(prompt) && typeof prompt.name === 'string') draft.prompts[prompt.name] = definitionHash(prompt as JsonObject);
+          if (isObject(prompt) && typeof prompt.name === 'string')
+            draft.prompts[prompt.name] = definitionHash(prompt as JsonObject);
         }
         return;
       case 'resources/list':
         if (!Array.isArray(result.resources)) return;
         draft.listed.resources = true;
         for (const resource of result.resources) {
-          if (isObject(resource) && typeof resource.uri === 'string') draft.resources[resource.uri] = definitionHash(resource as JsonObject);
+          if (isObject(resource) && typeof resource.uri === 'string')
+            draft.resources[resource.uri] = definitionHash(resource as JsonObject);
         }
         return;
       default:

@@ -24,7 +24,13 @@ describe('checkSurfaceThresholds', () => {
     });
     expect(misses).toEqual([
       { server: 'shipping', measure: 'tools', required: 100, actual: (2 / 3) * 100, uncovered: ['track'] },
-      { server: 'shipping', measure: 'toolsSucceeded', required: 50, actual: (1 / 3) * 100, uncovered: ['cancel', 'track'] },
+      {
+        server: 'shipping',
+        measure: 'toolsSucceeded',
+        required: 50,
+        actual: (1 / 3) * 100,
+        uncovered: ['cancel', 'track'],
+      },
       { server: 'shipping', measure: 'enums', required: 100, actual: 50, uncovered: ['quote.zone="b"'] },
     ]);
   });

@@ -19,7 +19,9 @@ function uncoveredFor(server: ServerSurfaceCoverage, measure: SurfaceMeasure): s
     case 'tools':
       return [...server.neverCalled];
     case 'toolsSucceeded':
-      return server.tools.filter((row) => row.successes === 0 && !server.unadvertisedCalls.includes(row.tool)).map((row) => row.tool);
+      return server.tools
+        .filter((row) => row.successes === 0 && !server.unadvertisedCalls.includes(row.tool))
+        .map((row) => row.tool);
     case 'properties':
       return server.tools.flatMap((row) => row.propertiesUnused.map((property) => `${row.tool}.${property}`));
     case 'enums':
@@ -47,7 +49,13 @@ export function checkSurfaceThresholds(
       const required = threshold[measure];
       const { percent } = server.measures[measure];
       if (required === undefined || percent === null || percent >= required) continue;
-      misses.push({ server: server.server, measure, required, actual: percent, uncovered: uncoveredFor(server, measure) });
+      misses.push({
+        server: server.server,
+        measure,
+        required,
+        actual: percent,
+        uncovered: uncoveredFor(server, measure),
+      });
     }
   }
   const reached = new Set(coverage.servers.map((server) => server.server));

@@ -34,7 +34,9 @@ export function surfaceOfSnapshot(snapshot: unknown): ExecutionSurfaceEvidence |
 }
 
 /** The evidence stored with `executions` (records as `listExecutions` returns them), skipping those without. */
-export function surfaceEvidenceOfRecords(executions: readonly Pick<ExecutionRecord, 'snapshot'>[]): ExecutionSurfaceEvidence[] {
+export function surfaceEvidenceOfRecords(
+  executions: readonly Pick<ExecutionRecord, 'snapshot'>[],
+): ExecutionSurfaceEvidence[] {
   const evidence: ExecutionSurfaceEvidence[] = [];
   for (const execution of executions) {
     const surface = surfaceOfSnapshot(execution.snapshot);

@@ -10,9 +10,13 @@ const shipping = {
 describe('mergeSurfaceEvidence', () => {
   it('sums calls and successes across executions and measures the four tool levels over what was advertised', () => {
     const listing = { shipping: serverEvidence({ tools: shipping }) };
-    const first = { shipping: serverEvidence({ uses: { shipping_quote: use(2, 1, { weight_kg: [1], zone: ['local'] }) } }) };
+    const first = {
+      shipping: serverEvidence({ uses: { shipping_quote: use(2, 1, { weight_kg: [1], zone: ['local'] }) } }),
+    };
     const second = {
-      shipping: serverEvidence({ uses: { shipping_quote: use(1, 1, { zone: ['regional', 'local'] }), ghost: use(1, 0) } }),
+      shipping: serverEvidence({
+        uses: { shipping_quote: use(1, 1, { zone: ['regional', 'local'] }), ghost: use(1, 0) },
+      }),
     };
     const coverage = mergeSurfaceEvidence('run-1', [listing, first, second]);
     expect(coverage.runId).toBe('run-1');

@@ -120,7 +120,9 @@ function toolRow(name: string, merged: MergedServer): ToolCoverageRow {
 
 function serverCoverage(server: string, merged: MergedServer): ServerSurfaceCoverage {
   const advertised = sorted(merged.tools.keys());
-  const unadvertisedCalls = merged.listed.tools ? sorted([...merged.uses.keys()].filter((n) => !merged.tools.has(n))) : [];
+  const unadvertisedCalls = merged.listed.tools
+    ? sorted([...merged.uses.keys()].filter((n) => !merged.tools.has(n)))
+    : [];
   // Every tool advertised or called has a row, so a server no test listed still shows its calls.
   const rows = sorted(new Set([...advertised, ...merged.uses.keys()])).map((name) => toolRow(name, merged));
   const advertisedRows = rows.filter((row) => merged.tools.has(row.tool));
@@ -170,10 +172,7 @@ function serverCoverage(server: string, merged: MergedServer): ServerSurfaceCove
  * The surface coverage of run `runId` from its executions' evidence (contract §25), servers sorted
  * by name. Evidence is merged by server name across direct and agent executions alike.
  */
-export function mergeSurfaceEvidence(
-  runId: string,
-  evidence: readonly ExecutionSurfaceEvidence[],
-): RunSurfaceCoverage {
+export function mergeSurfaceEvidence(runId: string, evidence: readonly ExecutionSurfaceEvidence[]): RunSurfaceCoverage {
   const servers = new Map<string, MergedServer>();
   for (const execution of evidence) {
     for (const [server, seen] of Object.entries(execution)) {

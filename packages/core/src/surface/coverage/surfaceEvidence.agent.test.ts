@@ -72,7 +72,9 @@ describe('surface evidence of a proxied agent execution', () => {
     const result = await session.close();
     await kit.close();
     expect(result.snapshot.outcome).toBe('completed');
-    expect(result.trace.events.some((e) => e.origin === 'wire_observed' && e.kind === 'tool.call_requested')).toBe(true);
+    expect(result.trace.events.some((e) => e.origin === 'wire_observed' && e.kind === 'tool.call_requested')).toBe(
+      true,
+    );
 
     const surface = (await store.getExecution(result.executionId)).snapshot.surface as Record<string, unknown>;
     expect(surface.example).toMatchObject({

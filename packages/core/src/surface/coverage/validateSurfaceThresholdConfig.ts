@@ -3,7 +3,12 @@
 // as Jest's `coverageThreshold`. Every error names the bad key and how to fix it.
 import { ModelValidationError } from '../../errors';
 import { isObject } from '../../json';
-import { SURFACE_MEASURES, type SurfaceMeasure, type SurfaceThreshold, type SurfaceThresholdConfig } from './SurfaceCoverage';
+import {
+  SURFACE_MEASURES,
+  type SurfaceMeasure,
+  type SurfaceThreshold,
+  type SurfaceThresholdConfig,
+} from './SurfaceCoverage';
 
 const EXAMPLE = `{ "global": { "tools": 80 }, "<server name>": { "toolsSucceeded": 100 } }`;
 
@@ -23,10 +28,9 @@ function validateThreshold(scope: string, value: unknown): SurfaceThreshold {
   for (const [measure, percent] of Object.entries(value)) {
     const key = `m3.surfaceThreshold.${scope}.${measure}`;
     if (!isMeasure(measure)) {
-      throw new ModelValidationError(
-        `${key} is not a surface measure: use one of ${SURFACE_MEASURES.join(', ')}`,
-        { key: `surfaceThreshold.${scope}.${measure}` },
-      );
+      throw new ModelValidationError(`${key} is not a surface measure: use one of ${SURFACE_MEASURES.join(', ')}`, {
+        key: `surfaceThreshold.${scope}.${measure}`,
+      });
     }
     if (typeof percent !== 'number' || !Number.isFinite(percent) || percent < 0 || percent > 100) {
       throw new ModelValidationError(
