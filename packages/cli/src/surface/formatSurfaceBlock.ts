@@ -30,6 +30,10 @@ function toolsLine(server: ServerSurfaceCoverage): string {
 /** The lines of one server's block, indented under its `surface` heading. */
 export function formatServerSurface(server: ServerSurfaceCoverage): string[] {
   const { measures, listed } = server;
+  // Nothing listed at all: one line says so, and how to measure (no row of "not listed").
+  if (!listed.tools && !listed.prompts && !listed.resources && !listed.resourceTemplates) {
+    return [`  ${toolsLine(server)}`];
+  }
   // Without a tools listing the tool measures cannot be counted; the first line said so already.
   const toolMeasures = listed.tools
     ? [
