@@ -58,7 +58,7 @@ async function freshPage(): Promise<{ page: Page; problems: string[]; requests: 
 async function surfaceRows(page: Page): Promise<string[][]> {
   await page.waitForSelector('[data-testid=surface-table] tbody tr');
   return page.$$eval('[data-testid=surface-table] tbody tr', (rows) =>
-    rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+    rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent ?? '')),
   );
 }
 
@@ -98,7 +98,7 @@ async function expectSurfaceTrend(page: Page): Promise<void> {
   await page.waitForSelector('[data-testid=surface-trend-table] tbody tr');
   expect(await inkedCanvas(page, '[data-testid=surface-trend-chart]')).toBe(true);
   const rows = await page.$$eval('[data-testid=surface-trend-table] tbody tr', (trs) =>
-    trs.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+    trs.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent ?? '')),
   );
   expect(rows.map((r) => r[0])).toEqual([firstRunId, secondRunId]);
   expect(rows[0]![1]).toMatch(/^1\/\d+ /);

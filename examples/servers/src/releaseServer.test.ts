@@ -55,7 +55,7 @@ describe.each<[string, ReleaseEra]>([
     expect(resultText(await client.callTool({ name: 'enable_rollback', arguments: {} }))).toBe(
       'rollback already enabled',
     );
-    const { tools } = await client.listTools(undefined, { cache: 'bypass' });
+    const { tools } = await client.listTools(undefined, { cacheMode: 'bypass' });
     expect(tools.map((t) => t.name)).toContain('rollback');
 
     const early = await client.callTool({ name: 'rollback', arguments: {} });

@@ -53,7 +53,7 @@ describe('serveV2Http (in-process)', () => {
         expect(client.getProtocolEra()).toBe(era);
         await client.callTool({ name: 'enable_rollback', arguments: {} });
         expect(state.rollbackEnabled).toBe(true);
-        const { tools } = await client.listTools(undefined, { cache: 'bypass' });
+        const { tools } = await client.listTools(undefined, { cacheMode: 'bypass' });
         expect(tools.map((t) => t.name)).toContain('rollback');
       } finally {
         await client.close();

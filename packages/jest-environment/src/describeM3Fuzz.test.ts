@@ -12,6 +12,7 @@ import {
 } from '@sf-m3/core';
 import { z } from 'zod';
 import { createDescribeM3Fuzz, validateFuzzOptions } from './describeM3Fuzz';
+import type { DescribeM3Function } from './runtimeBridge';
 import type { JestTestLike } from './testM3';
 
 const PLANTED = join(__dirname, '../../core/src/surface/fuzz/__fixtures__/planted-faults-server.js');
@@ -28,10 +29,11 @@ function harness() {
   }) as JestTestLike;
   let kit: MCPTestKit | undefined;
   const fuzz = createDescribeM3Fuzz({
-    describeM3: (name: string, fn: () => void) => {
+    // Only the (name, fn) form is used by describe.m3.fuzz.
+    describeM3: ((name: string, fn: () => void) => {
       suites.push(name);
       fn();
-    },
+    }) as DescribeM3Function,
     test,
     fuzz: () => ({ fuzzFailureMessage, fuzzSeed, fuzzTools, listToolsSync }),
     currentKit: () => kit,

@@ -19,7 +19,10 @@ describe('runtimeFacts', () => {
     const withServers: TraceViewData = {
       ...data,
       runtime: {
-        ...(data.runtime as Extract<TraceViewData['runtime'], { kind: 'codex' }>),
+        ...(data.runtime as Extract<
+          TraceViewData['runtime'],
+          { kind: 'acp' | 'openai' | 'claude_code' | 'codex' | 'opencode' | 'pi' }
+        >),
         mcpServers: {
           state: 'observed',
           value: [
