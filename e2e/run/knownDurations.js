@@ -3,9 +3,7 @@
 // workers on the 2-core machine (`npx jest --json --outputFile=…`, then
 // `node scripts/slowest-test-files.js …` prints these lines). Only the order matters, so refresh
 // them when a file's cost changes a lot, not on every run (last refreshed from a full run of 386
-// files on 2026-12-04, 905 s). The two TypeScript install files were
-// 3 tsc processes each before their entry-point check became one cheaper process; their figure is
-// scaled from that change measured alone (TypeScript 6 file: 110 s CPU before, 55 s after).
+// files on 2026-12-04, 905 s).
 'use strict';
 
 /** Seconds per test file (path from the repository root) of the files known to be slow. */
