@@ -6,7 +6,7 @@ import type { ServerDefinition } from '../servers/ServerDefinition';
 import { StdioServer } from '../servers/StdioServer';
 import type { DirectClient } from './DirectClient';
 import { SERVER_EVERYTHING, useKitPerTest } from './directClient.testkit';
-import { v2InProcess, v2Stdio } from './v2EraServers.testkit';
+import { startV2Http, v2InProcess, v2Stdio, type V2HttpEndpoint } from './v2EraServers.testkit';
 
 const kit = useKitPerTest({ suiteName: 'notifications', caseId: 'notifications' });
 
@@ -39,7 +39,14 @@ async function listensForChanges(client: DirectClient): Promise<void> {
   expect(received.every((n) => eventIds.has(n.eventId))).toBe(true);
 }
 
+let http: V2HttpEndpoint;
+beforeAll(async () => {
+  http = await startV2Http('modern-only');
+});
+afterAll(() => http?.close());
+
 describe.each<[string, () => ServerDefinition, 'modern' | 'legacy']>([
+  ['Streamable HTTP, 2026-07-28', () => http.server(), 'modern'],
   ['stdio, 2026-07-28', () => v2Stdio('both'), 'modern'],
   ['stdio, legacy', () => v2Stdio('both', 'legacy'), 'legacy'],
   ['in process, 2026-07-28', () => v2InProcess(), 'modern'],

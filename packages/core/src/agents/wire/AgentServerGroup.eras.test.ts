@@ -191,12 +191,13 @@ describe('a modern-only SDK v2 server', () => {
 });
 
 describe('subscriptions/listen through the capture layer (2026-07-28)', () => {
-  // Over HTTP the SDK serves each request with its own server instance, so the fixture's `grow`
-  // (which notifies from its instance) publishes nothing to the handler's listen bus: there the
-  // test shows the stream opened and acknowledged through the reverse proxy.
+  // Over HTTP the fixture publishes `grow` on its handler's listen bus, so the change comes through
+  // the reverse proxy. In process the kit's own handler builds the instances, and the fixture's
+  // `grow` (which notifies from its instance) publishes nothing to that bus: there the test shows
+  // the stream opened and acknowledged.
   const listenRows: Array<[string, () => ServerDefinition, boolean]> = [
     ['stdio', () => v2Stdio('both'), true],
-    ['http', () => http.server(), false],
+    ['http', () => http.server(), true],
     ['in_process', () => v2InProcess(), false],
   ];
   test.each(listenRows)('over %s: the listen stream is relayed and recorded', async (_kind, make, publishes) => {

@@ -9,12 +9,20 @@
 // Notifications: `grow` registers one more tool (`notifications/tools/list_changed`) and `touch`
 // rewrites the resource `memory://notes` (`notifications/resources/updated` for subscribers),
 // on a 2025 connection as unsolicited notifications, on 2026-07-28 on `subscriptions/listen`.
+// Over Streamable HTTP (`createMcpHandler`) every request gets a fresh instance, so the grown tools
+// and the notes live in one state shared by those instances, and changes are published on the
+// handler's listen bus (`handler.notify`), as a stateless SDK v2 server must publish them.
 'use strict';
 const { McpServer, inputRequired, inputResponse, acceptedContent } = require('@modelcontextprotocol/server');
 const { z } = require('zod');
 
-/** One v2 server instance for the given era. */
-function createV2Server({ era }) {
+/** What `grow` and `touch` change; one per connection, or one per HTTP server (see main). */
+function newState() {
+  return { grown: 0, notes: 'first', notify: null };
+}
+
+/** One v2 server instance for the given era; `state.notify` is the HTTP handler's notifier, if any. */
+function createV2Server({ era }, state = newState()) {
   const server = new McpServer(
     { name: 'v2-era-server', version: '2.4.0-fixture' },
     {
@@ -101,17 +109,19 @@ function createV2Server({ era }) {
       });
     },
   );
-  let grown = 0;
-  server.registerTool('grow', { description: 'Adds one more tool to the tool list' }, async () => {
-    grown += 1;
-    server.registerTool(`grown-${grown}`, { description: `Added by grow call ${grown}` }, async () => ({
-      content: [{ type: 'text', text: `grown ${grown}` }],
+  const registerGrown = (n) =>
+    server.registerTool(`grown-${n}`, { description: `Added by grow call ${n}` }, async () => ({
+      content: [{ type: 'text', text: `grown ${n}` }],
     }));
-    return { content: [{ type: 'text', text: `tools grown: ${grown}` }] };
+  for (let n = 1; n <= state.grown; n += 1) registerGrown(n);
+  server.registerTool('grow', { description: 'Adds one more tool to the tool list' }, async () => {
+    state.grown += 1;
+    registerGrown(state.grown);
+    state.notify?.toolsChanged();
+    return { content: [{ type: 'text', text: `tools grown: ${state.grown}` }] };
   });
-  let notes = 'first';
   server.registerResource('notes', 'memory://notes', { mimeType: 'text/plain' }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: 'text/plain', text: notes }],
+    contents: [{ uri: uri.href, mimeType: 'text/plain', text: state.notes }],
   }));
   // A 2025 client subscribes with resources/subscribe (the SDK routes 2026-07-28 updates by the
   // listen filter itself).
@@ -130,8 +140,9 @@ function createV2Server({ era }) {
     'touch',
     { description: 'Rewrites memory://notes', inputSchema: z.object({ text: z.string() }) },
     async ({ text }) => {
-      notes = text;
-      if (era === 'modern' || subscribed.has('memory://notes')) {
+      state.notes = text;
+      if (state.notify !== null) state.notify.resourceUpdated('memory://notes');
+      else if (era === 'modern' || subscribed.has('memory://notes')) {
         await server.server.sendResourceUpdated({ uri: 'memory://notes' });
       }
       return { content: [{ type: 'text', text: 'notes rewritten' }] };
@@ -152,7 +163,12 @@ async function main() {
     const http = require('node:http');
     const { createMcpHandler } = require('@modelcontextprotocol/server');
     const { toNodeHandler } = require('@modelcontextprotocol/node');
-    const handler = toNodeHandler(createMcpHandler(createV2Server, { legacy: reject ? 'reject' : 'stateless' }));
+    const state = newState();
+    const mcp = createMcpHandler((context) => createV2Server(context, state), {
+      legacy: reject ? 'reject' : 'stateless',
+    });
+    state.notify = mcp.notify;
+    const handler = toNodeHandler(mcp);
     const httpServer = http.createServer((req, res) => {
       if (req.url !== '/mcp') {
         res.writeHead(404).end();
