@@ -1,3 +1,5 @@
+import { canonicalJson } from '../../evaluation/subjectDigest';
+import type { JsonValue } from '../../json';
 import { isJsonObject } from './LintableTool';
 
 /** The parts of a tool a silent redefinition changes (contract §25): its description and schemas. */
@@ -7,24 +9,15 @@ export interface ToolDescriptorParts {
   readonly outputSchema: unknown;
 }
 
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (!isJsonObject(value)) return value;
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) sorted[key] = canonical(value[key]);
-  return sorted;
-}
-
 /** Canonical JSON of a tool's description and schemas (object keys sorted), so equal tools compare equal. */
 export function toolDescriptor(tool: unknown): string {
   const t = isJsonObject(tool) ? tool : {};
-  return JSON.stringify(
-    canonical({
-      description: t.description ?? null,
-      inputSchema: t.inputSchema ?? null,
-      outputSchema: t.outputSchema ?? null,
-    }),
-  );
+  // The same canonical JSON the coverage's toolDefinitionHash digests (keys sorted, compact).
+  return canonicalJson({
+    description: (t.description ?? null) as JsonValue,
+    inputSchema: (t.inputSchema ?? null) as JsonValue,
+    outputSchema: (t.outputSchema ?? null) as JsonValue,
+  });
 }
 
 /** The parts back from a descriptor. */
