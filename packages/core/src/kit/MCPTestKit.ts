@@ -18,6 +18,7 @@ import { createLogger, type M3Logger } from '../logging/logger';
 import type { Redactor } from '../redaction/Redactor';
 import { isServerDefinition, type ServerDefinition } from '../servers/ServerDefinition';
 import type { ProtocolSetting } from '../servers/protocolSetting';
+import type { CassetteScope } from '../cassettes/CassetteScope';
 import type { ExecutionStore } from '../store/ExecutionStore';
 import { InMemoryExecutionStore } from '../store/InMemoryExecutionStore';
 import type { ExecutionRecord } from '../store/records';
@@ -56,6 +57,11 @@ export class MCPTestKit {
   readonly executionTimeoutMs: number | undefined;
   /** When true, matchers save their verdicts through `recordCheck`. */
   recordChecks: boolean;
+  /**
+   * The running test's cassettes (contract §24), or null: agents and judges the kit runs open their
+   * recording proxy from it.
+   */
+  readonly cassettes: CassetteScope | null;
 
   private readonly labels: Partial<ExecutionRecord['labels']>;
   /** The protocol setting of `direct` connections that name none (`MCPTestKitOptions.protocol`). */
@@ -77,6 +83,7 @@ export class MCPTestKit {
     this.recordChecks = resolved.recordChecks;
     this.labels = resolved.labels;
     this.protocol = resolved.protocol;
+    this.cassettes = resolved.cassettes;
     this.redactor = resolved.redactor;
     this.executionTimeoutMs = resolved.executionTimeoutMs;
     this.ownsStore = options.store === undefined;

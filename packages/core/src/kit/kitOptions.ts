@@ -5,6 +5,7 @@ import { Redactor } from '../redaction/Redactor';
 import type { ExecutionStore } from '../store/ExecutionStore';
 import type { ExecutionRecord } from '../store/records';
 import { validateProtocolSetting, type ProtocolSetting } from '../servers/protocolSetting';
+import type { CassetteScope } from '../cassettes/CassetteScope';
 
 /** Options of `new MCPTestKit(options)`. */
 export interface MCPTestKitOptions {
@@ -38,6 +39,12 @@ export interface MCPTestKitOptions {
    * revision also labels the executions `metadata.protocolVersion`.
    */
   protocol?: ProtocolSetting;
+  /**
+   * The running test's cassettes (contract §24): every model client the kit launches or owns (agents,
+   * judges called through its matchers) goes through a recording proxy opened from it. Set by the
+   * Jest environment per test; default none (live traffic, nothing recorded).
+   */
+  cassettes?: CassetteScope;
 }
 
 /**
@@ -64,6 +71,7 @@ export interface ResolvedKitOptions {
   /** Judge request cap of the run, or null for none. */
   readonly judgeMaxRequests: number | null;
   readonly protocol: ProtocolSetting | undefined;
+  readonly cassettes: CassetteScope | null;
 }
 
 /** Checks `new MCPTestKit(options)` options and fills in their defaults (a new run id, redactor...). */
@@ -86,6 +94,7 @@ export function resolveKitOptions(options: MCPTestKitOptions, env: NodeJS.Proces
     executionTimeoutMs: defaultExecutionTimeout(options.executionTimeoutMs, env),
     judgeMaxRequests: resolveJudgeMaxRequests(options.judgeMaxRequests, env),
     protocol,
+    cassettes: options.cassettes ?? null,
   };
 }
 
