@@ -21,6 +21,11 @@ export interface ExecutionSnapshot {
   readonly runId: string | null;
   readonly suiteName: string | null;
   readonly caseId: string | null;
+  /**
+   * Facts about how the execution ran, saved as `metadata.<key>` labels: `cassette` is `replayed`,
+   * `recorded` or `mixed` when its model traffic went through a cassette (contract §24).
+   */
+  readonly metadata?: Readonly<Record<string, string>>;
 }
 
 /**
