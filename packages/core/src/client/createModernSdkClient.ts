@@ -6,6 +6,7 @@ import { declaredCapabilities } from './clientCapabilities';
 import { CLIENT_INFO } from './createSdkClient';
 import type { DirectClientOptions } from './DirectClientOptions';
 import { ModernSdkSession } from './ModernSdkSession';
+import { AbsentResultTypeBridge } from './AbsentResultTypeBridge';
 import { RequestTap } from './RequestTap';
 import { loadSdkV2Client } from './sdkV2';
 
@@ -27,8 +28,8 @@ async function guarded<T>(name: string, logger: M3Logger, call: () => T | Promis
 }
 
 /**
- * The official SDK v2 `Client` for a 2026-07-28 connection over `observed` (through a
- * `RequestTap`), with the capabilities and input handlers of the given callbacks: the same
+ * The official SDK v2 `Client` for a 2026-07-28 connection over `observed` (through an
+ * `AbsentResultTypeBridge` and a `RequestTap`), with the capabilities and input handlers of the given callbacks: the same
  * handlers answer the `input_required` rounds of `tools/call`, `prompts/get` and `resources/read`
  * (the SDK fulfils them and retries with a byte-exact `requestState`). Not connected yet: connect
  * it with `connectModern`.
@@ -39,7 +40,7 @@ export function createModernSdkClient(
   logger: M3Logger,
 ): { client: V2Client; session: ModernSdkSession; tap: RequestTap } {
   const { Client } = loadSdkV2Client();
-  const tap = new RequestTap(observed);
+  const tap = new RequestTap(new AbsentResultTypeBridge(observed));
   const client = new Client(CLIENT_INFO, {
     // The v1 and v2 capability types describe the same JSON object.
     capabilities: declaredCapabilities(options) as never,

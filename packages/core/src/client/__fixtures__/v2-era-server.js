@@ -1,6 +1,7 @@
 // A server built with the official SDK v2 (`@modelcontextprotocol/server`), for the protocol-era
 // tests. `createV2Server({ era })` builds one instance; run as a script it serves:
-//   node v2-era-server.js stdio [--reject]     both eras over stdio (modern only with --reject)
+//   node v2-era-server.js stdio [--reject]     both eras over stdio (modern only with --reject;
+//                                              --omit-result-type: complete results without resultType)
 //   node v2-era-server.js http [--reject]      Streamable HTTP on 127.0.0.1 (random port; prints the URL)
 // Tools: `echo` (text), `add` (structured result), `confirm` (asks for confirmation: an
 // `input_required` round on 2026-07-28, an elicitation request on a 2025 connection), `insist`
@@ -151,10 +152,31 @@ function createV2Server({ era }, state = newState()) {
   return server;
 }
 
+/**
+ * `--omit-result-type`: results that are complete go out without `resultType`, as a server written
+ * without the SDK may send them (the 2026-07-28 spec: clients MUST treat an absent `resultType` as
+ * `complete`; conformance check `sep-2322-default-result-type-complete`). Rewrites each line the
+ * SDK writes to stdout.
+ */
+function omitCompleteResultType() {
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = (chunk, ...rest) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    const lines = text.split('\n').map((line) => {
+      if (line.trim() === '') return line;
+      const message = JSON.parse(line);
+      if (message.result && message.result.resultType === 'complete') delete message.result.resultType;
+      return JSON.stringify(message);
+    });
+    return write(lines.join('\n'), ...rest);
+  };
+}
+
 async function main() {
   const [mode, ...flags] = process.argv.slice(2);
   const reject = flags.includes('--reject');
   if (mode === 'stdio') {
+    if (flags.includes('--omit-result-type')) omitCompleteResultType();
     const { serveStdio } = require('@modelcontextprotocol/server/stdio');
     serveStdio(createV2Server, { legacy: reject ? 'reject' : 'serve' });
     return;
@@ -181,7 +203,7 @@ async function main() {
     });
     return;
   }
-  process.stderr.write('usage: v2-era-server.js stdio|http [--reject]\n');
+  process.stderr.write('usage: v2-era-server.js stdio [--reject] [--omit-result-type] | http [--reject]\n');
   process.exit(2);
 }
 
