@@ -54,6 +54,11 @@ describe('describe.m3 with protocols', () => {
       ]),
     );
     expect(byRevision).toEqual({ '2025-11-25': '1/2', '2026-07-28': '2/2' });
+    // The summary shows the same per revision: where the two eras differ.
+    expect(run.stdout).toContain('protocols   tests and evaluation pass rates per MCP revision');
+    expect(run.stdout).toMatch(/^ {2}2025-11-25 {2}1\/2 test\(s\) passed$/m);
+    expect(run.stdout).toMatch(/^ {2}2026-07-28 {2}2\/2 test\(s\) passed$/m);
+    expect(run.stdout).toMatch(/^ {4}m3\.expect\.toHaveToolCall +50\.0% .* 1\/2$/m);
   });
 
   test("m3 test --protocol replaces the suite's revisions", async () => {

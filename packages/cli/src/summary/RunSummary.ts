@@ -67,6 +67,28 @@ export interface AgentGroupStats {
   statusCounts: Record<EvaluationStatus, number>;
 }
 
+/** One MCP revision's tests and evaluation pass rates in a run (contract §23). */
+export interface ProtocolRevisionStats {
+  revision: string;
+  /** Era-matrix tests that ran under this revision (last attempt of each; skipped and todo left out). */
+  tests: number;
+  testsPassed: number;
+  testsFailed: number;
+  /** Evaluations of executions labelled `metadata.protocolVersion` = this revision, per evaluator. */
+  evaluators: Array<{
+    evaluator: string;
+    passRate: number | null;
+    interval: [number, number] | null;
+    passed: number;
+    expected: number;
+  }>;
+}
+
+/** Per-revision results of a run with an era matrix. */
+export interface ProtocolPassRates {
+  revisions: ProtocolRevisionStats[];
+}
+
 /** Pass rates of the run's agent executions (those labelled with a harness). */
 export interface AgentPassRates {
   /** Per evaluator and harness. */
@@ -277,6 +299,11 @@ export interface RunSummary {
   evaluations: EvaluatorStats[];
   /** Per-harness, per-model and per-case pass rates; `null` when the run has no agent executions. */
   agents: AgentPassRates | null;
+  /**
+   * Per MCP revision of an era matrix (contract §23): tests and evaluation pass rates; `null` when
+   * no test ran under `describe.m3(name, { protocols })` and no execution was labelled with a revision.
+   */
+  protocols: ProtocolPassRates | null;
   /** Executions that ended `timed_out`, with the stage and operation their deadline named. */
   timeouts: TimedOutExecution[];
   requiredFailures: RequiredFailure[];

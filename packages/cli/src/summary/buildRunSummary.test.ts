@@ -17,6 +17,65 @@ describe('buildRunSummary', () => {
     await store.close();
   });
 
+  test('an era matrix: tests and evaluation pass rates per MCP revision, a retried test counted by its last try', async () => {
+    const text = (revision: string, status: 'passed' | 'failed') => ({
+      evaluations: [{ evaluator: 'm3.expect.toHaveText', status }],
+      protocolVersion: revision,
+    });
+    const runId = await seedRun(store, [
+      {
+        suite: 'release',
+        fullName: 'release [protocol=2025-11-25] deploys',
+        outcome: 'passed',
+        ...text('2025-11-25', 'passed'),
+      },
+      {
+        suite: 'release',
+        fullName: 'release [protocol=2026-07-28] deploys',
+        outcome: 'failed',
+        ...text('2026-07-28', 'failed'),
+      },
+      {
+        suite: 'release',
+        fullName: 'release [protocol=2026-07-28] deploys',
+        outcome: 'passed',
+        retryIndex: 1,
+        ...text('2026-07-28', 'passed'),
+      },
+      {
+        suite: 'release',
+        fullName: 'release [protocol=2026-07-28] lists',
+        outcome: 'failed',
+        ...text('2026-07-28', 'failed'),
+      },
+      { suite: 'plain', fullName: 'plain lists', outcome: 'passed' },
+    ]);
+    const { summary } = await buildRunSummary(store, { ...options, runId });
+    expect(summary.protocols).toEqual({
+      revisions: [
+        {
+          revision: '2025-11-25',
+          tests: 1,
+          testsPassed: 1,
+          testsFailed: 0,
+          evaluators: [expect.objectContaining({ evaluator: 'm3.expect.toHaveText', passed: 1, expected: 1 })],
+        },
+        {
+          revision: '2026-07-28',
+          tests: 2,
+          testsPassed: 1,
+          testsFailed: 1,
+          evaluators: [expect.objectContaining({ evaluator: 'm3.expect.toHaveText', passed: 1, expected: 3 })],
+        },
+      ],
+    });
+    const { summary: plain } = await buildRunSummary(store, {
+      ...options,
+      runId: await seedRun(store, [{ suite: 'plain', fullName: 'plain lists', outcome: 'passed' }]),
+    });
+    expect(plain.protocols).toBeNull();
+  });
+
   test('a green run: suites, attempts by outcome, evaluator pass rates with Wilson intervals', async () => {
     const runId = await seedRun(store, [
       {

@@ -13,6 +13,7 @@ import { evaluateGates } from '../gates/evaluateGates';
 import { surfaceThresholdGates } from '../surface/surfaceThresholdGates';
 import type { GateSettings } from '../gates/GateSettings';
 import { collectAgentPassRates } from './agentPassRates';
+import { collectProtocolPassRates } from './protocolPassRates';
 import { collectTimeouts } from './collectTimeouts';
 import { collectRunFacts, finalAttempts, type SummaryStore } from './collectRunFacts';
 import { failureHeadline, fullFailureMessage } from './failureText';
@@ -100,6 +101,7 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
   const { redactor } = options;
   const facts = await collectRunFacts(store, options.runId, redactor);
   const agents = await collectAgentPassRates(store, facts.run.runId);
+  const protocols = await collectProtocolPassRates(store, facts.run.runId, facts.attempts);
   // Listed once: the timeouts and the surface coverage (contract §25) both read the run's executions.
   const executions = await store.listExecutions({ runId: facts.run.runId });
   const timeouts = await collectTimeouts(store, facts.run.runId, facts.attempts, redactor, executions);
@@ -173,6 +175,7 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
     failedTests,
     evaluations: facts.evaluators,
     agents,
+    protocols,
     timeouts,
     requiredFailures: facts.requiredFailures,
     baseline,

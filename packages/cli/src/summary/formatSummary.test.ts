@@ -42,6 +42,7 @@ function summary(overrides: Partial<RunSummary> = {}): RunSummary {
       },
     ],
     agents: null,
+    protocols: null,
     timeouts: [],
     requiredFailures: [],
     baseline: null,
@@ -351,4 +352,38 @@ describe('formatSummary', () => {
     expect(formatRate(null)).toBe('n/a');
     expect(formatRate(0.8751)).toBe('87.5%');
   });
+});
+
+test('a run with an era matrix shows its tests and pass rates per MCP revision', () => {
+  const rate = (evaluator: string, passed: number, expected: number) => ({
+    evaluator,
+    passRate: passed / expected,
+    interval: [0.5, 1] as [number, number],
+    passed,
+    expected,
+  });
+  const text = formatSummary(
+    summary({
+      protocols: {
+        revisions: [
+          {
+            revision: '2025-11-25',
+            tests: 2,
+            testsPassed: 2,
+            testsFailed: 0,
+            evaluators: [rate('m3.expect.toHaveText', 2, 2)],
+          },
+          {
+            revision: '2026-07-28',
+            tests: 2,
+            testsPassed: 1,
+            testsFailed: 1,
+            evaluators: [rate('m3.expect.toHaveText', 1, 2), rate('m3.expect.toHaveToolCall', 2, 2)],
+          },
+        ],
+      },
+    }),
+  );
+  expect(text).toMatchSnapshot();
+  expect(text).toContain('  2026-07-28  1/2 test(s) passed');
 });

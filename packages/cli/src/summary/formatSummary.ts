@@ -2,7 +2,7 @@
 import { formatComparison } from '../baseline/formatComparison';
 import { formatSurfaceBlock } from '../surface/formatSurfaceBlock';
 import { formatJudgeBudgetLine } from './judgeBudgetUsage';
-import type { AgentGroupStats, AgentPassRates, RunSummary, TimedOutExecution } from './RunSummary';
+import type { AgentGroupStats, AgentPassRates, ProtocolPassRates, RunSummary, TimedOutExecution } from './RunSummary';
 
 /** Extra lines around the summary. */
 export interface FormatOptions {
@@ -73,6 +73,27 @@ function formatAgents(agents: AgentPassRates): string[] {
   return lines;
 }
 
+/** The `protocols` section: per revision of an era matrix, its tests and evaluation pass rates. */
+function formatProtocols(protocols: ProtocolPassRates): string[] {
+  const lines = ['protocols   tests and evaluation pass rates per MCP revision'];
+  for (const row of protocols.revisions) {
+    const tests = row.tests === 0 ? 'no era-matrix test' : `${row.testsPassed}/${row.tests} test(s) passed`;
+    lines.push(`  ${row.revision}  ${tests}`);
+    lines.push(
+      ...table(
+        row.evaluators.map((e) => [
+          e.evaluator,
+          formatRate(e.passRate).padStart(6),
+          formatInterval(e.interval),
+          `${e.passed}/${e.expected}`,
+        ]),
+        '    ',
+      ),
+    );
+  }
+  return lines;
+}
+
 /** Timed-out execution rows printed before the rest are left to `--json` and feedback.json. */
 export const MAX_PRINTED_TIMEOUT_ROWS = 20;
 
@@ -134,6 +155,7 @@ export function formatSummary(summary: RunSummary, options: FormatOptions = {}):
   }
   if (summary.judgeBudget !== null) lines.push(formatJudgeBudgetLine(summary.judgeBudget));
   if (summary.agents !== null) lines.push(...formatAgents(summary.agents));
+  if (summary.protocols !== null) lines.push(...formatProtocols(summary.protocols));
   if (summary.requiredFailures.length === 0) {
     lines.push('required failures  none');
   } else {

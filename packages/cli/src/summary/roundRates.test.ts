@@ -60,6 +60,17 @@ describe('roundSummaryRates', () => {
     const summary = {
       evaluations: [evaluator],
       agents: { byHarness: [group], byModel: [], byCase: [group] },
+      protocols: {
+        revisions: [
+          {
+            revision: '2026-07-28',
+            tests: 3,
+            testsPassed: 2,
+            testsFailed: 1,
+            evaluators: [{ evaluator: 'x', passRate: 2 / 3, interval: [0.20765, 0.93851], passed: 2, expected: 3 }],
+          },
+        ],
+      },
       baseline: {
         baselineRunId: 'a',
         currentRunId: 'b',
@@ -79,6 +90,10 @@ describe('roundSummaryRates', () => {
     expect(rounded.evaluations[0]).toEqual({ ...evaluator, interval: [0.3755, 0.9638], averageScore: 0.3 });
     expect(rounded.agents!.byHarness[0]).toMatchObject({ passRate: 0.6667, passed: 2, expected: 3 });
     expect(rounded.agents!.byCase[0]!.passRate).toBe(0.6667);
+    expect(rounded.protocols!.revisions[0]!.evaluators[0]).toMatchObject({
+      passRate: 0.6667,
+      interval: [0.2077, 0.9385],
+    });
     // A p-value keeps six significant digits: rounding it to four places would make it 0.
     expect(rounded.baseline!.regressedEvaluators[0]).toEqual({ ...delta, delta: -0.2, pValue: 1.23457e-9 });
     expect(rounded.baseline!.groups[0]!.current!.passRate).toBe(0.8);

@@ -72,6 +72,18 @@ export function roundSummaryRates(summary: RunSummary): RunSummary {
             regressions: baseline.regressions.map(roundDelta),
           },
     gates: summary.gates.map((gate) => ({ ...gate, actual: roundRate(gate.actual), gap: roundRate(gate.gap) })),
+    protocols: !summary.protocols
+      ? null
+      : {
+          revisions: summary.protocols.revisions.map((row) => ({
+            ...row,
+            evaluators: row.evaluators.map((e) => ({
+              ...e,
+              passRate: roundRate(e.passRate),
+              interval: roundInterval(e.interval),
+            })),
+          })),
+        },
     surface: roundSurfaceCoverage(summary.surface),
   };
 }

@@ -23,6 +23,8 @@ export interface SeedTest {
   requiredEvaluators?: string[];
   /** An agent execution's labels (a `test.m3` expansion's harness, model and trial). */
   agent?: { harness: string; model: string; trial: number };
+  /** The MCP revision an era matrix ran the test under: labels the execution `metadata.protocolVersion`. */
+  protocolVersion?: string;
   /**
    * The execution ended `timed_out`: with the deadline diagnostic its trace records, or `'no trace'`
    * for one whose trace was never finalized.
@@ -87,7 +89,7 @@ export async function seedRun(
     const suite = await store.registerSuite(test.suite);
     const attemptId = newId('attempt');
     const executionId = newId('exec');
-    const execution = executionRecord({
+    const seeded = executionRecord({
       executionId,
       runId,
       suiteName: suite.name,
@@ -114,6 +116,16 @@ export async function seedRun(
         },
       }),
     });
+    const execution =
+      test.protocolVersion === undefined
+        ? seeded
+        : {
+            ...seeded,
+            labels: {
+              ...seeded.labels,
+              metadata: { ...seeded.labels.metadata, protocolVersion: test.protocolVersion },
+            },
+          };
     await store.createExecution(execution);
     if (test.timeout !== undefined && test.timeout !== 'no trace') {
       await finishTimedOut(store, executionId, test.timeout);
