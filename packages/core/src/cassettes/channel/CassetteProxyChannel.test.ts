@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import OpenAI from 'openai';
 import { Redactor } from '../../redaction/Redactor';
 import { FakeModelServer } from '../../testing/FakeModelServer';
@@ -202,6 +203,25 @@ describe('live traffic', () => {
     expect(seen).toEqual(['/v1/chat/completions']);
     await book.finish({ fullRun: true });
   });
+
+  test.each<Door>(['HTTP proxy', 'fetch'])(
+    'a compressed answer reaches the client through the %s decoded, and the cassette holds it as JSON',
+    async (door) => {
+      const origin = await startUpstream((req, res) => {
+        req.resume();
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res.end(gzipSync('{"answer":"packed"}'));
+      });
+      const book = bookOn(file, 'record');
+      const channel = await book
+        .scope(TEST)
+        .openChannel({ channel: CHANNEL, upstream: `${origin}/v1`, redactor: new Redactor() });
+      const live = await readResponse(await send(channel, door, `${origin}/v1`, '/chat/completions', {}));
+      expect(live.json).toEqual({ answer: 'packed' });
+      await book.finish({ fullRun: true });
+      expect(readFileSync(file.cassette, 'utf8')).toContain('"answer": "packed"');
+    },
+  );
 
   test('an upstream that cannot be reached in record mode answers 502 with the reason, and nothing is recorded', async () => {
     const book = bookOn(file, 'record');
