@@ -1,3 +1,4 @@
+import type { CassetteScope } from '../cassettes/CassetteScope';
 import { EvaluationStatus } from '../enums';
 import { ModelValidationError } from '../errors/M3Error';
 import { RequiredEvaluationError } from '../errors/RequiredEvaluationError';
@@ -33,6 +34,11 @@ export interface EvaluationContextSource {
   executionLabels(executionId: string): Promise<ExecutionRecord['labels'] | null>;
   /** The run's judge budget (`--judge-max-requests`), or null/absent for no cap. */
   judgeBudget?: JudgeBudget | null;
+  /**
+   * The running test's cassettes (`kit.cassettes`, contract §24): a judge's request goes through
+   * them unless the call names its own.
+   */
+  cassettes?: CassetteScope | null;
 }
 
 /** A matcher verdict to save as evaluator `m3.expect.<matcher>`. */
@@ -60,6 +66,8 @@ export interface JudgeResponseOptions {
   readonly caseId?: string | null;
   readonly required?: boolean;
   readonly metadata?: JsonObject;
+  /** The cassettes the judge's request goes through (`kit.cassettes`, contract §24). */
+  readonly cassette?: CassetteScope | null;
 }
 
 /** Prefix of evaluators recorded by matchers. */
@@ -121,7 +129,7 @@ export class EvaluationEngine {
       ...(trace ? { trace } : {}),
       metadata,
     };
-    const verdict = await this.run(registration, context);
+    const verdict = await this.run(registration, context, options.cassette ?? this.source.cassettes ?? null);
     const judge = registration.kind === 'judge' ? registration.judge : null;
     const isToolResult = typeof (subject as { isError?: unknown } | null)?.isError === 'boolean';
     const labels = buildEvaluationLabels({
@@ -162,6 +170,7 @@ export class EvaluationEngine {
       ...(options.caseId !== undefined ? { caseId: options.caseId } : {}),
       ...(options.required !== undefined ? { required: options.required } : {}),
       ...(options.metadata !== undefined ? { metadata: options.metadata } : {}),
+      ...(options.cassette != null ? { cassette: options.cassette } : {}),
     });
   }
 
@@ -225,11 +234,16 @@ export class EvaluationEngine {
     return [...latest.values()].filter((r) => r.required && r.status !== EvaluationStatus.PASSED);
   }
 
-  private async run(registration: Registration, context: EvaluationContext): Promise<NormalizedVerdict> {
+  private async run(
+    registration: Registration,
+    context: EvaluationContext,
+    cassette: CassetteScope | null,
+  ): Promise<NormalizedVerdict> {
     if (registration.kind === 'judge') {
       const verdict = await registration.judge.judge(context.subject, {
         redactor: this.source.redactor,
         budget: this.source.judgeBudget ?? null,
+        cassette,
       });
       return { ...verdict, provenance: { ...verdict.provenance } };
     }
