@@ -10,6 +10,7 @@ import type { TraceEvent } from '../trace/Event';
 import type { DiagnosticPayload } from '../trace/payloads';
 import type { AgentHost } from './AgentHost';
 import type { ExecutionCassette } from './cassette/ExecutionCassette';
+import { firstEraMismatch } from './wire/eraMismatch';
 import { isErrorInfo, providerError } from './agentErrors';
 import { finishAgentExecution, startAgentExecution, type AgentExecutionFacts } from './agentExecutionLifecycle';
 import type { AgentRecordIdentity } from './agentExecutionRecord';
@@ -224,6 +225,14 @@ export class AgentSession {
       outcome = 'failed';
       error = toErrorInfo(miss, this.host.redactor);
       terminal = miss instanceof M3Error ? miss : new M3Error('cassette_miss', miss.message);
+    }
+    // A 2025-only agent refused by a 2026-07-28-only server (contract §23): most CLIs carry on
+    // without the server's tools, so the turn, and the execution, fail with the capture layer's words.
+    const mismatch = error === undefined && !this.closed ? firstEraMismatch(this.recorder.events) : undefined;
+    if (mismatch !== undefined) {
+      outcome = 'failed';
+      terminal = new M3Error('era_mismatch', mismatch.message, { server: mismatch.server });
+      error = toErrorInfo(terminal, this.host.redactor);
     }
     this.endTurnState(turnId, outcome, stopReason);
     this.currentTurn = undefined;
