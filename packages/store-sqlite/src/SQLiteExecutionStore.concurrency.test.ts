@@ -15,21 +15,41 @@ interface Finished {
   stderr: string;
 }
 
-function writer(args: string[]): { child: ChildProcess; done: Promise<Finished>; lines: string[] } {
+/** Writer children not yet exited: a failed test must not leave an endless writer behind. */
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** A writer child; `committed(n)` resolves once it has printed `n` lines (rejects if it exits first). */
+function writer(args: string[]): {
+  child: ChildProcess;
+  done: Promise<Finished>;
+  committed: (count: number) => Promise<void>;
+} {
   const child = spawn(process.execPath, [WRITER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   let stdout = '';
   let stderr = '';
-  const lines: string[] = [];
-  child.stdout!.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    const parts = stdout.split('\n');
-    lines.splice(0, lines.length, ...parts.slice(0, -1));
-  });
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const done = new Promise<Finished>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
-  return { child, done, lines };
+  const lineCount = () => stdout.split('\n').length - 1;
+  const committed = (count: number) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (lineCount() < count) return;
+        child.stdout!.off('data', check);
+        resolve();
+      };
+      child.stdout!.on('data', check);
+      void done.then(() => reject(new Error(`writer exited after ${lineCount()} lines: ${stderr}`)));
+      check();
+    });
+  return { child, done, committed };
 }
 
 describe('SQLiteExecutionStore across processes', () => {
@@ -63,18 +83,7 @@ describe('SQLiteExecutionStore across processes', () => {
     const path = join(root, 'killed', 'executions.sqlite');
     const victim = writer(['executions', path, '7']);
     const companion = writer(['executions', path, '8']);
-    await new Promise<void>((resolve, reject) => {
-      const started = Date.now();
-      const poll = setInterval(() => {
-        if (victim.lines.length >= 25) {
-          clearInterval(poll);
-          resolve();
-        } else if (Date.now() - started > 60_000) {
-          clearInterval(poll);
-          reject(new Error(`writer did not commit in time: ${victim.lines.length} lines`));
-        }
-      }, 5);
-    });
+    await victim.committed(25);
     victim.child.kill('SIGKILL');
     companion.child.kill('SIGKILL');
     const killed = await victim.done;

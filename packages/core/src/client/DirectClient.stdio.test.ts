@@ -48,11 +48,11 @@ describe('DirectClient over stdio (fixture server)', () => {
   test('closing during an in-flight call cancels it and reaps the child', async () => {
     const client = await kit.direct(fixture()).connect();
     const pid = await pidOf(client);
-    const call = client.callTool('slow', { ms: 20_000 }).catch((e: unknown) => e);
+    // The call would run for ten minutes: a close that waited for it would fail the test by its
+    // timeout, so no wall-clock assertion is needed to show that close does not wait.
+    const call = client.callTool('slow', { ms: 600_000 }).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 100));
-    const started = Date.now();
     await client.close();
-    expect(Date.now() - started).toBeLessThan(1_500);
     expect(await call).toBeInstanceOf(OperationCancelled);
     expect(client.result?.snapshot.outcome).toBe('cancelled');
     expect(await waitForExit(pid)).toBe(true);

@@ -28,13 +28,16 @@ describe('capture proxy backpressure', () => {
 
   test('a server that stops reading holds the client back (its writes queue up on its side)', async () => {
     const proxy = await startProxy();
-    proxy.child.stdin.write(rpc(1, 'hold', { ms: 1500 }));
+    proxy.child.stdin.write(rpc(1, 'hold', {}));
     await proxy.waitForLines(1);
+    const holding = proxy.serverLog().find((entry) => entry.event === 'holding') as { pid: number } | undefined;
     const payload = 'p'.repeat(64 * 1024);
     for (let i = 0; i < 256; i += 1) proxy.child.stdin.write(rpc(100 + i, 'echo', { payload }));
+    // The proxy gets time to forward what it would; the server reads nothing until it is told to.
     await sleep(700);
     // Most of the 16 MiB is still waiting in the client's own stream: the proxy stopped reading.
     expect(proxy.child.stdin.writableLength).toBeGreaterThan(8 * MiB);
+    process.kill(holding!.pid, 'SIGUSR2');
     const lines = await proxy.waitForLines(257, 20_000);
     expect(JSON.parse(lines[256]).id).toBe(355);
     proxy.child.stdin.end();

@@ -4,17 +4,9 @@
 // stderr), calls a tool with the secret, provokes an internal log line with a malformed server,
 // writes one log line carrying the secret, and prints what the trace kept as JSON on stdout.
 'use strict';
-const fs = require('node:fs');
 const path = require('node:path');
-const ts = require('typescript');
-
-require.extensions['.ts'] = (module, filename) => {
-  const { outputText } = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
-    fileName: filename,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-  });
-  module._compile(outputText, filename);
-};
+// Loads the TypeScript sources (the repository's one loader).
+require('../../../../../scripts/registerTypeScript');
 
 const src = path.join(__dirname, '..', '..');
 const { MCPTestKit } = require(path.join(src, 'kit', 'MCPTestKit'));

@@ -41,11 +41,19 @@ async function handle(m) {
       return reply({ frames: m.params.frames });
     }
     case 'hold':
-      // Stops reading stdin for a while, so the proxy must hold back the client.
+      // Stops reading stdin until it gets SIGUSR2 (the test says when), so the proxy must hold
+      // back the client meanwhile, however slow the machine.
       process.stdin.pause();
-      log({ event: 'holding' });
-      setTimeout(() => process.stdin.resume(), m.params.ms);
-      return reply({ held: m.params.ms });
+      {
+        // A paused stdin keeps no event loop alive: this timer does, until the signal.
+        const keepAlive = setInterval(() => undefined, 2 ** 30);
+        process.once('SIGUSR2', () => {
+          clearInterval(keepAlive);
+          process.stdin.resume();
+        });
+      }
+      log({ event: 'holding', pid: process.pid });
+      return reply({ held: true });
     case 'die':
       process.stderr.write(`dying with secret ${process.env.FIXTURE_SECRET ?? ''}\n`);
       process.exit(Number(process.env.FIXTURE_DIE_CODE ?? 3));
