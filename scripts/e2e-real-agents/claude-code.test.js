@@ -174,5 +174,5 @@ describe('claude_code (real CLI) over the native harness', () => {
     console.log(
       `claude_code cassette: ${run.recorded.report.recorded} exchanges recorded, ${run.replayed.report.replayed} replayed`,
     );
-  });
+  }, 600_000);
 });

@@ -223,5 +223,5 @@ describe('codex (real CLI) over the native harness', () => {
     console.log(
       `codex cassette: ${run.recorded.report.recorded} exchanges recorded, ${run.replayed.report.replayed} replayed`,
     );
-  });
+  }, 600_000);
 });

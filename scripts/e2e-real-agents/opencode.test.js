@@ -182,5 +182,5 @@ describe('opencode (real CLI) over the opencode harness', () => {
     console.log(
       `opencode cassette: ${run.recorded.report.recorded} exchanges recorded, ${run.replayed.report.replayed} replayed`,
     );
-  });
+  }, 600_000);
 });

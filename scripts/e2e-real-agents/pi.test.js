@@ -151,5 +151,5 @@ describe('pi (real CLI) over the pi harness', () => {
     console.log(
       `pi cassette: ${run.recorded.report.recorded} exchanges recorded, ${run.replayed.report.replayed} replayed`,
     );
-  });
+  }, 600_000);
 });
