@@ -150,6 +150,8 @@ async function runTrials(
 ): Promise<{ trials: TrialSummary[]; report: CassetteBookReport }> {
   const kit = new MCPTestKit({ cassettes: book.scope(TEST_NAME) });
   const summaries: TrialSummary[] = [];
+  // The book is finished even when a run throws, so no proxy of its channels is left listening.
+  let report: Promise<CassetteBookReport> | undefined;
   try {
     for (const agent of kit.agents([harness.selection(origin) as never], { trials })) {
       const result = await agent.run(prompt, { servers: [example], timeoutMs: 60_000 });
@@ -157,8 +159,9 @@ async function runTrials(
     }
   } finally {
     await kit.close();
+    report = book.finish({ fullRun: true });
   }
-  return { trials: summaries, report: await book.finish({ fullRun: true }) };
+  return { trials: summaries, report: await report };
 }
 
 /**
@@ -215,7 +218,7 @@ export function describeCassetteRoundTrip(harness: CassetteHarness): void {
       for (const secret of [KEY, 'Bearer', 'x-api-key', 'authorization']) expect(file).not.toContain(secret);
       expect(file).not.toContain(`m3-${harness.kind.replace('_', '-')}-`);
       expect(file).toContain('<volatile:');
-    });
+    }, 180_000);
 
     it('a changed prompt in replay fails the execution with cassette_miss, naming the changed request', async () => {
       await runTrials(harness, folder.book('auto'), fake.origin, QUOTE_PROMPT, 1);
@@ -232,6 +235,6 @@ export function describeCassetteRoundTrip(harness: CassetteHarness): void {
       expect(message).toMatch(/\+ .*5 kg/);
       expect(message).toContain('--update-cassettes');
       expect(trials[0]!.wireCalls).toEqual([]);
-    });
+    }, 120_000);
   });
 }
