@@ -21,6 +21,7 @@ const {
   useKitAndFakeModel,
 } = require('./realAgentTestkit');
 const realAgents = require('./realAgents');
+const { KEY_ENV, expectFaithfulReplay, recordThenReplay } = require('./realCassettes');
 
 /** The CLI: the native-matrix installer's when it exports one, else M3_CLAUDE_CODE_EXECUTABLE, else the cache path. */
 function claudeExecutable() {
@@ -157,4 +158,21 @@ describe('claude_code (real CLI) over the native harness', () => {
     const calls = result.traceView.toolCalls.map((c) => [c.tool.value, c.server, c.status, c.correlation]);
     expect(calls).toEqual([['shipping_quote', 'shop', 'success', 'correlated']]);
   });
+
+  it('records two trials through the cassette proxy, then replays them with the model stopped and no key', async () => {
+    const run = await recordThenReplay({
+      servers: [example],
+      selection: (origin) => ({
+        harness: 'claude_code',
+        executable,
+        baseUrl: origin,
+        apiKeyEnv: KEY_ENV,
+        models: ['sonnet'],
+      }),
+    });
+    expectFaithfulReplay(run);
+    console.log(
+      `claude_code cassette: ${run.recorded.report.recorded} exchanges recorded, ${run.replayed.report.replayed} replayed`,
+    );
+  }, 600_000);
 });

@@ -25,6 +25,7 @@ const {
   useKitAndFakeModel,
 } = require('./realAgentTestkit');
 const realAgents = require('./realAgents');
+const { KEY_ENV, expectFaithfulReplay, recordThenReplay } = require('./realCassettes');
 
 /** The CLI: the native-matrix installer's when it exports one, else M3_CODEX_EXECUTABLE, else the cache path. */
 function codexExecutable() {
@@ -206,4 +207,21 @@ describe('codex (real CLI) over the native harness', () => {
       ['shop', 'success', 'correlated'],
     ]);
   });
+
+  it('records two trials through the cassette proxy, then replays them with the model stopped and no key', async () => {
+    const run = await recordThenReplay({
+      servers: [example],
+      selection: (origin) => ({
+        harness: 'codex',
+        executable,
+        baseUrl: `${origin}/v1`,
+        apiKeyEnv: KEY_ENV,
+        models: [MODEL],
+      }),
+    });
+    expectFaithfulReplay(run);
+    console.log(
+      `codex cassette: ${run.recorded.report.recorded} exchanges recorded, ${run.replayed.report.replayed} replayed`,
+    );
+  }, 600_000);
 });

@@ -21,6 +21,7 @@ const {
   useKitAndFakeModel,
 } = require('./realAgentTestkit');
 const realAgents = require('./realAgents');
+const { KEY_ENV, expectFaithfulReplay, recordThenReplay } = require('./realCassettes');
 
 const OPENCODE_VERSION = '1.18.33';
 
@@ -165,4 +166,21 @@ describe('opencode (real CLI) over the opencode harness', () => {
     expect(pids.size).toBeGreaterThanOrEqual(2);
     expect(alivePids(pids)).toEqual([]);
   });
+
+  it('records two trials through the cassette proxy, then replays them with the model stopped and no key', async () => {
+    const run = await recordThenReplay({
+      servers: [example],
+      selection: (origin) => ({
+        harness: 'opencode',
+        executable,
+        baseUrl: `${origin}/v1`,
+        apiKeyEnv: KEY_ENV,
+        models: ['opencode/big-pickle'],
+      }),
+    });
+    expectFaithfulReplay(run);
+    console.log(
+      `opencode cassette: ${run.recorded.report.recorded} exchanges recorded, ${run.replayed.report.replayed} replayed`,
+    );
+  }, 600_000);
 });

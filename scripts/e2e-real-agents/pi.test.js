@@ -14,6 +14,7 @@ const { FakeModelServer, offeredTool } = require('../../testing.js');
 const { exampleServerBin } = require('@sf-m3/example-servers');
 const { sendWatched, toolResultAmounts, useKitAndFakeModel } = require('./realAgentTestkit');
 const realAgents = require('./realAgents');
+const { KEY_ENV, expectFaithfulReplay, recordThenReplay } = require('./realCassettes');
 
 function piExecutable() {
   const installed = typeof realAgents.nativeExecutable === 'function' ? realAgents.nativeExecutable('pi') : null;
@@ -134,4 +135,21 @@ describe('pi (real CLI) over the pi harness', () => {
     expect(processes.alive()).toEqual([]);
     console.log(`pi real CLI e2e: ${Date.now() - started} ms`);
   });
+
+  it('records two trials through the cassette proxy, then replays them with the model stopped and no key', async () => {
+    const run = await recordThenReplay({
+      servers: [example],
+      selection: (origin) => ({
+        harness: 'pi',
+        executable,
+        baseUrl: `${origin}/v1`,
+        apiKeyEnv: KEY_ENV,
+        models: ['fake/fake-model'],
+      }),
+    });
+    expectFaithfulReplay(run);
+    console.log(
+      `pi cassette: ${run.recorded.report.recorded} exchanges recorded, ${run.replayed.report.replayed} replayed`,
+    );
+  }, 600_000);
 });

@@ -10,7 +10,12 @@
 //   [stall]            writes a text block, then waits (for an interrupt, or forever)
 //   [exit]             writes a text block, then exits with code 3 mid-turn
 //   [api-error]        the CLI's synthetic error message and an is_error result
-// and by env: FAKE_CLAUDE_IGNORE_SIGTERM=1 (ignores SIGTERM and interrupts), FAKE_CLAUDE_NO_USAGE=1
+// FAKE_CLAUDE_MODEL=1 makes it model-driven instead (no script): each turn asks the model at
+// $ANTHROPIC_BASE_URL/v1/messages?beta=true (Anthropic Messages, streamed, x-api-key and
+// anthropic-version headers, the working folder in the system prompt, the session in
+// metadata.user_id) as Claude Code does, calls each tool_use on its MCP servers, sends the
+// tool_result back, and ends with the model's text; an HTTP error is the CLI's "API Error" result.
+// And by env: FAKE_CLAUDE_IGNORE_SIGTERM=1 (ignores SIGTERM and interrupts), FAKE_CLAUDE_NO_USAGE=1
 // (results without usage or cost), FAKE_CLAUDE_ARGS_FILE=<path> (writes its argv and selected env there, the API key hashed).
 'use strict';
 
@@ -20,6 +25,8 @@ const readline = require('node:readline');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+const { postModel } = require('../../native/__fixtures__/modelHttp');
+const { readMessagesStream } = require('../../native/__fixtures__/messagesStream');
 
 const VERSION = '2.1.44';
 const MODEL = 'claude-sonnet-4-5-20250929';
@@ -73,9 +80,9 @@ async function connectAll() {
     try {
       await client.connect(transport);
       const { tools } = await client.listTools();
-      connected.set(name, { client, tools: tools.map((t) => t.name), status: 'connected' });
+      connected.set(name, { client, tools: tools.map((t) => t.name), definitions: tools, status: 'connected' });
     } catch {
-      connected.set(name, { client: undefined, tools: [], status: 'failed' });
+      connected.set(name, { client: undefined, tools: [], definitions: [], status: 'failed' });
     }
   }
 }
@@ -124,6 +131,183 @@ function result(subtype, text, extra = {}) {
   });
 }
 
+/** Calls one tool_use on its server (refused outside --allowedTools under dontAsk, as the CLI does). */
+async function callTool(server, tool, name, input, useId, denials) {
+  let content;
+  let isError;
+  let structured;
+  if (server === undefined) {
+    [content, isError] = [`Error: No such tool available: ${name}`, true];
+  } else if (!isAllowed(name)) {
+    [content, isError] = [
+      `Permission to use ${name} has been denied because Claude Code is running in don't ask mode.`,
+      true,
+    ];
+    denials.push({ tool_name: name, tool_use_id: useId, tool_input: input });
+  } else {
+    try {
+      const res = await connected.get(server).client.request(
+        {
+          method: 'tools/call',
+          params: { name: tool, arguments: input, _meta: { 'claudecode/toolUseId': useId } },
+        },
+        require('@modelcontextprotocol/sdk/types.js').CallToolResultSchema,
+      );
+      content = res.content.map((c) => c.text ?? '').join('\n');
+      isError = res.isError === true;
+      structured = res.structuredContent;
+    } catch (error) {
+      [content, isError] = [`MCP error: ${error.message}`, true];
+    }
+  }
+  return { content, isError, structured };
+}
+
+const modelDriven = process.env.FAKE_CLAUDE_MODEL === '1';
+/** The conversation sent to the model, across the turns of this process. */
+const history = [];
+const ALIASES = { sonnet: MODEL, opus: 'claude-opus-4-1-20250805', haiku: 'claude-haiku-4-5-20251001' };
+const PRICE_PER_TOKEN = { input: 3 / 1e6, output: 15 / 1e6 };
+
+/** The system prompt, with the working folder in it as Claude Code's environment block has. */
+function systemPrompt() {
+  return [
+    { type: 'text', text: "You are Claude Code, Anthropic's official CLI for Claude." },
+    {
+      type: 'text',
+      text: `You are an interactive CLI tool that helps users with software engineering tasks.\n\n<env>\nWorking directory: ${process.cwd()}\nIs directory a git repo: No\nPlatform: ${process.platform}\n</env>`,
+    },
+  ];
+}
+
+/** The MCP tools offered to the model (all of them: dontAsk refuses the ones outside --allowedTools at call time). */
+function modelTools() {
+  return [...connected].flatMap(([server, c]) =>
+    c.definitions.map((t) => ({
+      name: qualified(server, t.name),
+      description: t.description ?? '',
+      input_schema: t.inputSchema,
+    })),
+  );
+}
+
+/** One model-driven turn: model → tool_use → MCP call → tool_result → ... → the model's text. */
+async function modelTurn(prompt) {
+  const base = (process.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com').replace(/\/$/, '');
+  const model = ALIASES[option('--model')] ?? option('--model') ?? MODEL;
+  history.push({ role: 'user', content: [{ type: 'text', text: prompt }] });
+  const denials = [];
+  const turnUsage = { input_tokens: 0, output_tokens: 0 };
+  for (let round = 0; round < 10; round++) {
+    let message;
+    try {
+      const response = await postModel(
+        `${base}/v1/messages?beta=true`,
+        {
+          'x-api-key': process.env.ANTHROPIC_API_KEY ?? '',
+          'anthropic-version': '2023-06-01',
+          accept: 'application/json',
+          'user-agent': `claude-cli/${VERSION} (external, sdk-cli)`,
+          'x-app': 'cli',
+        },
+        {
+          model,
+          max_tokens: 32000,
+          system: systemPrompt(),
+          messages: history,
+          tools: modelTools(),
+          metadata: { user_id: `user_fixture_account__session_${sessionId}` },
+          stream: true,
+        },
+      );
+      message = await readMessagesStream(response, (block, m) => {
+        if (block.type !== 'tool_use') assistant([block], m.id, m.usage);
+      });
+    } catch (error) {
+      history.pop();
+      const text = `API Error: ${error.status ?? ''} ${error.body ?? error.message}`.replace(/ +/g, ' ');
+      write({
+        type: 'assistant',
+        message: { id: randomUUID(), model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text }] },
+        session_id: sessionId,
+      });
+      return result('success', text, { is_error: true });
+    }
+    turnUsage.input_tokens += message.usage?.input_tokens ?? 0;
+    turnUsage.output_tokens += message.usage?.output_tokens ?? 0;
+    history.push({ role: 'assistant', content: message.content });
+    const uses = message.content.filter((b) => b.type === 'tool_use');
+    if (uses.length === 0) {
+      const answer = message.content
+        .filter((b) => b.type === 'text')
+        .map((b) => b.text)
+        .join('');
+      return modelResult(answer, turnUsage, denials, model);
+    }
+    const results = [];
+    for (const use of uses) {
+      assistant([use], message.id, message.usage);
+      const [, server, tool] = /^mcp__(.+?)__(.+)$/.exec(use.name) ?? [];
+      const known = server !== undefined && connected.get(server)?.tools.includes(tool);
+      const outcome = await callTool(known ? server : undefined, tool, use.name, use.input, use.id, denials);
+      write({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            {
+              tool_use_id: use.id,
+              type: 'tool_result',
+              content: outcome.content,
+              ...(outcome.isError && { is_error: true }),
+            },
+          ],
+        },
+        parent_tool_use_id: null,
+        session_id: sessionId,
+        uuid: randomUUID(),
+        ...(outcome.structured !== undefined && {
+          tool_use_result: { content: outcome.content, structuredContent: outcome.structured },
+        }),
+      });
+      results.push({
+        type: 'tool_result',
+        tool_use_id: use.id,
+        content: outcome.content,
+        ...(outcome.isError && { is_error: true }),
+      });
+    }
+    history.push({ role: 'user', content: results });
+  }
+  return modelResult('stopped after 10 model rounds', turnUsage, denials, model);
+}
+
+/** The turn's `result`: the model's answer, its token usage and the cost at Sonnet's price. */
+function modelResult(answer, usage, denials, model) {
+  const cost = usage.input_tokens * PRICE_PER_TOKEN.input + usage.output_tokens * PRICE_PER_TOKEN.output;
+  cumulative.input += usage.input_tokens;
+  cumulative.output += usage.output_tokens;
+  cumulative.cost = Math.round((cumulative.cost + cost) * 1e9) / 1e9;
+  write({
+    type: 'result',
+    subtype: 'success',
+    is_error: false,
+    duration_ms: 5,
+    duration_api_ms: 3,
+    num_turns: 1,
+    result: answer,
+    stop_reason: null,
+    session_id: sessionId,
+    total_cost_usd: cumulative.cost,
+    usage: { ...usage, service_tier: 'standard' },
+    modelUsage: {
+      [model]: { inputTokens: cumulative.input, outputTokens: cumulative.output, costUSD: cumulative.cost },
+    },
+    permission_denials: denials,
+    uuid: randomUUID(),
+  });
+}
+
 let interrupt = () => undefined;
 
 async function turn(prompt) {
@@ -142,6 +326,7 @@ async function turn(prompt) {
     claude_code_version: VERSION,
     uuid: randomUUID(),
   });
+  if (modelDriven) return modelTurn(prompt);
   const id = `msg_fixture_${++messages}`;
   if (prompt.includes('[think]')) {
     assistant([{ type: 'thinking', thinking: 'Let me think.', signature: 'c2lnbmF0dXJl' }], id);
@@ -180,33 +365,7 @@ async function turn(prompt) {
     const input = json ? JSON.parse(json) : {};
     const useId = `toolu_fixture_${++calls}`;
     assistant([{ type: 'tool_use', id: useId, name, input }], `msg_fixture_${++messages}`);
-    let content;
-    let isError;
-    let structured;
-    if (server === undefined) {
-      [content, isError] = [`Error: No such tool available: ${name}`, true];
-    } else if (!isAllowed(name)) {
-      [content, isError] = [
-        `Permission to use ${name} has been denied because Claude Code is running in don't ask mode.`,
-        true,
-      ];
-      denials.push({ tool_name: name, tool_use_id: useId, tool_input: input });
-    } else {
-      try {
-        const res = await connected.get(server).client.request(
-          {
-            method: 'tools/call',
-            params: { name: tool, arguments: input, _meta: { 'claudecode/toolUseId': useId } },
-          },
-          require('@modelcontextprotocol/sdk/types.js').CallToolResultSchema,
-        );
-        content = res.content.map((c) => c.text ?? '').join('\n');
-        isError = res.isError === true;
-        structured = res.structuredContent;
-      } catch (error) {
-        [content, isError] = [`MCP error: ${error.message}`, true];
-      }
-    }
+    const { content, isError, structured } = await callTool(server, tool, name, input, useId, denials);
     write({
       type: 'user',
       message: {

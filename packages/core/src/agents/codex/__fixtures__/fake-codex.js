@@ -13,6 +13,11 @@
 //   stall                              never finish the turn (until turn/interrupt)
 //   fail: <message>                    end the turn failed
 //   exit <code>                        exit mid-turn
+// FAKE_CODEX_MODEL=1 makes it model-driven instead (no script): each turn asks the model of its
+// config's provider at `<base_url>/responses` (OpenAI Responses, streamed, `Authorization: Bearer`
+// from the provider's env_key, the thread's cwd in an environment_context message, the thread id as
+// prompt_cache_key) as Codex does, calls each function_call `mcp__<server>__<tool>` on its MCP
+// server, sends the function_call_output back, and ends with the model's text; an HTTP error fails the turn.
 // Env: FAKE_CODEX_NO_USAGE=1 (no thread/tokenUsage/updated), FAKE_CODEX_IGNORE_SIGTERM=1 (ignore
 // SIGTERM, turn/interrupt and the end of stdin).
 'use strict';
@@ -21,6 +26,8 @@ const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { readCodexConfig } = require('./fakeCodexConfig');
 const { FakeCodexMcp } = require('./fakeCodexMcp');
+const { postModel } = require('../../native/__fixtures__/modelHttp');
+const { readResponsesStream } = require('../../native/__fixtures__/responsesStream');
 
 const VERSION = '0.171.0';
 const stubborn = process.env.FAKE_CODEX_IGNORE_SIGTERM === '1';
@@ -45,6 +52,10 @@ const notify = (method, params) => send({ method, params });
 const now = () => Date.now();
 
 let threadId = null;
+let threadCwd = process.cwd();
+/** The conversation sent to the model, across the turns of the thread (model-driven mode). */
+const history = [];
+const modelDriven = process.env.FAKE_CODEX_MODEL === '1';
 let clientName = 'client';
 const usage = {
   totalTokens: 0,
@@ -181,6 +192,96 @@ async function runTurn(turn, prompt) {
   completeTurn(turn, 'completed');
 }
 
+/** The provider of config.toml: where and with which key the model is asked. */
+function modelEndpoint() {
+  const provider = config.model_providers?.[config.model_provider] ?? {};
+  const key = provider.env_key !== undefined ? process.env[provider.env_key] : undefined;
+  return {
+    url: `${(provider.base_url ?? 'https://api.openai.com/v1').replace(/\/$/, '')}/responses`,
+    headers: {
+      ...(key !== undefined && { authorization: `Bearer ${key}` }),
+      accept: 'text/event-stream',
+      originator: 'codex_cli_rs',
+      session_id: threadId,
+      version: VERSION,
+    },
+  };
+}
+
+/** One model-driven turn: model → function_call → MCP call → function_call_output → ... → the model's text. */
+async function modelTurn(turn, prompt) {
+  emitItem(turn.id, {
+    ...itemTemplate('userMessage'),
+    id: randomUUID(),
+    content: [{ type: 'text', text: prompt, text_elements: [] }],
+    startedAtMs: now(),
+    completedAtMs: now(),
+  });
+  if (history.length === 0) {
+    const context = `<environment_context>\n  <cwd>${threadCwd}</cwd>\n  <approval_policy>${config.approval_policy ?? 'never'}</approval_policy>\n  <sandbox_mode>${config.sandbox_mode ?? 'read-only'}</sandbox_mode>\n</environment_context>`;
+    history.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text: context }] });
+  }
+  history.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text: prompt }] });
+  const { url, headers } = modelEndpoint();
+  for (let round = 0; round < 10; round++) {
+    let response;
+    try {
+      const http = await postModel(url, headers, {
+        model: config.model,
+        instructions: 'You are Codex, based on GPT-5. You are running as a coding agent in the Codex CLI.',
+        input: history,
+        tools: mcp.functionTools(),
+        tool_choice: 'auto',
+        parallel_tool_calls: false,
+        reasoning: null,
+        store: false,
+        stream: true,
+        include: [],
+        prompt_cache_key: threadId,
+      });
+      response = await readResponsesStream(http);
+    } catch (error) {
+      const message = error.status !== undefined ? `unexpected status ${error.status}: ${error.body}` : error.message;
+      notify('error', {
+        error: { message, codexErrorInfo: null, additionalDetails: null },
+        willRetry: false,
+        threadId,
+        turnId: turn.id,
+      });
+      return completeTurn(turn, 'failed', { message, codexErrorInfo: null, additionalDetails: null });
+    }
+    const usageOf = response.usage ?? {};
+    addUsage(turn.id, usageOf.input_tokens ?? 0, usageOf.output_tokens ?? 0);
+    const calls = response.output.filter((item) => item.type === 'function_call');
+    const text = response.output
+      .filter((item) => item.type === 'message')
+      .flatMap((item) => item.content.map((part) => part.text ?? part.refusal ?? ''))
+      .join('');
+    history.push(...response.output);
+    if (calls.length === 0) {
+      const id = `msg_${randomUUID()}`;
+      notify('item/agentMessage/delta', { threadId, turnId: turn.id, itemId: id, delta: text });
+      emitItem(turn.id, { ...itemTemplate('agentMessage'), id, text, startedAtMs: now(), completedAtMs: now() });
+      return completeTurn(turn, 'completed');
+    }
+    for (const call of calls) {
+      const name = call.namespace ? `${call.namespace}__${call.name}` : call.name;
+      const [, server, tool] = /^mcp__(.+?)__(.+)$/.exec(name) ?? [];
+      const args = JSON.parse(call.arguments || '{}');
+      const outcome =
+        server === undefined
+          ? { text: `unsupported call: ${name}`, ok: false }
+          : await mcp.callNamed(turn.id, server, tool, args);
+      history.push({ type: 'function_call_output', call_id: call.call_id, output: outcome.text });
+    }
+  }
+  return completeTurn(turn, 'failed', {
+    message: 'stopped after 10 model rounds',
+    codexErrorInfo: null,
+    additionalDetails: null,
+  });
+}
+
 async function handle(message) {
   const { id, method, params } = message;
   if (method === undefined) return answers.get(id)?.(message.result);
@@ -211,6 +312,7 @@ async function handle(message) {
       modelProvider: config.model_provider ?? 'openai',
       cwd: params.cwd,
     });
+    threadCwd = params.cwd ?? threadCwd;
     result.thread.environments = [{ environmentId: 'local', cwd: params.cwd, runtimeWorkspaceRoots: [params.cwd] }];
     send({ id, result });
     notify('thread/started', { thread: result.thread });
@@ -221,7 +323,8 @@ async function handle(message) {
     turn.rootTurnId = turn.id;
     send({ id, result: { turn } });
     notify('turn/started', { threadId, turn: { ...turn, startedAt: Math.floor(now() / 1000) } });
-    return runTurn(turn, params.input.map((i) => i.text ?? '').join('\n'));
+    const prompt = params.input.map((i) => i.text ?? '').join('\n');
+    return modelDriven ? modelTurn(turn, prompt) : runTurn(turn, prompt);
   }
   if (method === 'turn/interrupt') {
     if (stubborn) return undefined;

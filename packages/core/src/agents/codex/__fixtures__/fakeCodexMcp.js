@@ -43,10 +43,15 @@ class FakeCodexMcp {
               });
         const client = new Client({ name: 'codex-mcp-client', title: 'Codex', version: version });
         await client.connect(transport);
-        const listed = (await client.listTools()).tools.map((t) => t.name);
+        const definitions = (await client.listTools()).tools;
+        const listed = definitions.map((t) => t.name);
         const enabled =
           entry.enabled_tools === undefined ? listed : listed.filter((t) => entry.enabled_tools.includes(t));
-        this.servers.set(name, { client, tools: new Set(enabled) });
+        this.servers.set(name, {
+          client,
+          tools: new Set(enabled),
+          definitions: definitions.filter((t) => enabled.includes(t.name)),
+        });
         notify('mcpServer/startupStatus/updated', {
           threadId,
           name,
@@ -86,14 +91,37 @@ class FakeCodexMcp {
     return new Promise((resolve) => answers.set(id, (result) => resolve(result?.action === 'accept')));
   }
 
+  /** The enabled tools as Responses function tools, named `mcp__<server>__<tool>` as Codex names them. */
+  functionTools() {
+    return [...this.servers].flatMap(([server, entry]) =>
+      entry.definitions.map((t) => ({
+        type: 'function',
+        name: `mcp__${server}__${t.name}`,
+        description: t.description ?? '',
+        strict: false,
+        parameters: t.inputSchema,
+      })),
+    );
+  }
+
+  /** A scripted `call <server>:<tool> <json>` (or `force-call`) directive; resolves `<tool>: <result text>`. */
   async callTool(turnId, directive, approvals) {
-    const { notify, itemTemplate } = this.io;
-    const threadId = this.io.thread();
     const [, force, server, tool, json] = directive.match(/^(force-)?call\s+([^:\s]+):(\S+)\s*(.*)$/);
     const args = json.trim() === '' ? {} : JSON.parse(json);
+    const outcome = await this.callNamed(turnId, server, tool, args, { force: force !== undefined, approvals });
+    return `${tool}: ${outcome.text}`;
+  }
+
+  /**
+   * Calls `tool` of `server` as an mcpToolCall item (started, completed); resolves `{ text, ok }`,
+   * `text` being the result's text, or why it was not called.
+   */
+  async callNamed(turnId, server, tool, args, { force = false, approvals = false } = {}) {
+    const { notify, itemTemplate } = this.io;
+    const threadId = this.io.thread();
     const entry = this.servers.get(server);
-    if (entry === undefined || (!force && !entry.tools.has(tool))) return `${tool}: not offered`;
-    if (approvals && !(await this.askApproval(turnId, server, tool, args))) return `${tool}: declined`;
+    if (entry === undefined || (!force && !entry.tools.has(tool))) return { text: 'not offered', ok: false };
+    if (approvals && !(await this.askApproval(turnId, server, tool, args))) return { text: 'declined', ok: false };
     const item = {
       ...itemTemplate('mcpToolCall'),
       id: `exec-${randomUUID()}`,
@@ -109,6 +137,7 @@ class FakeCodexMcp {
       startedAtMs: now(),
     });
     let text;
+    let ok = false;
     try {
       const result = await entry.client.callTool({
         name: tool,
@@ -117,6 +146,7 @@ class FakeCodexMcp {
       });
       Object.assign(item, { status: 'completed', result: { ...result, _meta: result._meta ?? null }, error: null });
       text = result.content?.map((c) => c.text ?? '').join('') ?? '';
+      ok = result.isError !== true;
     } catch (error) {
       Object.assign(item, { status: 'failed', result: null, error: { message: error.message } });
       text = `error ${error.message}`;
@@ -128,7 +158,7 @@ class FakeCodexMcp {
       contentTokenCount: null,
       completedAtMs: now(),
     });
-    return `${tool}: ${text}`;
+    return { text, ok };
   }
 }
 

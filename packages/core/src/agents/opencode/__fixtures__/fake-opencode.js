@@ -13,6 +13,12 @@
 // message.part.updated (a tool part `running` before its call). Env: FAKE_OPENCODE_NO_EVENTS=1
 // (no event stream: 404), FAKE_OPENCODE_NO_USAGE=1 (no tokens or cost),
 // FAKE_OPENCODE_IGNORE_SIGTERM=1, FAKE_OPENCODE_EXIT_AT_START=<code> (exit before listening).
+// FAKE_OPENCODE_MODEL=1 makes it model-driven instead (no script): each prompt asks the model of
+// the config's provider at `<options.baseURL>/chat/completions` (Chat Completions, streamed, the
+// `{env:NAME}` key as a bearer token, the session's directory in the system prompt) as OpenCode's
+// openai-compatible provider does, runs each tool call on its MCP server (a step per model answer,
+// a tool part per call), sends the results back, and ends with the model's text; an HTTP error
+// ends the turn with an APIError.
 'use strict';
 
 const { createServer } = require('node:http');
@@ -21,6 +27,9 @@ const { randomBytes } = require('node:crypto');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+
+const { postModel } = require('../../native/__fixtures__/modelHttp');
+const { readChatCompletionsStream } = require('../../native/__fixtures__/chatCompletionsStream');
 
 const VERSION = '1.18.33-fake';
 const env = process.env;
@@ -65,7 +74,7 @@ async function connect(name, entry) {
   const client = new Client({ name: 'opencode', version: VERSION }, { capabilities: {} });
   await client.connect(transport);
   const { tools } = await client.listTools();
-  return { name, client, tools: tools.map((t) => t.name) };
+  return { name, client, tools: tools.map((t) => t.name), definitions: tools };
 }
 
 const sessions = new Map();
@@ -114,6 +123,7 @@ async function runTurn(session, body, servers) {
   const user = { info: { id: id('msg'), sessionID: session.id, role: 'user', time: { created: Date.now() }, model } };
   user.parts = [{ id: id('prt'), sessionID: session.id, messageID: user.info.id, type: 'text', text }];
   session.messages.push(user);
+  if (env.FAKE_OPENCODE_MODEL === '1') return modelTurn(session, user, model, text, servers);
   let script;
   try {
     script = JSON.parse(text);
@@ -195,6 +205,162 @@ async function runTurn(session, body, servers) {
     : { finish: 'stop' };
   const parts = [{ type: 'step-start' }, { type: 'text', text: reply }];
   return assistant(session, user.info.id, model, parts, extra);
+}
+
+/** Where the provider is served and with which key (`{env:NAME}` read from the environment). */
+function providerEndpoint(providerID) {
+  const options = config.provider?.[providerID]?.options ?? {};
+  const key = String(options.apiKey ?? '').replace(/^\{env:([^}]+)\}$/, (_, name) => env[name] ?? '');
+  return { url: `${String(options.baseURL ?? 'https://api.openai.com/v1').replace(/\/$/, '')}/chat/completions`, key };
+}
+
+/** The enabled MCP tools as Chat Completions function tools (`<server>_<tool>`), with the tool of each name. */
+function chatTools(servers) {
+  const byName = new Map();
+  for (const server of servers)
+    for (const tool of server.definitions) {
+      const name = toolName(server.name, tool.name);
+      if (enabled(name)) byName.set(name, { server, tool: tool.name, definition: tool });
+    }
+  const tools = [...byName].map(([name, { definition }]) => ({
+    type: 'function',
+    function: { name, description: definition.description ?? '', parameters: definition.inputSchema },
+  }));
+  return { tools, byName };
+}
+
+/** One model-driven turn: model → tool calls → MCP calls → tool messages → ... → the model's text. */
+async function modelTurn(session, user, model, text, servers) {
+  session.history ??= [
+    {
+      role: 'system',
+      content: `You are opencode, an interactive CLI tool that helps users with software engineering tasks.\n<env>\n  Working directory: ${session.directory}\n  Platform: ${process.platform}\n</env>`,
+    },
+  ];
+  session.history.push({ role: 'user', content: text });
+  const { url, key } = providerEndpoint(model.providerID);
+  const { tools, byName } = chatTools(servers);
+  for (let round = 0; round < 10; round++) {
+    let answer;
+    try {
+      const response = await postModel(
+        url,
+        {
+          ...(key !== '' && { authorization: `Bearer ${key}` }),
+          'user-agent': `opencode/${VERSION} ai-sdk/provider-utils`,
+        },
+        {
+          model: model.modelID,
+          messages: session.history,
+          tools,
+          tool_choice: 'auto',
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+      );
+      answer = await readChatCompletionsStream(response);
+    } catch (error) {
+      const failure = {
+        error: {
+          name: 'APIError',
+          data: { message: String(error.body ?? error.message), statusCode: error.status, isRetryable: false },
+        },
+      };
+      return assistant(session, user.info.id, model, [], failure);
+    }
+    const usage = answer.usage ?? {};
+    const spent = {
+      cost: 0,
+      tokens: {
+        total: (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0),
+        input: usage.prompt_tokens ?? 0,
+        output: usage.completion_tokens ?? 0,
+        reasoning: 0,
+        cache: { read: 0, write: 0 },
+      },
+    };
+    if (answer.toolCalls.length === 0) {
+      session.history.push({ role: 'assistant', content: answer.text });
+      const parts = [
+        { type: 'step-start' },
+        { type: 'text', text: answer.text },
+        { type: 'step-finish', reason: 'stop', ...spent },
+      ];
+      return assistant(session, user.info.id, model, parts, { finish: 'stop', ...spent });
+    }
+    session.history.push({
+      role: 'assistant',
+      content: answer.text === '' ? null : answer.text,
+      tool_calls: answer.toolCalls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: c.arguments },
+      })),
+    });
+    const mid = id('msg');
+    const parts = [{ type: 'step-start' }];
+    if (answer.text !== '') parts.push({ type: 'text', text: answer.text });
+    publish('message.updated', {
+      sessionID: session.id,
+      info: {
+        id: mid,
+        sessionID: session.id,
+        role: 'assistant',
+        time: { created: Date.now() },
+        parentID: user.info.id,
+      },
+    });
+    for (const call of answer.toolCalls) {
+      const input = call.arguments === '' ? {} : JSON.parse(call.arguments);
+      const base = {
+        id: id('prt'),
+        sessionID: session.id,
+        messageID: mid,
+        type: 'tool',
+        callID: call.id,
+        tool: call.name,
+      };
+      publish('message.part.updated', {
+        sessionID: session.id,
+        part: { ...base, state: { status: 'running', input, time: { start: Date.now() } } },
+      });
+      const target = byName.get(call.name);
+      let state;
+      if (target === undefined) {
+        const error = `Model tried to call unavailable tool '${call.name}'. Available tools: ${[...byName.keys()].join(', ')}.`;
+        state = { status: 'error', input, error, time: { start: Date.now(), end: Date.now() } };
+      } else {
+        try {
+          const result = await target.server.client.callTool({ name: target.tool, arguments: input });
+          const output = (result.content ?? []).map((c) => c.text ?? '').join('\n');
+          state = result.isError
+            ? { status: 'error', input, error: output, time: { start: Date.now(), end: Date.now() } }
+            : {
+                status: 'completed',
+                input,
+                output,
+                title: '',
+                metadata: {},
+                time: { start: Date.now(), end: Date.now() },
+              };
+        } catch (error) {
+          state = {
+            status: 'error',
+            input,
+            error: String(error.message),
+            time: { start: Date.now(), end: Date.now() },
+          };
+        }
+      }
+      parts.push({ ...base, state });
+      session.history.push({ role: 'tool', tool_call_id: call.id, content: state.output ?? state.error });
+    }
+    parts.push({ type: 'step-finish', reason: 'tool-calls', ...spent });
+    assistant(session, user.info.id, model, parts, { finish: 'tool-calls', ...spent }, mid);
+  }
+  return assistant(session, user.info.id, model, [{ type: 'text', text: 'stopped after 10 model rounds' }], {
+    finish: 'stop',
+  });
 }
 
 function readJson(req) {

@@ -15,6 +15,11 @@
 // FAKE_PI_SILENT=1 (reads commands, answers none),
 // FAKE_PI_ALL_TOOLS=1 (registers every tool, so a denied call reaches the wire and the proxy),
 // FAKE_PI_ARGV_FILE=<path> (writes its argv and the env names it got, for launch tests).
+// FAKE_PI_MODEL=1 makes it model-driven instead (no script): each prompt asks the model of its
+// models.json provider at `<baseUrl>/chat/completions` (Chat Completions, streamed, the key from the
+// variable the provider's apiKey names as a bearer token, the cwd in the system prompt) as Pi's
+// openai-completions API does, runs each tool call through the bridge, sends the results back, and
+// ends with the model's text; an HTTP error ends the turn with stopReason "error".
 'use strict';
 
 const { existsSync, readFileSync, writeFileSync } = require('node:fs');
@@ -24,6 +29,9 @@ const dist = join(__dirname, '..', '..', '..', '..', 'dist', 'agents', 'pi', 'ex
 const { openPiMcpBridge } = require(join(dist, 'piMcpBridge.js'));
 const { readPiBridgeConfig, PI_BRIDGE_STATUS_KEY } = require(join(dist, 'piBridgeConfig.js'));
 const { toPiToolOutput } = require(join(dist, 'piToolResult.js'));
+
+const { postModel } = require('../../native/__fixtures__/modelHttp');
+const { readChatCompletionsStream } = require('../../native/__fixtures__/chatCompletionsStream');
 
 const argv = process.argv.slice(2);
 const flag = (name) => {
@@ -99,6 +107,11 @@ async function runTool(line) {
   const args = json === '' ? {} : JSON.parse(json);
   const toolCallId = `call_${calls + 1}_1`;
   endMessage(assistant([{ type: 'toolCall', id: toolCallId, name, arguments: args }], 'toolUse'));
+  return executeTool(toolCallId, name, args);
+}
+
+/** Runs one tool call through the bridge, writing its execution and toolResult frames; resolves the result. */
+async function executeTool(toolCallId, name, args) {
   write({ type: 'tool_execution_start', toolCallId, toolName: name, args });
   let result;
   let isError;
@@ -131,6 +144,112 @@ async function runTool(line) {
   };
   write({ type: 'message_start', message: toolResult });
   write({ type: 'message_end', message: toolResult });
+  return toolResult;
+}
+
+const modelDriven = process.env.FAKE_PI_MODEL === '1';
+/** The conversation sent to the model, across prompts (model-driven mode). */
+const history = [];
+
+/** The provider of models.json: where and with which key (the variable its apiKey names, or the value itself). */
+function providerEndpoint() {
+  const file = join(process.env.PI_CODING_AGENT_DIR ?? '', 'models.json');
+  const entry = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).providers?.[provider] ?? {}) : {};
+  const key = entry.apiKey === undefined ? '' : (process.env[entry.apiKey] ?? entry.apiKey);
+  return { url: `${String(entry.baseUrl ?? 'https://api.openai.com/v1').replace(/\/$/, '')}/chat/completions`, key };
+}
+
+/** Pi's usage of one answer. */
+function modelUsage(usage = {}) {
+  const input = usage.prompt_tokens ?? 0;
+  const output = usage.completion_tokens ?? 0;
+  return {
+    input,
+    output,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: input + output,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: (input * 3 + output * 15) / 1e6 },
+  };
+}
+
+/** One model-driven prompt: model → tool calls → bridge calls → tool messages → ... → the model's text. */
+async function modelPrompt(user, finish) {
+  if (history.length === 0) {
+    history.push({
+      role: 'system',
+      content: `You are an expert coding assistant operating inside pi, a coding agent harness.\nCurrent working directory: ${process.cwd()}`,
+    });
+  }
+  history.push({ role: 'user', content: user.content[0].text });
+  const { url, key } = providerEndpoint();
+  const tools = bridge.tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.inputSchema },
+  }));
+  for (let round = 0; round < 10; round++) {
+    let answer;
+    try {
+      const response = await postModel(url, key === '' ? {} : { authorization: `Bearer ${key}` }, {
+        model: modelId,
+        messages: history,
+        tools,
+        stream: true,
+        stream_options: { include_usage: true },
+        store: false,
+      });
+      answer = await readChatCompletionsStream(response);
+    } catch (error) {
+      const m = assistant([], 'error', { errorMessage: `${error.status ?? ''} ${error.body ?? error.message}`.trim() });
+      endMessage(m);
+      return finish(m);
+    }
+    const usage = process.env.FAKE_PI_NO_USAGE === '1' ? {} : { usage: modelUsage(answer.usage ?? {}) };
+    const content = [];
+    if (answer.text !== '') content.push({ type: 'text', text: answer.text });
+    const calls = answer.toolCalls.map((c) => ({
+      type: 'toolCall',
+      id: c.id,
+      name: c.name,
+      arguments: c.arguments === '' ? {} : JSON.parse(c.arguments),
+    }));
+    content.push(...calls);
+    const message = { ...assistant(content, calls.length > 0 ? 'toolUse' : 'stop'), ...usage, responseId: answer.id };
+    history.push({
+      role: 'assistant',
+      content: answer.text === '' ? null : answer.text,
+      ...(calls.length > 0 && {
+        tool_calls: answer.toolCalls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.name, arguments: c.arguments },
+        })),
+      }),
+    });
+    if (calls.length === 0) {
+      write({ type: 'message_start', message: { ...message, content: [] } });
+      write({
+        type: 'message_update',
+        assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta: answer.text, partial: message },
+        message,
+      });
+      write({ type: 'message_end', message });
+      write({ type: 'turn_end', message, toolResults: [] });
+      return finish(message);
+    }
+    endMessage(message);
+    for (const call of calls) {
+      const result = await executeTool(call.id, call.name, call.arguments);
+      history.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: result.content.map((c) => c.text ?? '').join('\n'),
+      });
+    }
+  }
+  const stopped = assistant([{ type: 'text', text: 'stopped after 10 model rounds' }], 'stop');
+  endMessage(stopped);
+  return finish(stopped);
 }
 
 async function prompt(id, message) {
@@ -148,6 +267,7 @@ async function prompt(id, message) {
     write({ type: 'agent_end', messages });
     turn = undefined;
   };
+  if (modelDriven) return modelPrompt(user, finish);
   const lines = message.split('\n').map((l) => l.trim());
   let tools = 0;
   for (const line of lines.filter((l) => l.startsWith('call '))) {
