@@ -183,6 +183,31 @@ describe('live traffic', () => {
     ]);
   });
 
+  test.each<Door>(['HTTP proxy', 'fetch'])(
+    'a client that stops reading through the %s ends the upstream response, and nothing half-done is recorded',
+    async (door) => {
+      let upstreamClosed: () => void = () => undefined;
+      const closed = new Promise<void>((resolve) => (upstreamClosed = resolve));
+      const origin = await startUpstream((req, res) => {
+        req.resume();
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: {"n":1}\n\n');
+        res.once('close', () => upstreamClosed());
+      });
+      const book = bookOn(file, 'record');
+      const channel = await book
+        .scope(TEST)
+        .openChannel({ channel: CHANNEL, upstream: `${origin}/v1`, redactor: new Redactor() });
+      const response = await send(channel, door, `${origin}/v1`, '/chat/completions', { stream: true });
+      const reader = response.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+      await closed;
+      expect(channel.counts()).toEqual({ replayed: 0, recorded: 0 });
+      expect(await book.finish({ fullRun: true })).toMatchObject({ recorded: 0, written: false });
+    },
+  );
+
   test('a redirect comes back to the client as it is: the proxy does not follow it', async () => {
     const seen: string[] = [];
     const origin = await startUpstream((req, res) => {
