@@ -67,6 +67,10 @@ export class FileCassetteBook implements CassetteBook {
     return scope;
   }
 
+  /**
+   * Stops the channels still open, then reports and writes. `replayed` and `recorded` count
+   * exchanges of each test's latest attempt (what the file keeps); `obsolete` counts exchanges.
+   */
   async finish(options: { readonly fullRun: boolean }): Promise<CassetteBookReport> {
     this.finished = true;
     await Promise.all([...this.attempts.values()].map((scope) => scope.closeChannels()));

@@ -323,3 +323,29 @@ test('a request with no recorded answer in replay gets HTTP 599 with the miss me
   expect(fake.modelRequests).toHaveLength(1);
   await replayBook.finish({ fullRun: true });
 });
+
+test('mode off passes traffic through live and neither reads nor writes the cassette', async () => {
+  const { baseUrl } = await fake.start();
+  const book = bookOn(file, 'off');
+  const channel = await book.scope(TEST).openChannel({ channel: CHANNEL, upstream: baseUrl, redactor: new Redactor() });
+  const chat = DIALECT_CALLS[0]!;
+  const answer = await readResponse(await send(channel, 'fetch', baseUrl, chat.path, chat.body(false, 'hi')));
+  expect(answer.status).toBe(200);
+  expect(fake.modelRequests).toHaveLength(1);
+  expect(channel.use()).toBeNull();
+  expect(await book.finish({ fullRun: true })).toMatchObject({ replayed: 0, recorded: 0, obsolete: 0, written: false });
+  expect(() => readFileSync(file.cassette)).toThrow(/ENOENT/);
+});
+
+test('channel.fetch refuses a URL outside its upstream instead of sending it anywhere', async () => {
+  const book = bookOn(file, 'replay');
+  const channel = await book
+    .scope(TEST)
+    .openChannel({ channel: CHANNEL, upstream: `${CLOSED}/v1`, redactor: new Redactor() });
+  await expect(
+    channel.fetch('http://127.0.0.1:10/v1/chat/completions', { method: 'POST', body: '{}' }),
+  ).rejects.toMatchObject({
+    code: 'invalid_argument',
+    message: expect.stringContaining('only answers requests under http://127.0.0.1:9') as unknown,
+  });
+});
