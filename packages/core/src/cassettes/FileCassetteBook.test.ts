@@ -173,6 +173,17 @@ describe('obsolete entries', () => {
     expect(answersIn(T1, 'judge m')).toEqual(['c']);
   });
 
+  test('--update-cassettes re-records whatever mode it came with (it means mode record)', async () => {
+    const book = bookOn(file, 'auto', true);
+    const tape = book.scope(T1).tape(CH);
+    expect(tape.mode).toBe('record');
+    expect(tape.take(ask('hi'))).toBeNull();
+    tape.record({ request: ask('hi'), response: answer('a3') });
+    expect(await book.finish({ fullRun: true })).toMatchObject({ recorded: 1, obsoleteTests: [T2], written: true });
+    expect(answersIn(T1)).toEqual(['a3']);
+    expect(Object.keys(saved().tests)).toEqual([T1]);
+  });
+
   test('a file left with no entry is removed', async () => {
     const book = bookOn(file, 'record', true);
     book.scope('another test');

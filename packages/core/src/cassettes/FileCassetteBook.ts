@@ -39,9 +39,10 @@ export class FileCassetteBook implements CassetteBook {
     this.file = cassetteFileOf(options.testFile);
   }
 
-  /** The mode every scope of this book runs in. */
+  /** The mode every scope of this book runs in: `update` re-records (mode `record`) unless cassettes are off. */
   get mode(): CassetteMode {
-    return this.options.settings.mode;
+    const { mode, update } = this.options.settings;
+    return update && mode !== 'off' ? 'record' : mode;
   }
 
   scope(testName: string, options?: { readonly servers?: boolean }): BookScope {
@@ -66,6 +67,10 @@ export class FileCassetteBook implements CassetteBook {
     return scope;
   }
 
+  /**
+   * Stops the channels still open, then reports and writes. `replayed` and `recorded` count
+   * exchanges of each test's latest attempt (what the file keeps); `obsolete` counts exchanges.
+   */
   async finish(options: { readonly fullRun: boolean }): Promise<CassetteBookReport> {
     this.finished = true;
     await Promise.all([...this.attempts.values()].map((scope) => scope.closeChannels()));
@@ -145,8 +150,8 @@ export class FileCassetteBook implements CassetteBook {
       this.loaded = read?.content ?? null;
       this.loadedText = read?.text ?? null;
     } catch (error) {
-      const { update, mode } = this.options.settings;
-      if (!(error instanceof M3Error) || error.code !== 'cassette_file_invalid' || !update || mode !== 'record')
+      const { update } = this.options.settings;
+      if (!(error instanceof M3Error) || error.code !== 'cassette_file_invalid' || !update || this.mode !== 'record')
         throw error;
       this.loaded = null;
       this.loadedText = '';

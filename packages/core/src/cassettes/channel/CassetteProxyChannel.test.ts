@@ -183,6 +183,31 @@ describe('live traffic', () => {
     ]);
   });
 
+  test.each<Door>(['HTTP proxy', 'fetch'])(
+    'a client that stops reading through the %s ends the upstream response, and nothing half-done is recorded',
+    async (door) => {
+      let upstreamClosed: () => void = () => undefined;
+      const closed = new Promise<void>((resolve) => (upstreamClosed = resolve));
+      const origin = await startUpstream((req, res) => {
+        req.resume();
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: {"n":1}\n\n');
+        res.once('close', () => upstreamClosed());
+      });
+      const book = bookOn(file, 'record');
+      const channel = await book
+        .scope(TEST)
+        .openChannel({ channel: CHANNEL, upstream: `${origin}/v1`, redactor: new Redactor() });
+      const response = await send(channel, door, `${origin}/v1`, '/chat/completions', { stream: true });
+      const reader = response.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+      await closed;
+      expect(channel.counts()).toEqual({ replayed: 0, recorded: 0 });
+      expect(await book.finish({ fullRun: true })).toMatchObject({ recorded: 0, written: false });
+    },
+  );
+
   test('a redirect comes back to the client as it is: the proxy does not follow it', async () => {
     const seen: string[] = [];
     const origin = await startUpstream((req, res) => {
@@ -297,4 +322,30 @@ test('a request with no recorded answer in replay gets HTTP 599 with the miss me
   expect(replay.use()).toBeNull();
   expect(fake.modelRequests).toHaveLength(1);
   await replayBook.finish({ fullRun: true });
+});
+
+test('mode off passes traffic through live and neither reads nor writes the cassette', async () => {
+  const { baseUrl } = await fake.start();
+  const book = bookOn(file, 'off');
+  const channel = await book.scope(TEST).openChannel({ channel: CHANNEL, upstream: baseUrl, redactor: new Redactor() });
+  const chat = DIALECT_CALLS[0]!;
+  const answer = await readResponse(await send(channel, 'fetch', baseUrl, chat.path, chat.body(false, 'hi')));
+  expect(answer.status).toBe(200);
+  expect(fake.modelRequests).toHaveLength(1);
+  expect(channel.use()).toBeNull();
+  expect(await book.finish({ fullRun: true })).toMatchObject({ replayed: 0, recorded: 0, obsolete: 0, written: false });
+  expect(() => readFileSync(file.cassette)).toThrow(/ENOENT/);
+});
+
+test('channel.fetch refuses a URL outside its upstream instead of sending it anywhere', async () => {
+  const book = bookOn(file, 'replay');
+  const channel = await book
+    .scope(TEST)
+    .openChannel({ channel: CHANNEL, upstream: `${CLOSED}/v1`, redactor: new Redactor() });
+  await expect(
+    channel.fetch('http://127.0.0.1:10/v1/chat/completions', { method: 'POST', body: '{}' }),
+  ).rejects.toMatchObject({
+    code: 'invalid_argument',
+    message: expect.stringContaining('only answers requests under http://127.0.0.1:9') as unknown,
+  });
 });
