@@ -1,3 +1,4 @@
+import type { ServerCassettes } from '../../cassettes/servers/ServerCassettes';
 import { ModelValidationError, OperationCancelled } from '../../errors';
 import type { M3Logger } from '../../logging/logger';
 import type { ProxyToolPolicy } from '../../proxy/toolPolicy';
@@ -25,6 +26,11 @@ export interface AgentServerGroupOptions {
   logger: M3Logger;
   /** Current session/turn for recorded events. */
   scope: () => { sessionId?: string; turnId?: string };
+  /**
+   * The servers' side on the cassette (contract §24, `cassettes: { servers: true }`): stdio servers
+   * are recorded, or replayed without starting them. HTTP and in-process servers are served live.
+   */
+  cassettes?: ServerCassettes | null;
 }
 
 /** One proxied server: what the agent is given, how its capture is read, how it is stopped. */
@@ -99,7 +105,16 @@ export class AgentServerGroup {
   private async prepare(server: ServerDefinition): Promise<WireProxy> {
     const { recorder, redactor, scope } = this.options;
     const policy = this.options.policies.get(server.name) ?? ALLOW_ALL;
-    if (server.kind === 'stdio') return StdioWireProxy.prepare({ server, policy, recorder, redactor, scope });
+    const { cassettes } = this.options;
+    if (server.kind === 'stdio') {
+      const tape = cassettes?.forServer(server.name);
+      return StdioWireProxy.prepare({ server, policy, recorder, redactor, scope, ...(tape !== undefined && { tape }) });
+    }
+    if (cassettes !== null && cassettes !== undefined) {
+      this.options.logger.warn("the servers' cassette records stdio servers only: this one is served live", {
+        server: server.name,
+      });
+    }
     if (server.kind === 'http') return HttpWireProxy.forHttpServer({ server, policy, recorder, redactor, scope });
     return InProcessHttpEndpoint.start({ server, policy, recorder, redactor, scope });
   }
