@@ -3,6 +3,7 @@ import type { Redactor } from '../../redaction/Redactor';
 import type { CassetteRequest } from '../CassetteFormat';
 import type { CassetteUse } from '../CassetteMode';
 import type { CassetteScope, CassetteTape } from '../CassetteScope';
+import { VolatileStrings } from '../VolatileStrings';
 import { mcpMissError } from './mcpMissError';
 import { mcpServerChannel } from './mcpServerChannel';
 import {
@@ -20,8 +21,12 @@ export interface McpServerTapeOptions {
   /** 1-based trial of the agent selection. */
   readonly trial: number;
   readonly redactor: Redactor;
-  /** Strings that change from run to run (temp folders): replaced before matching and writing. */
-  readonly volatileStrings?: readonly string[];
+  /**
+   * Strings that change from run to run (the agent's temp folders): replaced by placeholders in
+   * requests and answers before matching and writing, and given back in replayed answers. Read at
+   * each request (an agent's folders may be made after its servers' proxies).
+   */
+  readonly volatileStrings?: () => readonly string[];
   /** Called once, with this server's first miss. */
   readonly onMiss?: (error: Error) => void;
 }
@@ -61,7 +66,11 @@ export class McpServerTape {
 
   /** The request as the tape matches and stores it. */
   requestOf(message: McpRequestMessage): CassetteRequest {
-    return tapeRequestOf(message, this.options.redactor, this.options.volatileStrings);
+    return tapeRequestOf(message, this.options.redactor, this.volatile());
+  }
+
+  private volatile(): VolatileStrings {
+    return new VolatileStrings(this.options.volatileStrings?.() ?? []);
   }
 
   /**
@@ -71,9 +80,10 @@ export class McpServerTape {
    */
   answer(message: McpRequestMessage): JSONRPCMessage[] {
     this.requestCount += 1;
-    const request = this.requestOf(message);
+    const volatile = this.volatile();
+    const request = tapeRequestOf(message, this.options.redactor, volatile);
     const recorded = this.tape.take(request);
-    const messages = recorded === null ? null : messagesOfTapeResponse(recorded, message.id);
+    const messages = recorded === null ? null : messagesOfTapeResponse(recorded, message.id, volatile);
     if (messages !== null) {
       this.replayedCount += 1;
       return messages;
@@ -102,9 +112,10 @@ export class McpServerTape {
   /** Live: records one exchange (request, what the server sent before its answer, the answer). */
   record(message: McpRequestMessage, answer: JSONRPCMessage, before: readonly JSONRPCMessage[]): void {
     this.requestCount += 1;
+    const volatile = this.volatile();
     this.tape.record({
-      request: this.requestOf(message),
-      response: tapeResponseOf(answer, before, this.options.redactor),
+      request: tapeRequestOf(message, this.options.redactor, volatile),
+      response: tapeResponseOf(answer, before, this.options.redactor, volatile),
     });
     this.recordedCount += 1;
   }

@@ -12,6 +12,8 @@ export interface ExecutionCassetteSource {
   readonly cassettes: CassetteScope;
   readonly trial: number;
   noteMiss(error: Error): void;
+  /** The execution's volatile strings (temp folders, cwd, HOME) once known; none when absent. */
+  volatileStrings?(): readonly string[];
 }
 
 /** The test's scope, the selection's trial, the kit's redactor and where misses go. */
@@ -21,7 +23,8 @@ export interface ServerCassettesOptions {
   readonly redactor: Redactor;
   /** Called with the first miss of each server (the execution fails with the first of all). */
   readonly onMiss?: (error: Error) => void;
-  readonly volatileStrings?: readonly string[];
+  /** See `McpServerTapeOptions.volatileStrings`. */
+  readonly volatileStrings?: () => readonly string[];
 }
 
 /**
@@ -46,7 +49,13 @@ export class ServerCassettes {
     if (cassette === null || cassette === undefined || scope === undefined || !scope.servers || scope.mode === 'off') {
       return null;
     }
-    return new ServerCassettes({ scope, trial: cassette.trial, redactor, onMiss: (error) => cassette.noteMiss(error) });
+    return new ServerCassettes({
+      scope,
+      trial: cassette.trial,
+      redactor,
+      onMiss: (error) => cassette.noteMiss(error),
+      volatileStrings: () => cassette.volatileStrings?.() ?? [],
+    });
   }
 
   /** The tape of one server (made on first use; one per server per execution). */

@@ -1,4 +1,5 @@
 import { Redactor } from '../../redaction/Redactor';
+import { VolatileStrings } from '../VolatileStrings';
 import {
   describeTapeRequest,
   isRequestMessage,
@@ -25,7 +26,7 @@ describe('MCP messages on a cassette tape', () => {
         },
       },
       redactor,
-      ['/tmp/run-41'],
+      new VolatileStrings(['/tmp/run-41']),
     );
     expect(request).toEqual({
       method: 'JSONRPC',
@@ -43,7 +44,7 @@ describe('MCP messages on a cassette tape', () => {
             params: { arguments: { a: { x: 1, y: 2 }, token: CANARY, z: 1, path: '/tmp/run-41/a.txt' }, name: 'read' },
           },
           redactor,
-          ['/tmp/run-41'],
+          new VolatileStrings(['/tmp/run-41']),
         ),
       ),
     );
@@ -80,6 +81,20 @@ describe('MCP messages on a cassette tape', () => {
       { jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'bad' } },
     ]);
     expect(messagesOfTapeResponse({ status: 200, headers: {}, body: { choices: [] } }, 1)).toBeNull();
+  });
+
+  test('an answer naming this run’s folders is written with placeholders and replayed with the next run’s folders', () => {
+    const redactor = new Redactor();
+    const recorded = tapeResponseOf(
+      { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'wrote /tmp/run-41/out.txt' }] } },
+      [],
+      redactor,
+      new VolatileStrings(['/tmp/run-41']),
+    );
+    expect(JSON.stringify(recorded)).not.toContain('/tmp/run-41');
+    expect(messagesOfTapeResponse(recorded, 2, new VolatileStrings(['/tmp/run-42']))).toEqual([
+      { jsonrpc: '2.0', id: 2, result: { content: [{ text: 'wrote /tmp/run-42/out.txt', type: 'text' }] } },
+    ]);
   });
 
   test('classifies messages and describes requests for messages', () => {

@@ -2,6 +2,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isObject, type JsonValue } from '../../json';
 import type { Redactor } from '../../redaction/Redactor';
 import type { CassetteRequest, CassetteResponse } from '../CassetteFormat';
+import { VolatileStrings } from '../VolatileStrings';
 
 /**
  * How the JSON-RPC traffic of an MCP server sits on a cassette tape (contract §24): a request is
@@ -28,25 +29,6 @@ export function isResponseMessage(
   return isObject(message) && !('method' in message) && 'id' in message && ('result' in message || 'error' in message);
 }
 
-/** Replaces every volatile string inside `value`'s strings by `<volatile:n>` (1-based, in list order). */
-function replaceVolatile(value: unknown, volatile: readonly string[]): unknown {
-  if (volatile.length === 0) return value;
-  if (typeof value === 'string') {
-    let out = value;
-    volatile.forEach((v, i) => {
-      if (v !== '') out = out.split(v).join(`<volatile:${i + 1}>`);
-    });
-    return out;
-  }
-  if (Array.isArray(value)) return value.map((v) => replaceVolatile(v, volatile));
-  if (isObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = replaceVolatile(v, volatile);
-    return out;
-  }
-  return value;
-}
-
 /** A deep copy with object keys sorted (JSON values only; `undefined` members dropped). */
 function sortKeys(value: unknown): JsonValue {
   if (Array.isArray(value)) return value.map(sortKeys);
@@ -64,35 +46,44 @@ function sortKeys(value: unknown): JsonValue {
 export function tapeRequestOf(
   message: McpRequestMessage,
   redactor: Redactor,
-  volatileStrings: readonly string[] = [],
+  volatile: VolatileStrings = new VolatileStrings(),
 ): CassetteRequest {
   let params: unknown = message.params;
   if (isObject(params) && '_meta' in params) {
     const { _meta: _ignored, ...rest } = params;
     params = rest;
   }
-  const body = params === undefined ? null : redactor.redactJson(sortKeys(replaceVolatile(params, volatileStrings)));
+  const body = params === undefined ? null : redactor.redactJson(volatile.hideJson(sortKeys(params)));
   return { method: MCP_TAPE_METHOD, path: message.method, headers: {}, body };
 }
 
-/** The recorded answer: result or error (id removed) and what the server sent before it; redacted. */
+/**
+ * The recorded answer: result or error (id removed) and what the server sent before it; volatile
+ * strings replaced by their placeholders, redacted.
+ */
 export function tapeResponseOf(
   response: JSONRPCMessage,
   before: readonly JSONRPCMessage[],
   redactor: Redactor,
+  volatile: VolatileStrings = new VolatileStrings(),
 ): CassetteResponse {
   const answer = response as { result?: unknown; error?: unknown };
   const body: Record<string, unknown> = 'error' in answer ? { error: answer.error } : { result: answer.result };
   if (before.length > 0) body.before = before;
-  return { status: 200, headers: {}, body: redactor.redactJson(sortKeys(body)) };
+  return { status: 200, headers: {}, body: redactor.redactJson(volatile.hideJson(sortKeys(body))) };
 }
 
 /**
  * The messages a recorded answer replays as, for the request with `id`: what the server sent
- * before it, then the answer with the agent's own id. Null when the tape entry is not an MCP answer.
+ * before it, then the answer with the agent's own id, placeholders given this run's volatile
+ * strings back. Null when the tape entry is not an MCP answer.
  */
-export function messagesOfTapeResponse(response: CassetteResponse, id: string | number): JSONRPCMessage[] | null {
-  const body = response.body;
+export function messagesOfTapeResponse(
+  response: CassetteResponse,
+  id: string | number,
+  volatile: VolatileStrings = new VolatileStrings(),
+): JSONRPCMessage[] | null {
+  const body = response.body === undefined ? undefined : volatile.restoreJson(response.body);
   if (!isObject(body) || !('result' in body || 'error' in body)) return null;
   const before = Array.isArray(body.before) ? (body.before as unknown as JSONRPCMessage[]) : [];
   const answer =
