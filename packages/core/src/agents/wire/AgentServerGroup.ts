@@ -27,8 +27,9 @@ export interface AgentServerGroupOptions {
   /** Current session/turn for recorded events. */
   scope: () => { sessionId?: string; turnId?: string };
   /**
-   * The servers' side on the cassette (contract §24, `cassettes: { servers: true }`): stdio servers
-   * are recorded, or replayed without starting them. HTTP and in-process servers are served live.
+   * The servers' side on the cassette (contract §24, `cassettes: { servers: true }`): every server's
+   * exchanges are recorded, or replayed without starting the server (stdio) or reaching its URL
+   * (HTTP; an in-process server is hosted but not reached).
    */
   cassettes?: ServerCassettes | null;
 }
@@ -105,18 +106,13 @@ export class AgentServerGroup {
   private async prepare(server: ServerDefinition): Promise<WireProxy> {
     const { recorder, redactor, scope } = this.options;
     const policy = this.options.policies.get(server.name) ?? ALLOW_ALL;
-    const { cassettes } = this.options;
-    if (server.kind === 'stdio') {
-      const tape = cassettes?.forServer(server.name);
-      return StdioWireProxy.prepare({ server, policy, recorder, redactor, scope, ...(tape !== undefined && { tape }) });
+    const tape = this.options.cassettes?.forServer(server.name);
+    const taped = tape !== undefined ? { tape } : {};
+    if (server.kind === 'stdio') return StdioWireProxy.prepare({ server, policy, recorder, redactor, scope, ...taped });
+    if (server.kind === 'http') {
+      return HttpWireProxy.forHttpServer({ server, policy, recorder, redactor, scope, ...taped });
     }
-    if (cassettes !== null && cassettes !== undefined) {
-      this.options.logger.warn("the servers' cassette records stdio servers only: this one is served live", {
-        server: server.name,
-      });
-    }
-    if (server.kind === 'http') return HttpWireProxy.forHttpServer({ server, policy, recorder, redactor, scope });
-    return InProcessHttpEndpoint.start({ server, policy, recorder, redactor, scope });
+    return InProcessHttpEndpoint.start({ server, policy, recorder, redactor, scope, ...taped });
   }
 
   /**

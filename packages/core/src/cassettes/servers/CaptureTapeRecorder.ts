@@ -1,7 +1,7 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { CaptureFrameRecord, CaptureRecord } from '../../proxy/CaptureFile';
 import type { McpServerTape } from './McpServerTape';
-import { isRequestMessage, isResponseMessage, type McpRequestMessage } from './mcpTapeMessages';
+import { isRequestMessage } from './mcpTapeMessages';
+import { TapeExchangeRecorder } from './TapeExchangeRecorder';
 
 /**
  * Records a capture proxy's frames on the server's tape (contract §24), as `TapeRecordingTransport`
@@ -11,12 +11,13 @@ import { isRequestMessage, isResponseMessage, type McpRequestMessage } from './m
  * replay. Frames cut by the capture bound cannot be recorded; `incomplete` counts them.
  */
 export class CaptureTapeRecorder {
-  private readonly pending = new Map<string, McpRequestMessage>();
-  private before: JSONRPCMessage[] = [];
+  private readonly exchanges: TapeExchangeRecorder;
   /** Frames too large to record (cut by the capture bound) or unreadable. */
   incomplete = 0;
 
-  constructor(private readonly tape: McpServerTape) {}
+  constructor(tape: McpServerTape) {
+    this.exchanges = new TapeExchangeRecorder(tape);
+  }
 
   /** Takes the records read since the last call, in file order. */
   add(records: readonly CaptureRecord[]): void {
@@ -26,7 +27,7 @@ export class CaptureTapeRecorder {
       const messages = this.messagesOf(record);
       if (messages === null) continue;
       if (record.direction === 'client_to_server') this.fromClient(record, messages);
-      else messages.forEach((m) => this.fromServer(m));
+      else messages.forEach((m) => this.exchanges.fromServer(m));
     }
   }
 
@@ -51,19 +52,7 @@ export class CaptureTapeRecorder {
       const denied = record.policy?.some(
         (p) => p.decision === 'denied' && (p.index === undefined || p.index === index) && p.id === m.id,
       );
-      if (denied !== true) this.pending.set(JSON.stringify(m.id), m);
+      if (denied !== true) this.exchanges.fromClient(m);
     });
-  }
-
-  private fromServer(message: unknown): void {
-    const key = isResponseMessage(message) ? JSON.stringify(message.id) : undefined;
-    const request = key === undefined ? undefined : this.pending.get(key);
-    if (key === undefined || request === undefined) {
-      this.before.push(message as JSONRPCMessage);
-      return;
-    }
-    this.pending.delete(key);
-    this.tape.record(request, message as JSONRPCMessage, this.before);
-    this.before = [];
   }
 }

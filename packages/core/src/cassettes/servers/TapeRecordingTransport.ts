@@ -1,7 +1,7 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerTape } from './McpServerTape';
-import { isRequestMessage, isResponseMessage, type McpRequestMessage } from './mcpTapeMessages';
+import { TapeExchangeRecorder } from './TapeExchangeRecorder';
 
 /**
  * Wraps a live MCP transport and records every exchange on the server's tape (contract §24): each
@@ -13,16 +13,15 @@ export class TapeRecordingTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
-  /** Client requests waiting for their answer, by JSON-encoded id. */
-  private readonly pending = new Map<string, McpRequestMessage>();
-  private before: JSONRPCMessage[] = [];
+  private readonly exchanges: TapeExchangeRecorder;
 
   constructor(
     private readonly inner: Transport,
-    private readonly tape: McpServerTape,
+    tape: McpServerTape,
   ) {
+    this.exchanges = new TapeExchangeRecorder(tape);
     inner.onmessage = (message, extra) => {
-      this.observe(message);
+      this.exchanges.fromServer(message);
       this.onmessage?.(message, extra);
     };
     inner.onerror = (error) => this.onerror?.(error);
@@ -34,7 +33,7 @@ export class TapeRecordingTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (isRequestMessage(message)) this.pending.set(JSON.stringify(message.id), message);
+    this.exchanges.fromClient(message);
     return this.inner.send(message, options);
   }
 
@@ -48,17 +47,5 @@ export class TapeRecordingTransport implements Transport {
 
   setProtocolVersion(version: string): void {
     this.inner.setProtocolVersion?.(version);
-  }
-
-  private observe(message: JSONRPCMessage): void {
-    const key = isResponseMessage(message) ? JSON.stringify(message.id) : undefined;
-    const request = key === undefined ? undefined : this.pending.get(key);
-    if (key === undefined || request === undefined) {
-      this.before.push(message);
-      return;
-    }
-    this.pending.delete(key);
-    this.tape.record(request, message, this.before);
-    this.before = [];
   }
 }
