@@ -8,7 +8,9 @@
 // to redact, the byte bounds and the normalized tool allowlist. The proxy spawns the server in its
 // own process group, relays bytes unchanged both ways with backpressure, splits frames on newline
 // bytes, appends one JSON line per frame to the capture file (redacted, then bounded) and answers a
-// `tools/call` the policy denies with a JSON-RPC error instead of forwarding it.
+// `tools/call` the policy denies with a JSON-RPC error instead of forwarding it. With `replay` in
+// the config (a cassette replays the server's side, contract §24) no server is started: a stand-in
+// (replayPeer.js) asks the kit's loopback endpoint for each answer, and the relay is the same.
 //
 // Plain CommonJS with Node built-ins only: it runs inside agents' process trees where the kit's
 // TypeScript build is not on any path. The whole `proxy/` folder ships: this file is the relay and
@@ -24,6 +26,7 @@ const { makeRedactor, cutUtf8 } = require('./redaction');
 const { CaptureLog } = require('./captureLog');
 const { createToolPolicyCheck } = require('./toolPolicyCheck');
 const { routeClientFrame } = require('./clientFrameRoute');
+const { startReplayPeer } = require('./replayPeer');
 
 const TERM_GRACE_MS = 2000;
 
@@ -48,12 +51,15 @@ function main() {
   }
   const paused = { client: new Set(), server: new Set() };
 
-  const child = spawn(config.server.command, config.server.args, {
-    cwd: config.server.cwd || undefined,
-    env: config.server.inheritEnv === false ? { ...config.server.env } : { ...process.env, ...config.server.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-    detached: true,
-  });
+  // Replaying from a cassette, the server is not started: its stand-in asks the kit for each answer.
+  const child = config.replay
+    ? startReplayPeer(config.replay)
+    : spawn(config.server.command, config.server.args, {
+        cwd: config.server.cwd || undefined,
+        env: config.server.inheritEnv === false ? { ...config.server.env } : { ...process.env, ...config.server.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      });
 
   function pause(side, reason) {
     paused[side].add(reason);
@@ -163,6 +169,7 @@ function main() {
     type: 'start',
     pid: child.pid === undefined ? null : child.pid,
     proxyPid: process.pid,
+    ...(config.replay && { replay: true }),
     toolPolicy: policy.summary,
     bounds: {
       previewBytes: bounds.previewBytes,
@@ -254,6 +261,7 @@ function main() {
         inFlight: pending,
         stderrTail: tail,
         stderrTruncated: stderrTail.length > bounds.stderrTailBytes,
+        ...(config.replay && { replay: true }),
       });
     }
     capture.write({ type: 'end', exitCode });

@@ -90,6 +90,12 @@ function validateConfig(c) {
   if (!p || (p.mode !== 'allow_all' && p.mode !== 'allowlist')) return 'toolPolicy.mode must be allow_all or allowlist';
   if (c.eofGraceMs !== undefined && !(Number.isInteger(c.eofGraceMs) && c.eofGraceMs >= 0))
     return 'eofGraceMs must be a whole number';
+  const r = c.replay;
+  if (
+    r !== undefined &&
+    (!r || typeof r.url !== 'string' || !/^http:\/\/127\.0\.0\.1:\d+\//.test(r.url) || typeof r.token !== 'string')
+  )
+    return 'replay must be { url: a loopback http URL, token }';
   if (p.mode === 'allowlist' && (!Array.isArray(p.tools) || p.tools.some((t) => typeof t !== 'string'))) {
     return 'toolPolicy.tools must be tool names';
   }

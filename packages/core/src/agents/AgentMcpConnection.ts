@@ -1,5 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { openCassetteTransport } from '../cassettes/servers/openCassetteTransport';
+import type { McpServerTape } from '../cassettes/servers/McpServerTape';
 import { sdkTypes } from '../client/sdkTypes';
 import { createSdkClient } from '../client/createSdkClient';
 import { listAll } from '../client/listAll';
@@ -39,17 +41,19 @@ export class AgentMcpConnection {
     private readonly redactor: Redactor,
     private readonly logger: M3Logger,
     private readonly scope: () => { sessionId?: string; turnId?: string },
+    /** The server's cassette tape (contract §24): recorded live, or replayed without starting it. */
+    private readonly tape?: McpServerTape,
   ) {
     this.server = server;
   }
 
   /** Starts the transport and runs `initialize`. */
   async connect(signal: AbortSignal): Promise<void> {
-    this.opening = openTransport(this.server, {
-      redactor: this.redactor,
-      recorder: this.recorder,
-      connectionId: this.connectionId,
-    });
+    const options = { redactor: this.redactor, recorder: this.recorder, connectionId: this.connectionId };
+    this.opening =
+      this.tape === undefined
+        ? openTransport(this.server, options)
+        : openCassetteTransport(this.server, options, this.tape);
     this.opened = await this.opening;
     if (this.closing !== undefined) {
       await this.opened.reap();

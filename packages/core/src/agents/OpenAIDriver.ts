@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { ServerCassettes } from '../cassettes/servers/ServerCassettes';
 import { AgentMcpConnection } from './AgentMcpConnection';
 import type { OpenAIEndpoint } from './agentOptions';
 import type { HarnessContext, HarnessDriver, HarnessTurn, HarnessTurnEnd } from './HarnessDriver';
@@ -23,8 +24,10 @@ export class OpenAIDriver implements HarnessDriver {
   ) {}
 
   async open(ctx: HarnessContext): Promise<void> {
+    // `cassettes: { servers: true }` (contract §24): each server's side is recorded, or replayed unstarted.
+    const servers = ServerCassettes.forExecution(ctx.cassette, ctx.redactor);
     this.connections = ctx.options.servers.map(
-      (s) => new AgentMcpConnection(s, ctx.recorder, ctx.redactor, ctx.logger, ctx.scope),
+      (s) => new AgentMcpConnection(s, ctx.recorder, ctx.redactor, ctx.logger, ctx.scope, servers?.forServer(s.name)),
     );
     const cassette = ctx.cassette;
     // With cassettes (contract §24) the model calls go through the execution's channel.

@@ -47,6 +47,8 @@ export interface CaptureStartRecord extends RecordBase {
   readonly proxyPid: number;
   readonly toolPolicy: ProxyToolPolicy;
   readonly bounds: { previewBytes: number; frameBytes: number; stderrTailBytes: number };
+  /** True when the server's side was replayed from a cassette: no server process ran (`pid` null). */
+  readonly replay?: boolean;
 }
 
 /** One newline-delimited frame, redacted then bounded. */
@@ -88,6 +90,8 @@ export interface CaptureExitRecord extends RecordBase {
   readonly inFlight: { id: JsonValue; method: string }[];
   readonly stderrTail: string;
   readonly stderrTruncated: boolean;
+  /** True when the server's side was replayed from a cassette (no process ended). */
+  readonly replay?: boolean;
 }
 
 /** The server command could not be started. */

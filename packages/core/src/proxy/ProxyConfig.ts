@@ -47,6 +47,18 @@ export interface ProxyConfig {
   readonly toolPolicy: ProxyToolPolicy;
   /** After the client closes stdin, how long the server may keep running before SIGTERM (0: wait forever). */
   readonly eofGraceMs: number;
+  /**
+   * Replaying the server's side from a cassette (contract §24): the server is not started; each
+   * client request is answered by the kit's loopback endpoint at `url` (`Authorization: Bearer
+   * <token>`).
+   */
+  readonly replay?: ProxyReplayEndpoint;
+}
+
+/** Where the proxy asks for replayed answers: a loopback URL and the bearer token it must send. */
+export interface ProxyReplayEndpoint {
+  readonly url: string;
+  readonly token: string;
 }
 
 /** Default time a server may outlive its stdin before the proxy stops its process group. */
@@ -75,6 +87,8 @@ export interface CreateProxyConfigOptions {
   bounds?: Partial<ProxyBounds>;
   /** See `ProxyConfig.eofGraceMs` (default 5 s). */
   eofGraceMs?: number;
+  /** See `ProxyConfig.replay`. */
+  replay?: ProxyReplayEndpoint;
 }
 
 /** Builds a validated proxy config, normalizing the tool policy for this one server. */
@@ -116,6 +130,7 @@ export function createProxyConfig(options: CreateProxyConfigOptions): ProxyConfi
         ? copyToolPolicy(options.toolPolicy)
         : normalizeToolPolicy(options.serverName, options.tools, options.knownServers),
     eofGraceMs,
+    ...(options.replay !== undefined && { replay: { url: options.replay.url, token: options.replay.token } }),
   };
 }
 

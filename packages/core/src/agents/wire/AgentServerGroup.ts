@@ -1,3 +1,4 @@
+import type { ServerCassettes } from '../../cassettes/servers/ServerCassettes';
 import { ModelValidationError, OperationCancelled } from '../../errors';
 import type { M3Logger } from '../../logging/logger';
 import type { ProxyToolPolicy } from '../../proxy/toolPolicy';
@@ -25,6 +26,12 @@ export interface AgentServerGroupOptions {
   logger: M3Logger;
   /** Current session/turn for recorded events. */
   scope: () => { sessionId?: string; turnId?: string };
+  /**
+   * The servers' side on the cassette (contract §24, `cassettes: { servers: true }`): every server's
+   * exchanges are recorded, or replayed without starting the server (stdio) or reaching its URL
+   * (HTTP; an in-process server is hosted but not reached).
+   */
+  cassettes?: ServerCassettes | null;
 }
 
 /** One proxied server: what the agent is given, how its capture is read, how it is stopped. */
@@ -99,9 +106,13 @@ export class AgentServerGroup {
   private async prepare(server: ServerDefinition): Promise<WireProxy> {
     const { recorder, redactor, scope } = this.options;
     const policy = this.options.policies.get(server.name) ?? ALLOW_ALL;
-    if (server.kind === 'stdio') return StdioWireProxy.prepare({ server, policy, recorder, redactor, scope });
-    if (server.kind === 'http') return HttpWireProxy.forHttpServer({ server, policy, recorder, redactor, scope });
-    return InProcessHttpEndpoint.start({ server, policy, recorder, redactor, scope });
+    const tape = this.options.cassettes?.forServer(server.name);
+    const taped = tape !== undefined ? { tape } : {};
+    if (server.kind === 'stdio') return StdioWireProxy.prepare({ server, policy, recorder, redactor, scope, ...taped });
+    if (server.kind === 'http') {
+      return HttpWireProxy.forHttpServer({ server, policy, recorder, redactor, scope, ...taped });
+    }
+    return InProcessHttpEndpoint.start({ server, policy, recorder, redactor, scope, ...taped });
   }
 
   /**

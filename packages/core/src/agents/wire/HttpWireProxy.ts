@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { McpServerTape } from '../../cassettes/servers/McpServerTape';
+import { isRequestMessage } from '../../cassettes/servers/mcpTapeMessages';
+import { TapeExchangeRecorder } from '../../cassettes/servers/TapeExchangeRecorder';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { prepareHttpAuth } from '../../auth/prepareHttpAuth';
@@ -40,6 +43,11 @@ export interface HttpWireProxyOptions {
   readonly fetch?: FetchLike;
   /** The connection id of the wire events (default a new one). */
   readonly connectionId?: string;
+  /**
+   * The server's cassette tape (contract §24, `cassettes: { servers: true }`): replaying, requests
+   * are answered from it and nothing is forwarded; live, every exchange is recorded on it.
+   */
+  readonly tape?: McpServerTape;
 }
 
 /**
@@ -74,6 +82,8 @@ export class HttpWireProxy {
   private readonly writer: WireEventWriter;
   private readonly upstreams = new Set<AbortController>();
   private closing: Promise<boolean> | undefined;
+  /** Live with a cassette: pairs what passes into tape exchanges. */
+  private readonly exchanges: TapeExchangeRecorder | undefined;
 
   private constructor(
     private readonly options: HttpWireProxyOptions,
@@ -83,6 +93,8 @@ export class HttpWireProxy {
     writer: WireEventWriter,
   ) {
     this.writer = writer;
+    const { tape } = options;
+    this.exchanges = tape !== undefined && tape.serving === 'live' ? new TapeExchangeRecorder(tape) : undefined;
     this.descriptor = { type: 'http', name: options.name, url: `http://127.0.0.1:${port}${path}`, headers: [] };
   }
 
@@ -93,8 +105,19 @@ export class HttpWireProxy {
     recorder: TraceRecorder;
     redactor: Redactor;
     scope: WireScope;
+    tape?: McpServerTape;
   }): Promise<HttpWireProxy> {
     const { server, redactor } = options;
+    if (options.tape?.serving === 'replay') {
+      // Replaying from a cassette: the URL is never reached, its headers and auth never resolved.
+      return HttpWireProxy.listen({
+        ...options,
+        name: server.name,
+        target: new URL(server.url),
+        headers: {},
+        transportKind: 'http',
+      });
+    }
     const target = await checkEndpointTrust(server.url, server.trust);
     const headers = resolveConfiguredValues(server.headers, { redactor, what: 'headers', serverName: server.name });
     // The server's auth applies upstream: the agent never sees a token, the proxy gets and refreshes them.
@@ -139,7 +162,11 @@ export class HttpWireProxy {
     const port = await listenOnLoopback(http);
     const proxy = new HttpWireProxy(options, http, path, port, writer);
     ready.proxy = proxy;
-    writer.transport(true, options.transportKind, 'reverse-proxy');
+    writer.transport(
+      true,
+      options.transportKind,
+      options.tape?.serving === 'replay' ? 'cassette-replay' : 'reverse-proxy',
+    );
     return proxy;
   }
 
@@ -189,6 +216,9 @@ export class HttpWireProxy {
       body = judged.forward;
       denied = judged.denied;
     }
+    if (this.options.tape?.serving === 'replay') {
+      return this.answerFromTape(this.options.tape, res, method, body, denied);
+    }
     await this.forward(req, res, method, body, denied);
   }
 
@@ -214,12 +244,16 @@ export class HttpWireProxy {
       }),
     );
     const isDenied = (v: ToolCallVerdict | undefined) => v?.decision === 'denied';
-    if (!verdicts.some(isDenied)) return { forward: text, denied: [], batch, answerLocally: false };
+    if (!verdicts.some(isDenied)) {
+      messages.forEach((m) => this.exchanges?.fromClient(m));
+      return { forward: text, denied: [], batch, answerLocally: false };
+    }
     const denied = messages.flatMap((m, i) => {
       const id = (m as { id?: JsonValue }).id;
       return isDenied(verdicts[i]) && id !== undefined ? [denialResponse(this.name, id, verdicts[i]!)] : [];
     });
     const kept = messages.filter((_m, i) => !isDenied(verdicts[i]));
+    kept.forEach((m) => this.exchanges?.fromClient(m));
     if (kept.length === 0) return { forward: '', denied, batch, answerLocally: true };
     return { forward: JSON.stringify(kept), denied, batch, answerLocally: false };
   }
@@ -293,13 +327,19 @@ export class HttpWireProxy {
       if (value !== null) headers[name] = value;
     }
     const contentType = response.headers.get('content-type') ?? '';
-    if (contentType.includes('text/event-stream')) return relayEventStream(res, response, headers, this.writer, denied);
+    const observe = this.exchanges === undefined ? undefined : (m: unknown) => this.exchanges?.fromServer(m);
+    if (contentType.includes('text/event-stream')) {
+      return relayEventStream(res, response, headers, this.writer, denied, observe);
+    }
     const text = response.body === null ? '' : await response.text();
     if (contentType.includes('application/json') && text.length > 0) {
       const parsed = parseJson(text);
       if (parsed.ok) {
         const messages: unknown[] = Array.isArray(parsed.value) ? (parsed.value as unknown[]) : [parsed.value];
-        for (const m of messages) this.writer.message(m, undefined, 'server_to_client');
+        for (const m of messages) {
+          this.writer.message(m, undefined, 'server_to_client');
+          observe?.(m);
+        }
         if (denied.length > 0) {
           for (const m of denied) this.writer.message(m, undefined, 'server_to_client', { answeredByProxy: true });
           res.writeHead(response.status, headers);
@@ -320,5 +360,44 @@ export class HttpWireProxy {
     }
     res.writeHead(response.status, headers);
     res.end(text);
+  }
+
+  /**
+   * Replaying from a cassette (contract §24): each request of the POST is answered from the tape
+   * with the agent's id (a miss as a JSON-RPC error), what the server sent before an answer
+   * included, so the response is an SSE stream when there is more than the answers, JSON otherwise;
+   * a POST of notifications only gets 202. There is no standalone stream (GET: 405) and no session
+   * to end (DELETE: 200).
+   */
+  private answerFromTape(
+    tape: McpServerTape,
+    res: ServerResponse,
+    method: string,
+    body: string | undefined,
+    denied: unknown[],
+  ): void {
+    if (method === 'GET') {
+      res.writeHead(405, { allow: 'POST, DELETE' }).end();
+      return;
+    }
+    if (method === 'DELETE' || body === undefined) {
+      res.writeHead(200).end();
+      return;
+    }
+    const parsed = parseJson(body);
+    const batch = parsed.ok && Array.isArray(parsed.value);
+    const sent: unknown[] = !parsed.ok ? [] : batch ? (parsed.value as unknown[]) : [parsed.value];
+    const answers = sent.filter(isRequestMessage).flatMap((m) => tape.answer(m));
+    for (const m of answers) this.writer.message(m, undefined, 'server_to_client');
+    for (const m of denied) this.writer.message(m, undefined, 'server_to_client', { answeredByProxy: true });
+    const out = [...answers, ...denied];
+    if (out.length === 0) {
+      res.writeHead(202).end();
+      return;
+    }
+    const onlyAnswers = out.every((m) => typeof m === 'object' && m !== null && !('method' in m));
+    if (onlyAnswers) return sendJson(res, 200, batch ? out : out.length === 1 ? out[0] : out);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.end(out.map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join(''));
   }
 }

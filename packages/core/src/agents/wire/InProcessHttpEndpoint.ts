@@ -9,6 +9,7 @@ import type { Redactor } from '../../redaction/Redactor';
 import type { InProcessServer, SdkServer } from '../../servers/InProcessServer';
 import type { TraceRecorder } from '../../trace/TraceRecorder';
 import { isModernSdkServer } from '../../transport/openInProcessTransport';
+import type { McpServerTape } from '../../cassettes/servers/McpServerTape';
 import { HttpWireProxy, type HttpAgentDescriptor } from './HttpWireProxy';
 import { listenOnLoopback, sendJsonRpcError } from './httpRelay';
 import { ModernHttpLeg } from './ModernHttpLeg';
@@ -62,6 +63,7 @@ export class InProcessHttpEndpoint {
     recorder: TraceRecorder;
     redactor: Redactor;
     scope: WireScope;
+    tape?: McpServerTape;
   }): Promise<InProcessHttpEndpoint> {
     const path = `/${randomBytes(16).toString('hex')}/mcp`;
     const ready: { endpoint?: InProcessHttpEndpoint } = {};
@@ -81,6 +83,7 @@ export class InProcessHttpEndpoint {
         recorder: options.recorder,
         scope: options.scope,
         transportKind: 'in_process',
+        ...(options.tape !== undefined && { tape: options.tape }),
       });
     } catch (error) {
       await endpoint.close();

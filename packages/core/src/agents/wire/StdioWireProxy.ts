@@ -1,6 +1,9 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { CaptureTapeRecorder } from '../../cassettes/servers/CaptureTapeRecorder';
+import type { McpServerTape } from '../../cassettes/servers/McpServerTape';
+import { TapeReplayEndpoint } from '../../cassettes/servers/TapeReplayEndpoint';
 import { newId } from '../../ids';
 import { buildProxyCommand } from '../../proxy/buildProxyCommand';
 import { CaptureFile } from '../../proxy/CaptureFile';
@@ -34,6 +37,11 @@ export interface StdioWireProxyOptions {
   readonly scope: WireScope;
   /** How long the proxy and the server get to stop after each signal (default 2 s). */
   readonly graceMs?: number;
+  /**
+   * The server's cassette tape (contract §24, `cassettes: { servers: true }`): replaying, the
+   * server is not started and the proxy is answered from the tape; live, every exchange is recorded.
+   */
+  readonly tape?: McpServerTape;
 }
 
 const DEFAULT_GRACE_MS = 2000;
@@ -55,13 +63,18 @@ export class StdioWireProxy {
   private closing: Promise<boolean> | undefined;
   private watcher: FSWatcher | undefined;
   private syncScheduled = false;
+  /** Live with a cassette: records what the capture shows on the server's tape. */
+  private readonly tapeRecorder: CaptureTapeRecorder | undefined;
 
   private constructor(
     private readonly options: StdioWireProxyOptions,
     private readonly captureDir: string,
     private readonly configPath: string,
     capturePath: string,
+    private readonly replayEndpoint: TapeReplayEndpoint | undefined,
   ) {
+    this.tapeRecorder =
+      options.tape !== undefined && replayEndpoint === undefined ? new CaptureTapeRecorder(options.tape) : undefined;
     const { command, args } = buildProxyCommand(configPath);
     this.descriptor = { name: options.server.name, command, args, env: [] };
     this.capture = new CaptureFile(capturePath);
@@ -113,13 +126,19 @@ export class StdioWireProxy {
    */
   static async prepare(options: StdioWireProxyOptions): Promise<StdioWireProxy> {
     const { server, redactor } = options;
-    const env = {
-      ...minimalEnvironment(),
-      ...resolveConfiguredValues(server.env, { redactor, what: 'env', serverName: server.name }),
-    };
+    const replaying = options.tape?.serving === 'replay';
+    // Replaying, no server starts: its environment (and the secrets in it) is never resolved.
+    const env = replaying
+      ? {}
+      : {
+          ...minimalEnvironment(),
+          ...resolveConfiguredValues(server.env, { redactor, what: 'env', serverName: server.name }),
+        };
     for (const canary of commandLineCanaries(server.args)) redactor.addCanary(canary);
     const captureDir = await makePrivateTempDir('sf-m3-wire-');
+    let endpoint: TapeReplayEndpoint | undefined;
     try {
+      if (replaying) endpoint = await TapeReplayEndpoint.start(options.tape as McpServerTape);
       const capturePath = join(captureDir, 'capture.jsonl');
       const config = createProxyConfig({
         serverName: server.name,
@@ -131,10 +150,12 @@ export class StdioWireProxy {
         capturePath,
         canaries: redactor.canaryValues(),
         toolPolicy: options.policy,
+        ...(endpoint !== undefined && { replay: { url: endpoint.url, token: endpoint.token } }),
       });
       const configPath = await writeProxyConfig(config);
-      return new StdioWireProxy(options, captureDir, configPath, capturePath);
+      return new StdioWireProxy(options, captureDir, configPath, capturePath, endpoint);
     } catch (error) {
+      await endpoint?.close();
       await rm(captureDir, { recursive: true, force: true }).catch(() => undefined);
       throw error;
     }
@@ -159,6 +180,7 @@ export class StdioWireProxy {
 
   private async syncOnce(): Promise<void> {
     const records = await this.capture.read();
+    this.tapeRecorder?.add(records);
     const { startPid, proxyPid } = recordCaptureRecords(this.writer, records, { executable: this.executable });
     if (proxyPid !== null) {
       this.proxyPid = proxyPid;
@@ -195,6 +217,13 @@ export class StdioWireProxy {
     if (this.capture.tornTail) {
       this.writer.diagnostic('capture_torn_tail', 'the last capture record was cut off mid-write and is ignored');
     }
+    if (this.tapeRecorder !== undefined && this.tapeRecorder.incomplete > 0) {
+      this.writer.diagnostic(
+        'cassette_incomplete',
+        `${this.tapeRecorder.incomplete} frame(s) of ${this.name} exceeded the capture bound and are not on the cassette: a replay misses them`,
+      );
+    }
+    await this.replayEndpoint?.close();
     if (this.capture.malformedLines > 0) {
       this.writer.diagnostic('capture_malformed', `${this.capture.malformedLines} capture line(s) were unreadable`);
     }

@@ -1,3 +1,4 @@
+import { ServerCassettes } from '../../cassettes/servers/ServerCassettes';
 import type { HarnessContext } from '../HarnessDriver';
 import type { AgentProcess } from '../process/AgentProcess';
 import { AgentServerGroup } from './AgentServerGroup';
@@ -27,7 +28,9 @@ export class TurnWireSync {
     const { recorder, redactor, logger } = ctx;
     const { servers, policies } = ctx.options;
     const scope = () => ({ sessionId: ctx.sessionId, ...(this.turnId !== undefined && { turnId: this.turnId }) });
-    this.group = new AgentServerGroup({ servers, policies, recorder, redactor, logger, scope });
+    // `cassettes: { servers: true }` (contract §24): stdio servers recorded, or replayed unstarted.
+    const cassettes = ServerCassettes.forExecution(ctx.cassette, redactor);
+    this.group = new AgentServerGroup({ servers, policies, recorder, redactor, logger, scope, cassettes });
   }
 
   /** Reads the proxies' captures now (serialized; a call while one runs queues one more). */

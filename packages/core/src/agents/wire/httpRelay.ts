@@ -62,6 +62,8 @@ export async function relayEventStream(
   headers: Record<string, string>,
   writer: WireEventWriter,
   denied: unknown[],
+  /** Sees every message the server sent (the servers' cassette records them). */
+  observe?: (message: unknown) => void,
 ): Promise<void> {
   res.writeHead(response.status, headers);
   res.flushHeaders();
@@ -78,7 +80,10 @@ export async function relayEventStream(
       return;
     }
     const messages = Array.isArray(parsed.value) ? (parsed.value as unknown[]) : [parsed.value];
-    for (const m of messages) writer.message(m, undefined, 'server_to_client');
+    for (const m of messages) {
+      writer.message(m, undefined, 'server_to_client');
+      observe?.(m);
+    }
   };
   try {
     if (response.body !== null) {

@@ -123,6 +123,11 @@ function recordFrame(writer: WireEventWriter, frame: CaptureFrameRecord): void {
 }
 
 function recordStart(writer: WireEventWriter, record: CaptureStartRecord, context: CaptureRecordContext): void {
+  // Replayed from a cassette (contract §24): no server process ran; the connection did.
+  if (record.replay === true) {
+    writer.transport(true, 'stdio', 'cassette-replay');
+    return;
+  }
   writer.event('process.started', {
     phase: 'startup',
     direction: 'internal',
@@ -139,6 +144,15 @@ function recordExit(writer: WireEventWriter, record: CaptureExitRecord, context:
       `the MCP server ended (${record.reason}) before answering ${request.method}`,
       { ...(id !== undefined && { jsonrpcId: id }), payload: { method: request.method } },
     );
+  }
+  if (record.replay === true) {
+    writer.transport(
+      false,
+      'stdio',
+      'cassette-replay',
+      record.reason === 'client_eof' ? 'closed_by_client' : record.reason,
+    );
+    return;
   }
   const payload: ProcessExitedPayload = {
     executable: context.executable,

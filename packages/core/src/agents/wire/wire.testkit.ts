@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ServerCassettes } from '../../cassettes/servers/ServerCassettes';
 import { createLogger } from '../../logging/logger';
 import { CaptureFile } from '../../proxy/CaptureFile';
 import { normalizeToolPolicy } from '../../proxy/toolPolicy';
@@ -28,8 +29,16 @@ export interface GroupSetup {
   finish(): TraceResult;
 }
 
-/** Builds a group with the tool policy of a test's `tools` option (omitted allows all). */
-export function setupGroup(servers: ServerDefinition[], tools?: string[], canaries: string[] = []): GroupSetup {
+/**
+ * Builds a group with the tool policy of a test's `tools` option (omitted allows all); with
+ * `cassettes` (made from the group's redactor), the servers' side goes on the cassette.
+ */
+export function setupGroup(
+  servers: ServerDefinition[],
+  tools?: string[],
+  canaries: string[] = [],
+  cassettes?: (redactor: Redactor) => ServerCassettes,
+): GroupSetup {
   const redactor = new Redactor(canaries);
   const recorder = new TraceRecorder({ executionId: 'exec-0123456789abcdef0123456789abcdef', redactor });
   recorder.record('execution.created', {
@@ -45,6 +54,7 @@ export function setupGroup(servers: ServerDefinition[], tools?: string[], canari
     redactor,
     logger: createLogger(redactor),
     scope: () => ({ ...scope }),
+    ...(cassettes !== undefined && { cassettes: cassettes(redactor) }),
   });
   return { group, recorder, redactor, scope, finish: () => recorder.finish('completed') };
 }
