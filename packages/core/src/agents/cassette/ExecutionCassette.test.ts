@@ -1,6 +1,6 @@
 import { Redactor } from '../../redaction/Redactor';
 import { cassetteScopeDouble } from './cassetteScopeDouble.testkit';
-import { ExecutionCassette } from './ExecutionCassette';
+import { combinedUse, ExecutionCassette } from './ExecutionCassette';
 
 // The per-execution holder of the channel, over a scope double (wiring only).
 
@@ -25,16 +25,42 @@ describe('ExecutionCassette', () => {
     expect(double.closed()).toBe(1);
   });
 
-  it("settles a channel never opened as nothing, and reports the channel's miss before one noted", async () => {
+  it("settles a channel never opened as nothing, and reports a server's miss before the model channel's", async () => {
     const unopened = cassetteOf(cassetteScopeDouble('replay'));
     expect(await unopened.settle()).toEqual({ use: null, miss: null });
 
     const channelMiss = new Error('no recorded model response');
-    const cassette = cassetteOf(cassetteScopeDouble('replay', { use: 'replayed', miss: channelMiss }));
-    cassette.noteMiss(new Error('the servers side missed too'));
-    expect(cassette.miss()).not.toBe(channelMiss); // before the channel is open, the noted one
-    await cassette.open();
-    expect(await cassette.settle()).toEqual({ use: 'replayed', miss: channelMiss });
+    const serverMiss = new Error('no recorded MCP server answer');
+    const modelOnly = cassetteOf(cassetteScopeDouble('replay', { use: 'replayed', miss: channelMiss }));
+    await modelOnly.open();
+    expect(await modelOnly.settle()).toEqual({ use: 'replayed', miss: channelMiss });
+
+    // The server's miss came first: the model then saw its error answer and asked something new.
+    const both = cassetteOf(cassetteScopeDouble('replay', { use: 'replayed', miss: channelMiss }));
+    await both.open();
+    both.noteMiss(serverMiss);
+    expect(await both.settle()).toEqual({ use: 'replayed', miss: serverMiss });
+  });
+
+  it("folds the servers' side into the use, and gives it the volatile strings the channel got", async () => {
+    const cassette = cassetteOf(cassetteScopeDouble('auto', { use: 'replayed' }));
+    expect(cassette.volatileStrings()).toEqual([]);
+    await cassette.open(['/tmp/work', '/tmp/work']);
+    expect(cassette.volatileStrings()).toEqual(['/tmp/work']);
+    let servers: 'replayed' | 'recorded' | null = null;
+    cassette.addSide({ use: () => servers });
+    expect((await cassette.settle()).use).toBe('replayed');
+    servers = 'replayed';
+    expect((await cassette.settle()).use).toBe('replayed');
+    servers = 'recorded';
+    expect((await cassette.settle()).use).toBe('mixed');
+  });
+
+  it('combines uses: none, one shared, or mixed', () => {
+    expect(combinedUse([null, null])).toBeNull();
+    expect(combinedUse(['recorded', null, 'recorded'])).toBe('recorded');
+    expect(combinedUse(['replayed', 'recorded'])).toBe('mixed');
+    expect(combinedUse(['mixed', 'replayed'])).toBe('mixed');
   });
 
   it('gives the placeholder key only in replay', () => {

@@ -20,6 +20,9 @@ export class ExecutionCassette {
   private opening: Promise<CassetteChannel> | undefined;
   private channel: CassetteChannel | undefined;
   private readonly misses: Error[] = [];
+  private volatile: readonly string[] = [];
+  /** Other traffic of the execution on the cassette (the servers' side): folded into `use`. */
+  private readonly sides: Array<{ use(): CassetteUse | null }> = [];
 
   constructor(
     private readonly scope: CassetteScope,
@@ -52,15 +55,26 @@ export class ExecutionCassette {
    * execution's temp folders, cwd and HOME, which the client may put into its requests.
    */
   open(volatileStrings: readonly string[] = []): Promise<CassetteChannel> {
+    if (this.opening === undefined) this.volatile = [...new Set(volatileStrings.filter((s) => s !== ''))];
     this.opening ??= this.scope
       .openChannel({
         channel: this.channelKey,
         upstream: this.upstream,
-        volatileStrings: [...new Set(volatileStrings.filter((s) => s !== ''))],
+        volatileStrings: this.volatile,
         redactor: this.redactor,
       })
       .then((channel) => (this.channel = channel));
     return this.opening;
+  }
+
+  /** The volatile strings the channel was opened with (the servers' side hides the same ones). */
+  volatileStrings(): readonly string[] {
+    return this.volatile;
+  }
+
+  /** Adds other traffic of the execution on the cassette (the servers' side) to what `use` reports. */
+  addSide(side: { use(): CassetteUse | null }): void {
+    this.sides.push(side);
   }
 
   /** Notes a miss from another channel of the execution (the servers' side); the first one wins. */
@@ -68,16 +82,29 @@ export class ExecutionCassette {
     this.misses.push(error);
   }
 
-  /** The first miss so far: the model channel's, else one noted. */
+  /**
+   * The miss the execution fails with: a server's, else the model channel's. A server's miss comes
+   * first when both happened: the model then sees the error answer and asks something not recorded.
+   */
   miss(): Error | null {
-    return this.channel?.miss() ?? this.misses[0] ?? null;
+    return this.misses[0] ?? this.channel?.miss() ?? null;
   }
 
   /** Reads use and miss, then closes the channel; never throws. */
   async settle(): Promise<ExecutionCassetteOutcome> {
     await this.opening?.catch(() => undefined);
-    const outcome = { use: this.channel?.use() ?? null, miss: this.miss() };
+    const outcome = {
+      use: combinedUse([this.channel?.use() ?? null, ...this.sides.map((side) => side.use())]),
+      miss: this.miss(),
+    };
     await this.channel?.close().catch(() => undefined);
     return outcome;
   }
+}
+
+/** One use for several channels: null when none was used, the shared use, or `mixed`. */
+export function combinedUse(uses: ReadonlyArray<CassetteUse | null>): CassetteUse | null {
+  const used = new Set(uses.filter((use): use is CassetteUse => use !== null));
+  if (used.size === 0) return null;
+  return used.size === 1 ? [...used][0]! : 'mixed';
 }

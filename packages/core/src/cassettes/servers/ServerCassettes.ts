@@ -14,6 +14,8 @@ export interface ExecutionCassetteSource {
   noteMiss(error: Error): void;
   /** The execution's volatile strings (temp folders, cwd, HOME) once known; none when absent. */
   volatileStrings?(): readonly string[];
+  /** Adds the servers' side to how the execution's traffic was served (`metadata.cassette`). */
+  addSide?(side: { use(): CassetteUse | null }): void;
 }
 
 /** The test's scope, the selection's trial, the kit's redactor and where misses go. */
@@ -49,13 +51,15 @@ export class ServerCassettes {
     if (cassette === null || cassette === undefined || scope === undefined || !scope.servers || scope.mode === 'off') {
       return null;
     }
-    return new ServerCassettes({
+    const servers = new ServerCassettes({
       scope,
       trial: cassette.trial,
       redactor,
       onMiss: (error) => cassette.noteMiss(error),
       volatileStrings: () => cassette.volatileStrings?.() ?? [],
     });
+    cassette.addSide?.(servers);
+    return servers;
   }
 
   /** The tape of one server (made on first use; one per server per execution). */
