@@ -20,3 +20,4 @@ export * from './matrix';
 export * from './agents';
 export * from './stats';
 export * from './surface';
+export * from './cassettes/settings';
