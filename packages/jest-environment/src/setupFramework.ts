@@ -13,7 +13,6 @@ type Core = typeof import('@sf-m3/core');
 type MCPTestKitOptions = import('@sf-m3/core').MCPTestKitOptions;
 type StoreSqlite = typeof import('@sf-m3/store-sqlite');
 type Matchers = typeof import('@sf-m3/matchers');
-type OpenCassetteBook = NonNullable<ReturnType<typeof runtimeOf>['openCassetteBook']>;
 
 const runtime = runtimeOf(globalThis);
 runtime.createKit = ({ canaries, protocol, cassettes, ...options }) => {
@@ -30,9 +29,8 @@ runtime.createKit = ({ canaries, protocol, cassettes, ...options }) => {
 };
 runtime.openCassetteBook = (request) => {
   // Built here, not in the environment's realm, so a channel's `CassetteMissError` is the class the test imports.
-  const core = require('@sf-m3/core') as Core & { openCassetteBook?: OpenCassetteBook };
-  if (core.openCassetteBook === undefined) throw new Error('this @sf-m3/core has no openCassetteBook');
-  return core.openCassetteBook(request);
+  const { openCassetteBook } = require('@sf-m3/core') as Core;
+  return openCassetteBook(request);
 };
 runtime.createError = (code, message) => {
   const { M3Error } = require('@sf-m3/core') as Core;

@@ -1,4 +1,4 @@
-import type { CassetteMode, CassetteSettings } from '@sf-m3/core';
+import type { CassetteSettings } from '@sf-m3/core';
 
 /** What the environment asks the sandbox for when it opens a test file's cassette book. */
 export interface CassetteBookRequest {
@@ -27,6 +27,6 @@ export interface BridgedCassetteReport {
  */
 export interface BridgedCassetteBook {
   /** One test attempt's scope; opaque here, given to the kit as `MCPTestKitOptions.cassettes`. */
-  scope(testName: string, options?: { readonly servers?: boolean; readonly mode?: CassetteMode }): unknown;
+  scope(testName: string, options?: { readonly servers?: boolean }): unknown;
   finish(options: { readonly fullRun: boolean }): Promise<BridgedCassetteReport>;
 }
