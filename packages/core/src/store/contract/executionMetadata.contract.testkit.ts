@@ -70,5 +70,36 @@ export function describeExecutionMetadataContract(store: () => ExecutionStore): 
       });
       expect(notReplayed.totals).toMatchObject({ executionCount: 3, expectedCount: 3, passedCount: 2 });
     });
+
+    // contract §24: timing statistics and usage/cost totals leave replayed executions out. The
+    // report has none today (counts, pass rates and scores only, and a replayed verdict counts like
+    // any other), so this pins its figures: a timing, usage or cost figure added here must leave
+    // `metadata.cassette = replayed` executions out, and update this list once it does.
+    it('reports no timing, usage or cost figure a replayed execution could skew', async () => {
+      const record = executionRecord({ runId: 'run-figures' });
+      await store().createExecution(record);
+      await finishWith(store(), record, { cassette: 'replayed' });
+      await store().saveEvaluation(
+        storedEvaluation({ evaluator: 'figures.v1' }, {}, await store().getExecution(record.executionId)),
+      );
+      const report = await store().aggregateEvaluations({ filters: { evaluator: ['figures.v1'] } });
+      expect(Object.keys(report.totals).sort()).toEqual([
+        'averageScore',
+        'caseCount',
+        'casesAllPassed',
+        'casesAnyPassed',
+        'evaluationCount',
+        'executionCount',
+        'expectedCount',
+        'missingRequiredCount',
+        'passRate',
+        'passRateInterval',
+        'passedCount',
+        'pendingRequiredCount',
+        'scoreCount',
+        'statusCounts',
+      ]);
+      expect(report.totals).toMatchObject({ passedCount: 1, expectedCount: 1, executionCount: 1 });
+    });
   });
 }
