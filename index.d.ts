@@ -42,6 +42,7 @@ export {
   RawEvidenceIntegrityError,
   StoreError,
   StoreSchemaError,
+  CassetteMissError,
   ActivityHealth,
   AttemptOutcome,
   EvaluationStatus,

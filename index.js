@@ -90,6 +90,7 @@ module.exports = {
     'RawEvidenceIntegrityError',
     'StoreError',
     'StoreSchemaError',
+    'CassetteMissError',
     // enums (frozen)
     'ActivityHealth',
     'AttemptOutcome',

@@ -20,3 +20,5 @@ export * from './matrix';
 export * from './agents';
 export * from './stats';
 export * from './surface';
+export * from './cassettes';
+export * from './cassettes/settings';

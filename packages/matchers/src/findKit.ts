@@ -21,6 +21,8 @@ export interface JudgeVerdictLike {
 export interface KitLike {
   readonly recordChecks?: boolean;
   readonly redactor?: RedactorLike;
+  /** The running test's cassettes (contract §24), or null: a judge's request goes through them. */
+  readonly cassettes?: unknown;
   recordCheck?(check: MatcherCheck): Promise<unknown>;
   judgeResponse?(options: Record<string, unknown>): Promise<JudgeVerdictLike>;
 }

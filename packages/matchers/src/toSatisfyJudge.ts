@@ -87,6 +87,8 @@ async function assertJudge(
     executionId: ids.executionId ?? undefined,
     turnId: ids.turnId ?? undefined,
     required: options.required,
+    // The judge's request goes through the test's cassettes (contract §24), when it has them.
+    ...(kit.cassettes != null && { cassette: kit.cassettes }),
   });
   const status = verdict.status;
   const details =

@@ -1,3 +1,4 @@
+import type { CassetteScope } from '../cassettes/CassetteScope';
 import type { EvaluationResult } from '../evaluation/EvaluationResult';
 import type { Redactor } from '../redaction/Redactor';
 import type { ExecutionStore } from '../store/ExecutionStore';
@@ -17,6 +18,8 @@ export interface AgentHost {
   readonly labels: Partial<ExecutionRecord['labels']>;
   /** The kit's default execution deadline, when it has one. */
   readonly executionTimeoutMs: number | undefined;
+  /** The running test's cassettes (`kit.cassettes`): each execution's model traffic goes through them. */
+  readonly cassettes?: CassetteScope | null;
   /** Throws `KitClosed` once the kit is closed. */
   assertOpen(method: string): void;
   executionCreated(executionId: string): void;

@@ -4,6 +4,8 @@ import type { ExecutionResult } from '../execution/ExecutionResult';
 import type { AcpDriver } from './acp/AcpDriver';
 import { resolveAcpSelection } from './acp/acpOptions';
 import type { AgentHost } from './AgentHost';
+import { agentChannelKey } from '../cassettes/clients/cassetteChannelKey';
+import { ExecutionCassette } from './cassette/ExecutionCassette';
 import {
   resolveOpenAISelection,
   resolveRunOptions,
@@ -35,6 +37,12 @@ interface SelectionConfig {
   readonly name: string | undefined;
   readonly endpointHost: string | null;
   readonly newDriver: () => HarnessDriver;
+  /**
+   * Where the model traffic goes live, for the cassette proxy (contract §24): the selection's
+   * `baseUrl`, else the harness's default endpoint; throws `ModelValidationError` when there is
+   * none. Null for a harness whose model traffic the kit does not carry (`acp`).
+   */
+  readonly upstream: (() => string) | null;
 }
 
 /**
@@ -117,7 +125,17 @@ export class AgentSelection {
       { harness, model, trial: this.trial, endpointHost, ...(name !== undefined && { name }) },
       resolved,
       this.config.newDriver(),
+      this.newCassette(),
     );
+  }
+
+  /** The execution's cassette channel when the kit has cassettes (contract §24); throws when the endpoint is unknown. */
+  private newCassette(): ExecutionCassette | null {
+    const scope = this.host.cassettes ?? null;
+    if (scope === null || scope.mode === 'off' || this.config.upstream === null) return null;
+    const { harness, model, name } = this.config;
+    const key = agentChannelKey({ harness, model, trial: this.trial, ...(name !== undefined && { name }) });
+    return new ExecutionCassette(scope, key, this.config.upstream(), this.host.redactor, this.trial);
   }
 }
 
@@ -133,6 +151,7 @@ function selectionConfigs(spec: AgentSelectionSpec): SelectionConfig[] {
       model,
       name: acp.name,
       endpointHost: null,
+      upstream: null,
       newDriver: () => {
         // Drivers load with their first execution, not when sf-m3 is imported.
         const { AcpDriver: Driver } = require('./acp/AcpDriver') as { AcpDriver: typeof AcpDriver };
@@ -155,6 +174,7 @@ function selectionConfigs(spec: AgentSelectionSpec): SelectionConfig[] {
     model,
     name: undefined,
     endpointHost: endpoint.host,
+    upstream: () => endpoint.baseUrl,
     newDriver: () => {
       const { OpenAIDriver: Driver } = require('./OpenAIDriver') as { OpenAIDriver: typeof OpenAIDriver };
       return new Driver(endpoint, model);
@@ -184,6 +204,7 @@ function nativeSelectionConfigs(spec: Record<string, unknown>, kind: NativeHarne
     model,
     name: selection.name,
     endpointHost,
+    upstream: () => harness.upstream(selection, model),
     newDriver: () => harness.newDriver(selection, model),
   }));
 }

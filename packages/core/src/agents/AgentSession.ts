@@ -9,6 +9,7 @@ import { TraceRecorder } from '../trace/TraceRecorder';
 import type { TraceEvent } from '../trace/Event';
 import type { DiagnosticPayload } from '../trace/payloads';
 import type { AgentHost } from './AgentHost';
+import type { ExecutionCassette } from './cassette/ExecutionCassette';
 import { isErrorInfo, providerError } from './agentErrors';
 import { finishAgentExecution, startAgentExecution, type AgentExecutionFacts } from './agentExecutionLifecycle';
 import type { AgentRecordIdentity } from './agentExecutionRecord';
@@ -53,6 +54,8 @@ export class AgentSession {
     private readonly identity: AgentIdentity,
     private readonly options: ResolvedRunOptions,
     private readonly driver: HarnessDriver,
+    /** The execution's cassette channel (contract §24), or null when the kit has no cassettes. */
+    private readonly cassette: ExecutionCassette | null = null,
   ) {
     this.recorder = new TraceRecorder({
       executionId: this.executionId,
@@ -70,6 +73,7 @@ export class AgentSession {
       remainingMs: () => this.options.timeoutMs - (Date.now() - this.startedAt),
       setStage: (stage) => (this.stage = stage),
       scope: () => ({ sessionId: this.sessionId, ...(this.currentTurn !== undefined && { turnId: this.currentTurn }) }),
+      cassette,
     };
     linkToKit(this, host.linkTarget);
   }
@@ -209,6 +213,13 @@ export class AgentSession {
       } else if (end.outcome !== undefined) {
         outcome = end.outcome;
       }
+      // A request the cassette could not answer (mode replay): the turn, and the execution, fail with it.
+      const miss = this.cassette?.miss() ?? null;
+      if (miss !== null && !this.closed) {
+        outcome = 'failed';
+        error = toErrorInfo(miss, this.host.redactor);
+        terminal = miss instanceof M3Error ? miss : new M3Error('cassette_miss', miss.message);
+      }
     } catch (caught) {
       const interrupted = this.closed;
       outcome = this.timedOut ? 'timed_out' : interrupted ? 'cancelled' : 'failed';
@@ -274,9 +285,19 @@ export class AgentSession {
     await before?.catch(() => undefined);
     this.abort.abort(new M3Error('cancelled', 'the agent execution finished'));
     await this.driver.close(this.ctx);
-    const info: ErrorInfo | undefined =
+    let info: ErrorInfo | undefined =
       error === undefined ? undefined : isErrorInfo(error) ? error : toErrorInfo(error, this.host.redactor);
-    const { result, save } = finishAgentExecution(this.facts, outcome, info, this.turns, this.creating);
+    // The cassette (contract §24): how the model traffic was served, and a replay miss, which ends
+    // the execution `failed` with the miss as its error, as other infrastructure failures do (a
+    // deadline the miss caused included; a cancel stays a cancel).
+    const cassette = await this.cassette?.settle();
+    let ending = outcome;
+    if (cassette?.miss != null && outcome !== 'cancelled') {
+      ending = 'failed';
+      info = toErrorInfo(cassette.miss, this.host.redactor);
+    }
+    const metadata = cassette?.use != null ? { cassette: cassette.use } : undefined;
+    const { result, save } = finishAgentExecution(this.facts, ending, info, this.turns, this.creating, metadata);
     this.resultValue = result;
     this.unregister();
     await save();

@@ -2,6 +2,7 @@ import type { M3Error } from '../errors';
 import type { M3Logger } from '../logging/logger';
 import type { Redactor } from '../redaction/Redactor';
 import type { TraceRecorder } from '../trace/TraceRecorder';
+import type { ExecutionCassette } from './cassette/ExecutionCassette';
 import type { ResolvedRunOptions } from './agentOptions';
 import type { NativeHarnessKind } from './native/nativeSelection';
 
@@ -28,6 +29,11 @@ export interface HarnessContext {
   readonly setStage: (stage: TurnStage) => void;
   /** The current session and turn, for events recorded outside a turn call. */
   readonly scope: () => { sessionId: string; turnId?: string };
+  /**
+   * The execution's cassette channel (contract §24), or null when the kit has no cassettes: the
+   * driver opens it once its volatile paths exist and points its model client at it.
+   */
+  readonly cassette: ExecutionCassette | null;
 }
 
 /** One turn a driver runs. */

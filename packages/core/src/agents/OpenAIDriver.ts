@@ -26,7 +26,14 @@ export class OpenAIDriver implements HarnessDriver {
     this.connections = ctx.options.servers.map(
       (s) => new AgentMcpConnection(s, ctx.recorder, ctx.redactor, ctx.logger, ctx.scope),
     );
-    this.client = createOpenAIClient(this.endpoint, ctx.redactor);
+    const cassette = ctx.cassette;
+    // With cassettes (contract §24) the model calls go through the execution's channel.
+    const channel = cassette !== null ? await cassette.open() : undefined;
+    this.client = createOpenAIClient(
+      this.endpoint,
+      ctx.redactor,
+      channel && cassette ? { fetch: channel.fetch, fallbackKey: cassette.apiKey(undefined) } : undefined,
+    );
     ctx.recorder.record('session.created', {
       sessionId: ctx.sessionId,
       phase: 'startup',

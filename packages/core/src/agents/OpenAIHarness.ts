@@ -56,11 +56,25 @@ interface TurnUsage {
   seen: boolean;
 }
 
-/** The `openai` client of an endpoint; the key is read now and added to the redactor's canaries. */
-export function createOpenAIClient(endpoint: OpenAIEndpoint, redactor: Redactor): OpenAI {
+/** Where the `openai` client's requests go when the execution has a cassette (contract §24). */
+export interface OpenAIClientRoute {
+  /** The cassette channel's `fetch`: answers as the recording proxy would. */
+  readonly fetch: typeof fetch;
+  /** The key to use when the key variable is unset (the replay placeholder), or undefined. */
+  readonly fallbackKey: string | undefined;
+}
+
+/**
+ * The `openai` client of an endpoint; the key is read now and added to the redactor's canaries.
+ * With a cassette `route`, requests go through the channel's `fetch`, and in mode `replay` an unset
+ * key is the placeholder (the channel never forwards it).
+ */
+export function createOpenAIClient(endpoint: OpenAIEndpoint, redactor: Redactor, route?: OpenAIClientRoute): OpenAI {
   let apiKey: string | null = null;
   if (endpoint.apiKeyEnv !== null) {
-    apiKey = process.env[endpoint.apiKeyEnv] ?? null;
+    const own = process.env[endpoint.apiKeyEnv];
+    const placeholder = own === undefined || own.trim() === '' ? route?.fallbackKey : undefined;
+    apiKey = placeholder ?? own ?? null;
     if (apiKey === null || apiKey.trim() === '') {
       throw new M3Error(
         'credential_missing',
@@ -68,7 +82,7 @@ export function createOpenAIClient(endpoint: OpenAIEndpoint, redactor: Redactor)
         { env: endpoint.apiKeyEnv },
       );
     }
-    redactor.addCanary(apiKey);
+    if (placeholder === undefined) redactor.addCanary(apiKey);
   }
   return new OpenAI({
     apiKey: apiKey ?? 'anonymous-loopback',
@@ -77,7 +91,7 @@ export function createOpenAIClient(endpoint: OpenAIEndpoint, redactor: Redactor)
     project: null,
     maxRetries: 0,
     // Never follows redirects (a key must not travel to another host); auth 'none' sends no header.
-    fetch: chatEndpointFetch(endpoint.auth === 'none'),
+    fetch: chatEndpointFetch(endpoint.auth === 'none', route?.fetch),
   });
 }
 

@@ -65,6 +65,8 @@ export function finishAgentExecution(
   /** The session's own list: a turn that ends after the finish (cancelled mid-turn) still joins it. */
   turns: TurnResult[],
   created: Promise<void> | undefined,
+  /** `snapshot.metadata`: how the execution ran (`cassette`, contract §24), when there is something to say. */
+  metadata?: Readonly<Record<string, string>>,
 ): { result: ExecutionResult; save: () => Promise<void> } {
   const { host } = f;
   const trace = linkToKit(f.recorder.finish(outcome, info), host.linkTarget);
@@ -79,6 +81,7 @@ export function finishAgentExecution(
     caseId: f.caseId,
     turns,
     ...(info !== undefined && { error: info }),
+    ...(metadata !== undefined && { metadata }),
     evaluations: () => host.evaluationsFor(f.executionId),
     kit: host.linkTarget,
   });

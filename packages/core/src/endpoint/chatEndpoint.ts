@@ -86,14 +86,16 @@ export function resolveChatEndpointCredential(
 
 /**
  * The `fetch` handed to the OpenAI client: never follows redirects (a key must not travel to another
- * host) and, for `anonymous` (auth `'none'`), sends no Authorization header at all.
+ * host) and, for `anonymous` (auth `'none'`), sends no Authorization header at all. `through` is the
+ * `fetch` the requests go out by (a cassette channel's, contract §24; default the global one).
  */
 export function chatEndpointFetch(
   anonymous: boolean,
+  through: typeof fetch = fetch,
 ): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
   return (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const headers = new Headers(init?.headers);
     if (anonymous) headers.delete('authorization');
-    return fetch(input, { ...init, headers, redirect: 'manual' });
+    return through(input, { ...init, headers, redirect: 'manual' });
   };
 }

@@ -1,3 +1,4 @@
+import type { CassetteScope } from '../cassettes/CassetteScope';
 import { EvaluationStatus } from '../enums';
 import { ModelValidationError } from '../errors/M3Error';
 import { RequiredEvaluationError } from '../errors/RequiredEvaluationError';
@@ -60,6 +61,8 @@ export interface JudgeResponseOptions {
   readonly caseId?: string | null;
   readonly required?: boolean;
   readonly metadata?: JsonObject;
+  /** The cassettes the judge's request goes through (`kit.cassettes`, contract §24). */
+  readonly cassette?: CassetteScope | null;
 }
 
 /** Prefix of evaluators recorded by matchers. */
@@ -121,7 +124,7 @@ export class EvaluationEngine {
       ...(trace ? { trace } : {}),
       metadata,
     };
-    const verdict = await this.run(registration, context);
+    const verdict = await this.run(registration, context, options.cassette ?? null);
     const judge = registration.kind === 'judge' ? registration.judge : null;
     const isToolResult = typeof (subject as { isError?: unknown } | null)?.isError === 'boolean';
     const labels = buildEvaluationLabels({
@@ -162,6 +165,7 @@ export class EvaluationEngine {
       ...(options.caseId !== undefined ? { caseId: options.caseId } : {}),
       ...(options.required !== undefined ? { required: options.required } : {}),
       ...(options.metadata !== undefined ? { metadata: options.metadata } : {}),
+      ...(options.cassette != null ? { cassette: options.cassette } : {}),
     });
   }
 
@@ -225,11 +229,16 @@ export class EvaluationEngine {
     return [...latest.values()].filter((r) => r.required && r.status !== EvaluationStatus.PASSED);
   }
 
-  private async run(registration: Registration, context: EvaluationContext): Promise<NormalizedVerdict> {
+  private async run(
+    registration: Registration,
+    context: EvaluationContext,
+    cassette: CassetteScope | null,
+  ): Promise<NormalizedVerdict> {
     if (registration.kind === 'judge') {
       const verdict = await registration.judge.judge(context.subject, {
         redactor: this.source.redactor,
         budget: this.source.judgeBudget ?? null,
+        cassette,
       });
       return { ...verdict, provenance: { ...verdict.provenance } };
     }

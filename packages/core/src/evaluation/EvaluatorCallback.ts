@@ -1,3 +1,4 @@
+import type { CassetteScope } from '../cassettes/CassetteScope';
 import type { EvaluationStatus } from '../enums';
 import type { JsonObject } from '../json';
 import type { TraceView } from '../trace/TraceView';
@@ -50,4 +51,6 @@ export interface EvaluateOptions {
   readonly required?: boolean;
   /** Stored with the row and exposed as `metadata.<key>` aggregation labels. */
   readonly metadata?: JsonObject;
+  /** For a judge evaluator: the cassettes its request goes through (`kit.cassettes`, contract §24). */
+  readonly cassette?: CassetteScope | null;
 }

@@ -20,6 +20,8 @@ export interface ExecutionResultInput {
   readonly turns?: TurnResult[];
   readonly directResult?: unknown;
   readonly error?: ErrorInfo;
+  /** `snapshot.metadata`: facts about how the execution ran (e.g. `cassette`, contract §24). */
+  readonly metadata?: Readonly<Record<string, string>>;
   /** Live evaluations of the execution (read each time `evaluations` is read). */
   readonly evaluations?: () => EvaluationResult[];
   /** The kit to link the result, its trace and its view to. */
@@ -59,6 +61,7 @@ export function buildExecutionResult(input: ExecutionResultInput): ExecutionResu
     runId: input.runId,
     suiteName: input.suiteName,
     caseId: input.caseId,
+    ...(input.metadata !== undefined && { metadata: Object.freeze({ ...input.metadata }) }),
   });
   const kit = input.kit;
   if (kit !== undefined) linkToKit(input.trace, kit);

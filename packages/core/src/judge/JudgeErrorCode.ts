@@ -18,5 +18,7 @@ export const JudgeErrorCode = Object.freeze({
   NETWORK_ERROR: 'judge_network_error',
   /** The run's judge budget (`m3 test --judge-max-requests N`) was spent; nothing was sent. */
   BUDGET_EXHAUSTED: 'judge_budget_exhausted',
+  /** In cassette mode `replay`, the judge's request had no recorded answer (contract §24); nothing was sent. */
+  CASSETTE_MISS: 'cassette_miss',
 } as const);
 export type JudgeErrorCode = (typeof JudgeErrorCode)[keyof typeof JudgeErrorCode];

@@ -1,5 +1,9 @@
 import type OpenAI from 'openai';
 import type { APIError } from 'openai';
+import type { CassetteUse } from '../cassettes/CassetteMode';
+import type { CassetteChannel, CassetteScope } from '../cassettes/CassetteScope';
+import { judgeChannelKey } from '../cassettes/clients/cassetteChannelKey';
+import { keyOrReplayPlaceholder } from '../cassettes/clients/cassetteReplayKey';
 import type { EvaluationStatus } from '../enums';
 import { chatEndpointFetch } from '../endpoint/chatEndpoint';
 import type { EvaluationMetrics } from '../evaluation/EvaluationResult';
@@ -28,6 +32,12 @@ export interface JudgeCallOptions {
   readonly redactor?: Redactor;
   /** The run's judge budget: a call past it is an `error` verdict `judge_budget_exhausted`, never sent. */
   readonly budget?: JudgeBudget | null;
+  /**
+   * The running test's cassettes (`kit.cassettes`, contract §24): the request goes through the
+   * channel `judge <model>`; in mode `replay` it needs no key, and a request with no recorded
+   * answer is an `error` verdict `cassette_miss`.
+   */
+  readonly cassette?: CassetteScope | null;
 }
 
 /** A judge's verdict, ready to be saved as an evaluation. */
@@ -53,10 +63,14 @@ interface CallFacts {
   attempts: number;
   usage: Usage | null;
   returnedModel: string | null;
+  /** How the cassette served the call, when it went through one. */
+  cassette: CassetteUse | null;
 }
 
 const MAX_BACKOFF_MS = 2000;
 const MESSAGE_CHARS = 300;
+/** A cassette miss keeps its whole (already bounded) message: the diff and the re-record command. */
+const MISS_MESSAGE_CHARS = 4000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -133,16 +147,33 @@ export class LLMJudge {
   async judge(subject: unknown, options: JudgeCallOptions = {}): Promise<JudgeVerdict> {
     const redactor = options.redactor ?? new Redactor();
     this.addCanaries(redactor);
+    const cassette = options.cassette?.mode === 'off' ? null : (options.cassette ?? null);
+    let channel: CassetteChannel | null = null;
+    try {
+      return await this.grade(subject, options, redactor, cassette, (opened) => (channel = opened));
+    } finally {
+      await (channel as CassetteChannel | null)?.close().catch(() => undefined);
+    }
+  }
+
+  private async grade(
+    subject: unknown,
+    options: JudgeCallOptions,
+    redactor: Redactor,
+    cassette: CassetteScope | null,
+    opened: (channel: CassetteChannel) => void,
+  ): Promise<JudgeVerdict> {
     const started = Date.now();
-    const facts: CallFacts = { requestId: null, attempts: 0, usage: null, returnedModel: null };
-    const fail = (code: JudgeErrorCode, message: string): JudgeVerdict =>
-      this.verdict('error', null, redactor.redactText(message).slice(0, MESSAGE_CHARS), facts, started, code);
+    const facts: CallFacts = { requestId: null, attempts: 0, usage: null, returnedModel: null, cassette: null };
+    const fail = (code: JudgeErrorCode, message: string, chars = MESSAGE_CHARS): JudgeVerdict =>
+      this.verdict('error', null, redactor.redactText(message).slice(0, chars), facts, started, code);
 
     const checked = checkJudgeSubject(subject, this.config.rubric !== null);
     if (!checked.ok) return fail(JudgeErrorCode.INPUT_INVALID, `${checked.problem}; nothing was sent to the judge`);
     let apiKey: string | null = null;
     if (this.config.apiKeyEnv !== null) {
-      apiKey = process.env[this.config.apiKeyEnv] ?? '';
+      // In cassette mode replay an unset key is the placeholder: the channel never forwards it.
+      apiKey = keyOrReplayPlaceholder(process.env[this.config.apiKeyEnv], cassette?.mode ?? null) ?? '';
       if (apiKey.trim().length === 0) {
         return fail(
           JudgeErrorCode.CREDENTIAL_MISSING,
@@ -159,7 +190,21 @@ export class LLMJudge {
     }
     // The OpenAI SDK is loaded here, on the first judgement, so importing sf-m3 stays light.
     const { APIConnectionError, APIConnectionTimeoutError, APIError } = loadOpenAI();
-    const client = this.client(apiKey);
+    let channel: CassetteChannel | null = null;
+    if (cassette !== null) {
+      channel = await cassette.openChannel({
+        channel: judgeChannelKey(this.config.model),
+        upstream: this.config.baseUrl,
+        redactor,
+      });
+      opened(channel);
+    }
+    const missed = (): JudgeVerdict | null => {
+      facts.cassette = channel?.use() ?? null;
+      const miss = channel?.miss() ?? null;
+      return miss === null ? null : fail(JudgeErrorCode.CASSETTE_MISS, miss.message, MISS_MESSAGE_CHARS);
+    };
+    const client = this.client(apiKey, channel?.fetch);
     const body = buildJudgeRequest(this.config, checked.subject);
     let completion: OpenAI.Chat.Completions.ChatCompletion | null = null;
     for (let attempt = 0; attempt <= this.config.maxRetries; attempt++) {
@@ -176,6 +221,9 @@ export class LLMJudge {
         completion = data;
         break;
       } catch (error) {
+        // A replay miss is never retried: the cassette will not answer it the second time either.
+        const miss = missed();
+        if (miss !== null) return miss;
         if (deadline.signal.aborted || error instanceof APIConnectionTimeoutError) {
           return fail(
             JudgeErrorCode.TIMEOUT,
@@ -210,6 +258,8 @@ export class LLMJudge {
         clearTimeout(timer);
       }
     }
+    const miss = missed();
+    if (miss !== null) return miss;
     if (completion === null) return fail(JudgeErrorCode.HTTP_ERROR, 'the judge endpoint gave no answer');
     facts.usage = toUsage(completion.usage);
     facts.returnedModel = typeof completion.model === 'string' ? completion.model.slice(0, 256) : null;
@@ -284,11 +334,12 @@ export class LLMJudge {
       usage: usage ? { ...usage } : null,
       returnedModel: facts.returnedModel,
       errorCode,
+      ...(facts.cassette !== null && { cassette: facts.cassette }),
     };
     return Object.freeze({ status, score, rationale, metrics, provenance, errorCode });
   }
 
-  private client(apiKey: string | null): OpenAI {
+  private client(apiKey: string | null, through?: typeof fetch): OpenAI {
     const { OpenAI } = loadOpenAI();
     return new OpenAI({
       apiKey: apiKey ?? 'anonymous-loopback',
@@ -299,7 +350,7 @@ export class LLMJudge {
       timeout: this.config.timeoutMs + 5_000,
       maxRetries: 0,
       // Never follows redirects; auth 'none' sends no Authorization header at all.
-      fetch: chatEndpointFetch(this.config.auth === 'none'),
+      fetch: chatEndpointFetch(this.config.auth === 'none', through),
     });
   }
 }

@@ -115,6 +115,7 @@ export class MCPTestKit {
       attemptId: this.attemptId,
       labels: this.labels,
       executionTimeoutMs: this.executionTimeoutMs,
+      cassettes: this.cassettes,
       assertOpen: (method) => this.assertOpen(method),
     });
   }

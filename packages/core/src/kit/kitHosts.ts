@@ -23,7 +23,7 @@ export interface KitHostSources {
  */
 export type KitAgentScope = Pick<
   AgentHost,
-  'suiteName' | 'caseId' | 'attemptId' | 'labels' | 'executionTimeoutMs' | 'assertOpen'
+  'suiteName' | 'caseId' | 'attemptId' | 'labels' | 'executionTimeoutMs' | 'assertOpen' | 'cassettes'
 > & { readonly runId: string };
 
 /** The members every host shares: the kit's redactor, store and link, and its tracking. */
@@ -57,6 +57,7 @@ export function createAgentHost(sources: KitHostSources, scope: KitAgentScope): 
     attemptId: scope.attemptId,
     labels: scope.labels,
     executionTimeoutMs: scope.executionTimeoutMs,
+    cassettes: scope.cassettes ?? null,
     assertOpen: (method) => scope.assertOpen(method),
     sessionOpened: (session) => sources.resources.sessionOpened(session),
   };

@@ -82,7 +82,7 @@ export class ClaudeCodeDriver implements HarnessDriver {
       const launch = await prepareNativeLaunch(
         selection,
         CLAUDE_CODE_DEFAULTS,
-        async (dirs, key) => {
+        async (dirs, key, route) => {
           const apiKey = claudeApiKey(this.selection, key);
           ctx.setStage({ stage: 'harness_startup', operation: 'start MCP capture proxies' });
           const descriptors = await wire.group.start(ctx.signal);
@@ -93,10 +93,12 @@ export class ClaudeCodeDriver implements HarnessDriver {
             descriptors,
             tools,
             keys,
+            ...(route !== undefined && { route }),
           });
           return { ...extras, args: [...scriptArgs, ...extras.args] };
         },
         ctx.redactor,
+        ctx.cassette,
       );
       this.plan = launch.plan;
     } catch (error) {

@@ -1,3 +1,4 @@
+import { ANTHROPIC_UPSTREAM } from '../../cassettes/clients/defaultUpstreams';
 import { ModelValidationError } from '../../errors';
 import type { NativeHarness } from '../native/nativeHarnesses';
 import type { ResolvedNativeSelection } from '../native/nativeSelection';
@@ -18,6 +19,7 @@ function checkClaudeSelection(selection: ResolvedNativeSelection): void {
 export const CLAUDE_CODE_HARNESS: NativeHarness = {
   defaults: CLAUDE_CODE_DEFAULTS,
   check: checkClaudeSelection,
+  upstream: (selection) => selection.baseUrl ?? ANTHROPIC_UPSTREAM,
   // The driver module loads with the first execution, not when sf-m3 is imported.
   newDriver: (selection, model) => {
     const { ClaudeCodeDriver: Driver } = require('./ClaudeCodeDriver') as { ClaudeCodeDriver: typeof ClaudeCodeDriver };

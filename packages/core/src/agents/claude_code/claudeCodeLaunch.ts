@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ModelValidationError } from '../../errors';
 import { isLoopbackHost } from '../../endpoint/chatEndpoint';
 import type { AgentMcpServerDescriptor } from '../wire/AgentServerGroup';
-import type { NativeLaunchDirs, NativeLaunchExtras } from '../native/nativeLaunch';
+import type { NativeLaunchDirs, NativeLaunchExtras, NativeModelRoute } from '../native/nativeLaunch';
 import type { NativeServerTools } from '../native/nativeToolSelection';
 import type { ResolvedNativeSelection } from '../native/nativeSelection';
 
@@ -85,7 +85,11 @@ export function claudeAllowedTools(
   });
 }
 
-/** The API key given to the CLI: the kit's, else a placeholder for a loopback endpoint; throws otherwise. */
+/**
+ * The API key given to the CLI: the kit's (or, in cassette mode `replay`, the replay placeholder),
+ * else a placeholder for a loopback endpoint; throws otherwise. The loopback rule looks at the
+ * selection's own `baseUrl`, never at a cassette proxy's (itself loopback, forwarding to Anthropic).
+ */
 export function claudeApiKey(selection: ResolvedNativeSelection, apiKey: string | undefined): string {
   if (apiKey !== undefined) return apiKey;
   if (selection.baseUrl !== undefined && isLoopbackHost(new URL(selection.baseUrl).hostname)) {
@@ -108,6 +112,8 @@ export async function claudeLaunchExtras(
     readonly descriptors: readonly AgentMcpServerDescriptor[];
     readonly tools: readonly NativeServerTools[];
     readonly keys: ReadonlyMap<string, string>;
+    /** The cassette channel's proxy (contract §24): `ANTHROPIC_BASE_URL` in place of the selection's. */
+    readonly route?: NativeModelRoute;
   },
 ): Promise<NativeLaunchExtras> {
   const mcpConfigPath = join(dirs.configDir, 'mcp-config.json');
@@ -134,11 +140,12 @@ export async function claudeLaunchExtras(
     '--model',
     input.model,
   ];
+  const baseUrl = input.route?.baseUrl ?? input.selection.baseUrl;
   const env: Record<string, string> = {
     ...CLAUDE_SWITCHES,
     CLAUDE_CONFIG_DIR: dirs.configDir,
     ANTHROPIC_API_KEY: input.apiKey,
-    ...(input.selection.baseUrl !== undefined && { ANTHROPIC_BASE_URL: input.selection.baseUrl }),
+    ...(baseUrl !== undefined && { ANTHROPIC_BASE_URL: baseUrl.replace(/\/+$/, '') }),
   };
   return { args, env };
 }

@@ -72,7 +72,7 @@ export class CodexDriver implements HarnessDriver {
     const descriptors = await wire.group.start(ctx.signal);
     ctx.setStage({ stage: 'harness_startup', operation: 'launch' });
     const tools = nativeToolSelection(options.servers, options.policies);
-    const launch = await prepareCodexLaunch(this.selection, this.model, descriptors, tools, ctx.redactor);
+    const launch = await prepareCodexLaunch(this.selection, this.model, descriptors, tools, ctx.redactor, ctx.cassette);
     this.plan = launch.plan;
     if (ctx.signal.aborted) throw ctx.signal.reason;
     const proc = new AgentProcess(this.plan, recorder, ctx.redactor, ctx.scope);

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ModelValidationError } from '../../errors';
 import type { Redactor } from '../../redaction/Redactor';
+import type { ExecutionCassette } from '../cassette/ExecutionCassette';
 import { prepareNativeLaunch, type NativeLaunch } from '../native/nativeLaunch';
 import type { NativeHarnessDefaults, ResolvedNativeSelection } from '../native/nativeSelection';
 import type { NativeServerTools } from '../native/nativeToolSelection';
@@ -19,7 +20,9 @@ export const CODEX_DEFAULTS: NativeHarnessDefaults = {
 /**
  * Prepares `codex app-server` for one execution: the temp root, `CODEX_HOME` = the launch's config
  * folder holding the generated `config.toml` (0600), and the model key passed in its own variable
- * (`apiKeyEnv`, named by the provider's `env_key`; never written to a file).
+ * (`apiKeyEnv`, named by the provider's `env_key`; never written to a file). With a `cassette`
+ * (contract §24) `base_url` is the channel's proxy, and in mode `replay` an unset key is the
+ * placeholder.
  * @throws ModelValidationError when there is neither a key nor a `baseUrl` (Codex would reach
  *   OpenAI without credentials); TransportStartupError when the executable is missing.
  */
@@ -29,11 +32,12 @@ export function prepareCodexLaunch(
   servers: readonly AgentMcpServerDescriptor[],
   tools: readonly NativeServerTools[],
   redactor: Redactor,
+  cassette: ExecutionCassette | null = null,
 ): Promise<NativeLaunch> {
   return prepareNativeLaunch(
     selection,
     CODEX_DEFAULTS,
-    async (dirs, apiKey) => {
+    async (dirs, apiKey, route) => {
       const keyEnv = selection.apiKeyEnv ?? CODEX_DEFAULTS.apiKeyEnv ?? 'OPENAI_API_KEY';
       if (apiKey === undefined && selection.baseUrl === undefined) {
         throw new ModelValidationError(
@@ -43,7 +47,7 @@ export function prepareCodexLaunch(
       }
       const config = codexConfigToml({
         model,
-        baseUrl: selection.baseUrl ?? OPENAI_BASE_URL,
+        baseUrl: route?.baseUrl.replace(/\/+$/, '') ?? selection.baseUrl ?? OPENAI_BASE_URL,
         apiKeyEnv: apiKey !== undefined ? keyEnv : undefined,
         servers,
         tools,
@@ -55,5 +59,6 @@ export function prepareCodexLaunch(
       };
     },
     redactor,
+    cassette,
   );
 }

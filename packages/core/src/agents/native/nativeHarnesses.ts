@@ -13,6 +13,12 @@ export interface NativeHarness {
    * `ModelValidationError` / `UnsupportedFeature` naming the fix. No I/O.
    */
   check?(selection: ResolvedNativeSelection): void;
+  /**
+   * Where `model`'s traffic goes live (contract §24, the cassette proxy's upstream): the selection's
+   * `baseUrl`, else the CLI's default endpoint for the model. Throws `ModelValidationError` naming
+   * the fix when there is none. No I/O.
+   */
+  upstream(selection: ResolvedNativeSelection, model: string): string;
   /** A fresh driver for one execution of `model`. */
   newDriver(selection: ResolvedNativeSelection, model: string): HarnessDriver;
 }

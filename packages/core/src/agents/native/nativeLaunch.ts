@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { ModelValidationError, TransportStartupError } from '../../errors';
 import type { Redactor } from '../../redaction/Redactor';
+import type { ExecutionCassette } from '../cassette/ExecutionCassette';
 import { commandLineCanaries } from '../../servers/redactCommandLine';
 import { addCredentialCanary } from '../../servers/resolveConfiguredValues';
 import {
@@ -15,12 +16,26 @@ import type { NativeHarnessDefaults, ResolvedNativeSelection } from './nativeSel
 /** A native CLI's launch: the plan, and the model API key when the kit's environment holds one. */
 export interface NativeLaunch {
   readonly plan: AgentLaunchPlan;
-  /** The value of `apiKeyEnv` (a redactor canary), or undefined when it is unset or the kind has none. */
+  /**
+   * The value of `apiKeyEnv` (a redactor canary), the cassette replay placeholder when it is unset in
+   * mode `replay`, or undefined when it is unset or the kind has none.
+   */
   readonly apiKey: string | undefined;
 }
 
 /** The folders of a launch, for the driver's arguments and config files. */
 export type NativeLaunchDirs = Pick<AgentLaunchPlan, 'root' | 'home' | 'configDir' | 'workspace'>;
+
+/**
+ * Where the CLI's model traffic goes when the execution has cassettes (contract §24): the channel's
+ * loopback proxy, to be written wherever the CLI takes its endpoint.
+ */
+export interface NativeModelRoute {
+  /** The proxy's URL in the form of the upstream (same path prefix: `/v1` kept or absent). */
+  readonly baseUrl: string;
+  /** True in mode `replay` (the key, when the kit had none, is the placeholder). */
+  readonly replay: boolean;
+}
 
 /** What the driver adds to a launch: its own arguments and switches (paths may point into the dirs). */
 export interface NativeLaunchExtras {
@@ -52,18 +67,27 @@ export function resolveNativeExecutable(selection: ResolvedNativeSelection, defa
  * selection's `args`) and switches (before the selection's `env`, which wins); it runs once the
  * folders exist, so its paths can point into them (when it throws, the root is removed). The
  * caller removes `plan.root` at cleanup (`removeLaunchRoot`).
+ * With a `cassette` (contract §24) the execution's channel is opened once the folders exist (their
+ * paths are its volatile strings) and `extras` gets its `route`; in mode `replay` an unset key is
+ * the placeholder `m3-cassette-replay`.
  * @throws TransportStartupError when the executable is missing; ModelValidationError when an env SecretRef is unset.
  */
 export async function prepareNativeLaunch(
   selection: ResolvedNativeSelection,
   defaults: NativeHarnessDefaults,
-  extras: (dirs: NativeLaunchDirs, apiKey: string | undefined) => NativeLaunchExtras | Promise<NativeLaunchExtras>,
+  extras: (
+    dirs: NativeLaunchDirs,
+    apiKey: string | undefined,
+    route: NativeModelRoute | undefined,
+  ) => NativeLaunchExtras | Promise<NativeLaunchExtras>,
   redactor: Redactor,
+  cassette: ExecutionCassette | null = null,
 ): Promise<NativeLaunch> {
   const executable = resolveNativeExecutable(selection, defaults);
   const key = selection.apiKeyEnv !== null ? process.env[selection.apiKeyEnv] : undefined;
-  const apiKey = key !== undefined && key !== '' ? key : undefined;
-  if (apiKey !== undefined) addCredentialCanary(redactor, apiKey);
+  const ownKey = key !== undefined && key !== '' ? key : undefined;
+  if (ownKey !== undefined) addCredentialCanary(redactor, ownKey);
+  const apiKey = cassette !== null ? cassette.apiKey(ownKey) : ownKey;
   const userEnv = resolveAgentEnv(
     selection.env,
     redactor,
@@ -85,7 +109,10 @@ export async function prepareNativeLaunch(
   );
   let own: NativeLaunchExtras;
   try {
-    own = await extras(base, apiKey);
+    const channel = await cassette?.open([base.workspace, base.home, base.configDir, base.root]);
+    const route =
+      channel !== undefined && cassette !== null ? { baseUrl: channel.baseUrl, replay: cassette.replay } : undefined;
+    own = await extras(base, apiKey, route);
   } catch (error) {
     await removeLaunchRoot(base);
     throw error;

@@ -6,6 +6,7 @@ import { newId } from '../../ids';
 import { isObject, type JsonObject } from '../../json';
 import type { HarnessContext, HarnessDriver, HarnessTurn, HarnessTurnEnd } from '../HarnessDriver';
 import { NativeEventRecorder } from '../native/NativeEventRecorder';
+import { CASSETTE_REPLAY_KEY } from '../../cassettes/clients/cassetteReplayKey';
 import { prepareNativeLaunch } from '../native/nativeLaunch';
 import type { NativeHarnessDefaults, ResolvedNativeSelection } from '../native/nativeSelection';
 import { nativeToolSelection } from '../native/nativeToolSelection';
@@ -81,10 +82,13 @@ export class OpencodeDriver implements HarnessDriver {
     const launch = await prepareNativeLaunch(
       this.selection,
       this.defaults,
-      async (dirs, apiKey) => {
+      async (dirs, apiKey, route) => {
         const config = opencodeConfig({
           model: this.model,
           baseUrl: this.selection.baseUrl,
+          ...(route !== undefined && { proxyUrl: route.baseUrl.replace(/\/+$/, '') }),
+          // A built-in provider reads its own key variable: the replay placeholder (never a real key) goes here.
+          ...(apiKey === CASSETTE_REPLAY_KEY && { proxyKey: CASSETTE_REPLAY_KEY }),
           apiKeyEnv,
           servers: descriptors,
           tools,
@@ -102,6 +106,7 @@ export class OpencodeDriver implements HarnessDriver {
         };
       },
       redactor,
+      ctx.cassette,
     );
     this.plan = launch.plan;
     if (ctx.signal.aborted) throw ctx.signal.reason;

@@ -91,6 +91,13 @@ export interface OpencodeConfigInput {
   readonly model: OpencodeModelRef;
   /** The selection's `baseUrl` (`http://host:port/v1`), or undefined to keep the provider's own. */
   readonly baseUrl: string | undefined;
+  /**
+   * The cassette channel's proxy (contract §24), in place of the endpoint: with a `baseUrl` the
+   * OpenAI-compatible provider points at it; without one the built-in provider's `baseURL` does.
+   */
+  readonly proxyUrl?: string;
+  /** A key for a built-in provider behind the proxy (the replay placeholder), written as is. */
+  readonly proxyKey?: string;
   /** The variable the child gets the key in; the config refers to it as `{env:NAME}`, never the value. */
   readonly apiKeyEnv: string | null;
   readonly servers: readonly AgentMcpServerDescriptor[];
@@ -109,13 +116,22 @@ export function opencodeConfig(input: OpencodeConfigInput): JsonObject {
   const permission = Object.fromEntries(Object.entries(tools).map(([k, on]) => [k, on ? 'allow' : 'deny']));
   const provider: JsonObject =
     input.baseUrl === undefined
-      ? {}
+      ? input.proxyUrl === undefined
+        ? {}
+        : {
+            [providerID]: {
+              options: {
+                baseURL: input.proxyUrl,
+                ...(input.proxyKey !== undefined && { apiKey: input.proxyKey }),
+              },
+            },
+          }
       : {
           [providerID]: {
             npm: '@ai-sdk/openai-compatible',
             name: providerID,
             options: {
-              baseURL: input.baseUrl,
+              baseURL: input.proxyUrl ?? input.baseUrl,
               ...(input.apiKeyEnv !== null && { apiKey: `{env:${input.apiKeyEnv}}` }),
             },
             models: { [modelID]: { name: modelID, tool_call: true } },

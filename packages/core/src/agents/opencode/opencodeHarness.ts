@@ -1,3 +1,4 @@
+import { providerUpstream } from '../../cassettes/clients/defaultUpstreams';
 import type { NativeHarness } from '../native/nativeHarnesses';
 import type { NativeHarnessDefaults } from '../native/nativeSelection';
 import { parseOpencodeModel } from './opencodeConfig';
@@ -17,6 +18,7 @@ export const OPENCODE_HARNESS: NativeHarness = {
   check(selection) {
     for (const model of selection.models) parseOpencodeModel(model);
   },
+  upstream: (selection, model) => selection.baseUrl ?? providerUpstream('opencode', model),
   // The driver module loads with the first execution, not when sf-m3 is imported.
   newDriver: (selection, model) => {
     const { OpencodeDriver: Driver } = require('./OpencodeDriver') as { OpencodeDriver: typeof OpencodeDriver };

@@ -62,14 +62,15 @@ export class PiDriver implements HarnessDriver {
     const launch = await prepareNativeLaunch(
       { ...this.selection, apiKeyEnv: keyEnv },
       PI_DEFAULTS,
-      async (dirs, apiKey) => {
+      async (dirs, apiKey, route) => {
         ctx.setStage({ stage: 'harness_startup', operation: 'start MCP capture proxies' });
         const descriptors = await wire.group.start(ctx.signal);
         const tools = nativeToolSelection(servers, policies);
         const bridge = { schemaVersion: 1 as const, servers: descriptors, tools };
-        return piLaunchExtras(this.selection, this.model, keyEnv, dirs, apiKey, bridge);
+        return piLaunchExtras(this.selection, this.model, keyEnv, dirs, apiKey, bridge, route);
       },
       redactor,
+      ctx.cassette,
     );
     this.plan = launch.plan;
     if (ctx.signal.aborted) throw ctx.signal.reason;

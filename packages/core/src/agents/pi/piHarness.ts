@@ -1,3 +1,4 @@
+import { providerUpstream } from '../../cassettes/clients/defaultUpstreams';
 import type { NativeHarness } from '../native/nativeHarnesses';
 import type { PiDriver } from './PiDriver';
 import { PI_DEFAULTS } from './piDefaults';
@@ -9,6 +10,7 @@ export const piHarness: NativeHarness = {
   check(selection) {
     for (const model of selection.models) parsePiModel(model);
   },
+  upstream: (selection, model) => selection.baseUrl ?? providerUpstream('pi', model),
   // The driver module loads with the first execution, not when sf-m3 is imported.
   newDriver: (selection, model) => {
     const { PiDriver: Driver } = require('./PiDriver') as { PiDriver: typeof PiDriver };

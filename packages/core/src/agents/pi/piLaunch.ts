@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { NativeLaunchDirs, NativeLaunchExtras } from '../native/nativeLaunch';
+import type { NativeLaunchDirs, NativeLaunchExtras, NativeModelRoute } from '../native/nativeLaunch';
 import type { ResolvedNativeSelection } from '../native/nativeSelection';
 import { PI_BRIDGE_CONFIG_ENV, type PiBridgeConfig } from './extension/piBridgeConfig';
 import type { PiModel } from './piModel';
@@ -65,9 +65,18 @@ export function piModelsJson(model: PiModel, baseUrl: string): Record<string, un
 }
 
 /**
+ * `models.json` for a built-in provider behind the cassette proxy (contract §24): only its
+ * `baseUrl` changes (Pi keeps the provider's API, models and key variable).
+ */
+export function piProxiedProviderJson(model: PiModel, proxyUrl: string): Record<string, unknown> {
+  return { providers: { [model.provider]: { baseUrl: proxyUrl } } };
+}
+
+/**
  * The launch extras: Pi's config folder (`PI_CODING_AGENT_DIR`, inside the launch's 0700 root, with
  * `models.json` when there is a `baseUrl`), its switches (offline, no version check, no telemetry),
- * the bridge config, and the key in the variable Pi reads it from.
+ * the bridge config, and the key in the variable Pi reads it from. With a cassette `route`
+ * (contract §24) the endpoint in `models.json` is the channel's proxy.
  */
 export async function piLaunchExtras(
   selection: ResolvedNativeSelection,
@@ -76,6 +85,7 @@ export async function piLaunchExtras(
   dirs: NativeLaunchDirs,
   apiKey: string | undefined,
   bridge: PiBridgeConfig,
+  route?: NativeModelRoute,
 ): Promise<NativeLaunchExtras> {
   const agentDir = join(dirs.configDir, 'pi-agent');
   await mkdir(agentDir, { recursive: true, mode: 0o700 });
@@ -86,13 +96,19 @@ export async function piLaunchExtras(
     PI_TELEMETRY: '0',
     [PI_BRIDGE_CONFIG_ENV]: JSON.stringify(bridge),
   };
+  const proxyUrl = route?.baseUrl.replace(/\/+$/, '');
+  const file = join(agentDir, 'models.json');
   if (selection.baseUrl !== undefined) {
-    const file = join(agentDir, 'models.json');
-    await writeFile(file, `${JSON.stringify(piModelsJson(model, selection.baseUrl), null, 2)}\n`, { mode: 0o600 });
+    const models = piModelsJson(model, proxyUrl ?? selection.baseUrl);
+    await writeFile(file, `${JSON.stringify(models, null, 2)}\n`, { mode: 0o600 });
     // A loopback endpoint often takes no key; Pi still wants one for a custom provider.
     env[PI_CUSTOM_KEY_ENV] = apiKey ?? 'sf-m3-no-key';
-  } else if (keyEnv !== null && apiKey !== undefined) {
-    env[keyEnv] = apiKey;
+  } else {
+    if (proxyUrl !== undefined) {
+      const models = piProxiedProviderJson(model, proxyUrl);
+      await writeFile(file, `${JSON.stringify(models, null, 2)}\n`, { mode: 0o600 });
+    }
+    if (keyEnv !== null && apiKey !== undefined) env[keyEnv] = apiKey;
   }
   return { args: piArgs(model), env };
 }
