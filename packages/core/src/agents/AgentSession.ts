@@ -213,17 +213,17 @@ export class AgentSession {
       } else if (end.outcome !== undefined) {
         outcome = end.outcome;
       }
-      // A request the cassette could not answer (mode replay): the turn, and the execution, fail with it.
-      const miss = this.cassette?.miss() ?? null;
-      if (miss !== null && !this.closed) {
-        outcome = 'failed';
-        error = toErrorInfo(miss, this.host.redactor);
-        terminal = miss instanceof M3Error ? miss : new M3Error('cassette_miss', miss.message);
-      }
     } catch (caught) {
       const interrupted = this.closed;
       outcome = this.timedOut ? 'timed_out' : interrupted ? 'cancelled' : 'failed';
       error = interrupted ? await this.finalError() : toErrorInfo(providerError(caught), this.host.redactor);
+    }
+    // A request the cassette could not answer (mode replay): the turn, and the execution, fail with it.
+    const miss = this.cassette?.miss() ?? null;
+    if (miss !== null && !this.closed) {
+      outcome = 'failed';
+      error = toErrorInfo(miss, this.host.redactor);
+      terminal = miss instanceof M3Error ? miss : new M3Error('cassette_miss', miss.message);
     }
     this.endTurnState(turnId, outcome, stopReason);
     this.currentTurn = undefined;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { M3Error } from '../errors/M3Error';
 import { BookScope } from './BookScope';
 import type { CassetteBook, CassetteBookOptions, CassetteBookReport } from './CassetteBook';
@@ -141,8 +141,9 @@ export class FileCassetteBook implements CassetteBook {
   private content(): CassetteFileContent | null {
     if (this.loaded !== undefined) return this.loaded;
     try {
-      this.loaded = readCassetteFile(this.file, this.options.testPath);
-      this.loadedText = this.loaded === null ? null : readFileSync(this.file, 'utf8');
+      const read = readCassetteFile(this.file, this.options.testPath);
+      this.loaded = read?.content ?? null;
+      this.loadedText = read?.text ?? null;
     } catch (error) {
       const { update, mode } = this.options.settings;
       if (!(error instanceof M3Error) || error.code !== 'cassette_file_invalid' || !update || mode !== 'record')

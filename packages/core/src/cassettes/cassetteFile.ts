@@ -14,7 +14,10 @@ export function cassetteFileOf(testFile: string): string {
  * `schemaVersion`, broken JSON, a wrong shape) is an M3Error naming the file and the fix; the file
  * is left as it is.
  */
-export function readCassetteFile(file: string, testPath: string): CassetteFileContent | null {
+export function readCassetteFile(
+  file: string,
+  testPath: string,
+): { readonly content: CassetteFileContent; readonly text: string } | null {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -38,7 +41,7 @@ export function readCassetteFile(file: string, testPath: string): CassetteFileCo
   }
   const problem = shapeProblem(parsed.tests);
   if (problem !== null) throw unreadable(file, testPath, problem);
-  return parsed as unknown as CassetteFileContent;
+  return { content: parsed as unknown as CassetteFileContent, text };
 }
 
 function unreadable(file: string, testPath: string, why: string): M3Error {

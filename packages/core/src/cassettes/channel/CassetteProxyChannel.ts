@@ -1,5 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  brotliDecompressSync,
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  gunzipSync,
+  inflateSync,
+} from 'node:zlib';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { CassetteMissError } from '../../errors/CassetteMissError';
 import { M3Error } from '../../errors/M3Error';
@@ -167,9 +175,17 @@ export class CassetteProxyChannel implements CassetteChannel {
     });
     const nullBody = [101, 204, 205, 304].includes(reply.status);
     if (nullBody) reply.body.resume();
-    return new Response(nullBody ? null : (Readable.toWeb(reply.body) as unknown as ReadableStream<Uint8Array>), {
+    // fetch hands its caller a decoded body, as global fetch does
+    const decoder = nullBody ? null : decoderFor(reply.headers['content-encoding']);
+    const headers = { ...reply.headers };
+    if (decoder) {
+      delete headers['content-encoding'];
+      delete headers['content-length'];
+    }
+    const body = decoder ? reply.body.pipe(decoder) : reply.body;
+    return new Response(nullBody ? null : (Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>), {
       status: reply.status,
-      headers: reply.headers,
+      headers,
     });
   }
 
@@ -241,7 +257,13 @@ export class CassetteProxyChannel implements CassetteChannel {
         if (record) {
           tape.record({
             request: normalized,
-            response: toCassetteResponse(status, upstream.headers, Buffer.concat(collected), this.volatile, redactor),
+            response: toCassetteResponse(
+              status,
+              upstream.headers,
+              decodeBody(Buffer.concat(collected), upstream.headers['content-encoding']),
+              this.volatile,
+              redactor,
+            ),
           });
           this.recordedCount += 1;
         }
@@ -249,10 +271,39 @@ export class CassetteProxyChannel implements CassetteChannel {
       },
     });
     upstream.once('error', (error) => through.destroy(error));
+    // a client that stops reading (or goes away) ends the upstream response too
+    through.once('close', () => {
+      if (!upstream.complete) upstream.destroy();
+    });
     upstream.once('aborted', () => through.destroy(new Error('the model endpoint closed the response early')));
     upstream.pipe(through);
     return { status, headers, body: through };
   }
+}
+
+/**
+ * The body as text bytes: the upstream is asked for no compression, but a provider may compress
+ * anyway; the client gets the bytes as sent, the cassette the decoded body.
+ */
+function decodeBody(body: Buffer, encoding: string | undefined): Buffer {
+  const coding = encoding?.trim().toLowerCase();
+  try {
+    if (coding === 'gzip' || coding === 'x-gzip') return gunzipSync(body);
+    if (coding === 'br') return brotliDecompressSync(body);
+    if (coding === 'deflate') return inflateSync(body);
+  } catch {
+    return body;
+  }
+  return body;
+}
+
+/** A stream that decodes `encoding`, or null for an identity body. */
+function decoderFor(encoding: string | undefined): Transform | null {
+  const coding = encoding?.trim().toLowerCase();
+  if (coding === 'gzip' || coding === 'x-gzip') return createGunzip();
+  if (coding === 'br') return createBrotliDecompress();
+  if (coding === 'deflate') return createInflate();
+  return null;
 }
 
 function errorBody(type: string, message: string): string {

@@ -5,6 +5,3 @@ export { PROJECT_CASSETTES_OPTION, resolveCassetteSettings } from './resolveCass
 export type { CassetteSettingSources } from './resolveCassetteSettings';
 export { parseCassetteSuiteOptions } from './CassetteSuiteOptions';
 export type { CassetteSuiteOptions } from './CassetteSuiteOptions';
-// The modes themselves, for the CLI and the environment (the same bindings as the cassettes index).
-export { CASSETTE_MODES } from '../CassetteMode';
-export type { CassetteMode, CassetteSettings } from '../CassetteMode';
