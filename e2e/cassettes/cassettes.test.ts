@@ -189,6 +189,23 @@ describe('cassettes through m3 test (contract §24)', () => {
     live = null;
   });
 
+  test("the e2e spawn helpers' default is M3_CASSETTES=off: agents reach their endpoint live, nothing is written", async () => {
+    const plain = copyFixture('cassettes-openai');
+    const model = fakeModel();
+    try {
+      const { baseUrl } = await model.start();
+      const run = await runM3Async(['test'], plain, { FAKE_MODEL_URL: baseUrl, CI: 'false' });
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain('attempts    2 passed, 0 failed, 0 skipped, 0 todo');
+      expect(run.stdout).not.toContain('cassettes');
+      expect(model.modelRequests.length).toBeGreaterThanOrEqual(4);
+      expect(existsSync(join(plain, 'tests', '__cassettes__'))).toBe(false);
+    } finally {
+      await model.close();
+      removeFixture(plain);
+    }
+  });
+
   test('the repository fixture itself never gains a cassette', () => {
     expect(existsSync(join(__dirname, '..', 'fixtures', 'cassettes-openai', 'tests', '__cassettes__'))).toBe(false);
   });
