@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Redactor } from '../redaction/Redactor';
 import { FakeModelServer } from '../testing/FakeModelServer';
-import { bookOn, readResponse, tempTestFile, type TempTestFile } from './cassette.testkit';
+import { bookOn, finishOpenBooks, readResponse, tempTestFile, type TempTestFile } from './cassette.testkit';
 import type { CassetteRequest, CassetteResponse } from './CassetteFormat';
 
 const T1 = 'quotes › a parcel';
@@ -33,7 +33,10 @@ let file: TempTestFile;
 beforeEach(() => {
   file = tempTestFile();
 });
-afterEach(() => file.remove());
+afterEach(async () => {
+  await finishOpenBooks();
+  file.remove();
+});
 
 const saved = (): Saved => JSON.parse(readFileSync(file.cassette, 'utf8')) as Saved;
 /** The answers a test's channel holds in the file, in order. */

@@ -27,9 +27,27 @@ export function tempTestFile(): TempTestFile {
   };
 }
 
+/** Books opened by `bookOn` since the last `finishOpenBooks`. */
+const openBooks: CassetteBook[] = [];
+
 /** A book on `file` in `mode` (`update` for `--update-cassettes`). */
 export function bookOn(file: TempTestFile, mode: CassetteMode, update = false): CassetteBook {
-  return openCassetteBook({ testFile: file.testFile, testPath: 'tests/agents.test.ts', settings: { mode, update } });
+  const book = openCassetteBook({
+    testFile: file.testFile,
+    testPath: 'tests/agents.test.ts',
+    settings: { mode, update },
+  });
+  openBooks.push(book);
+  return book;
+}
+
+/**
+ * Finishes every book `bookOn` opened (which stops their channels), so a test that failed halfway
+ * leaves no loopback server behind; for `afterEach`.
+ */
+export async function finishOpenBooks(): Promise<void> {
+  const books = openBooks.splice(0);
+  await Promise.all(books.map((book) => book.finish({ fullRun: false }).catch(() => undefined)));
 }
 
 /** One model request of a dialect: where the client's base URL points and what it posts. */

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { Redactor } from '../redaction/Redactor';
 import { FakeModelServer } from '../testing/FakeModelServer';
-import { bookOn, readResponse, tempTestFile } from './cassette.testkit';
+import { bookOn, finishOpenBooks, readResponse, tempTestFile } from './cassette.testkit';
 
 test('keys, bearer tokens, cookies and canaries in headers, query and bodies never reach the file', async () => {
   const canary = 'm3-canary-7d1e4c2b9a';
@@ -50,6 +50,7 @@ test('keys, bearer tokens, cookies and canaries in headers, query and bodies nev
     expect(bytes).not.toMatch(/authorization|x-api-key|cookie/i);
     expect(bytes).toContain('[REDACTED]');
   } finally {
+    await finishOpenBooks();
     await fake.close();
     file.remove();
   }

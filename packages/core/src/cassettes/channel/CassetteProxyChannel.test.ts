@@ -8,6 +8,7 @@ import { FakeModelServer } from '../../testing/FakeModelServer';
 import { lastUserText } from '../../testing/fakeModelRequest';
 import {
   bookOn,
+  finishOpenBooks,
   DIALECT_CALLS,
   readResponse,
   tempTestFile,
@@ -53,6 +54,7 @@ beforeEach(() => {
   });
 });
 afterEach(async () => {
+  await finishOpenBooks();
   await fake.close();
   file.remove();
 });

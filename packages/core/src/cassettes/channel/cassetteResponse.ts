@@ -31,8 +31,11 @@ export function toCassetteResponse(
   return {
     status,
     headers: kept,
+    // a JSON string is kept as its text, so it replays as the same bytes
     body:
-      parsed === undefined ? redactor.redactText(volatile.hide(text)) : redactor.redactJson(volatile.hideJson(parsed)),
+      parsed === undefined || typeof parsed === 'string'
+        ? redactor.redactText(volatile.hide(text))
+        : redactor.redactJson(volatile.hideJson(parsed)),
   };
 }
 
