@@ -34,6 +34,11 @@ export interface EvaluationContextSource {
   executionLabels(executionId: string): Promise<ExecutionRecord['labels'] | null>;
   /** The run's judge budget (`--judge-max-requests`), or null/absent for no cap. */
   judgeBudget?: JudgeBudget | null;
+  /**
+   * The running test's cassettes (`kit.cassettes`, contract §24): a judge's request goes through
+   * them unless the call names its own.
+   */
+  cassettes?: CassetteScope | null;
 }
 
 /** A matcher verdict to save as evaluator `m3.expect.<matcher>`. */
@@ -124,7 +129,7 @@ export class EvaluationEngine {
       ...(trace ? { trace } : {}),
       metadata,
     };
-    const verdict = await this.run(registration, context, options.cassette ?? null);
+    const verdict = await this.run(registration, context, options.cassette ?? this.source.cassettes ?? null);
     const judge = registration.kind === 'judge' ? registration.judge : null;
     const isToolResult = typeof (subject as { isError?: unknown } | null)?.isError === 'boolean';
     const labels = buildEvaluationLabels({

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CassetteMode } from '../cassettes/CassetteMode';
 import { openCassetteBook } from '../cassettes/FileCassetteBook';
+import { MCPTestKit } from '../kit/MCPTestKit';
 import { Redactor } from '../redaction/Redactor';
 import { makePrivateTempDir } from '../tempfiles/privateTempDir';
 import { FakeModelServer } from '../testing/FakeModelServer';
@@ -115,4 +116,39 @@ describe('LLMJudge on cassette', () => {
     const { verdicts } = await judgeRun('auto', CLOSED_PORT_URL, [SUBJECT]);
     expect(verdicts[0]!.errorCode).toBe(JudgeErrorCode.CREDENTIAL_MISSING);
   });
+
+  it('a judge registered on the kit (kit.evaluate) goes through kit.cassettes too', async () => {
+    const evaluateOnce = async (mode: CassetteMode, baseUrl: string) => {
+      const book = openCassetteBook({
+        testFile: join(folder, 'kit.test.ts'),
+        testPath: 'kit.test.ts',
+        settings: { mode, update: false },
+      });
+      const kit = new MCPTestKit({ cassettes: book.scope(TEST_NAME) });
+      try {
+        kit.registerEvaluator('answer-judge', judgeAt(baseUrl));
+        const result = await kit.evaluate(SUBJECT, 'answer-judge');
+        return { result, report: await book.finish({ fullRun: true }) };
+      } finally {
+        await kit.close();
+      }
+    };
+    const fake = new FakeModelServer().enqueue({
+      content: JSON.stringify({ score: 0.9, rationale: 'says 4, as expected', abstain: false }),
+    });
+    const { baseUrl } = await fake.start();
+    process.env[KEY_ENV] = KEY;
+    let recorded: Awaited<ReturnType<typeof evaluateOnce>>;
+    try {
+      recorded = await evaluateOnce('record', baseUrl);
+    } finally {
+      await fake.close();
+    }
+    delete process.env[KEY_ENV];
+    const replayed = await evaluateOnce('replay', CLOSED_PORT_URL);
+    expect(recorded.report).toMatchObject({ recorded: 1 });
+    expect(replayed.report).toMatchObject({ replayed: 1, recorded: 0 });
+    expect([replayed.result.status, replayed.result.score]).toEqual(['passed', 0.9]);
+    expect(replayed.result.rationale).toBe(recorded.result.rationale);
+  }, 30_000);
 });

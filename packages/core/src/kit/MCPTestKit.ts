@@ -99,6 +99,7 @@ export class MCPTestKit {
       executionLabels: (executionId) => executionLabels.labelsOf(executionId),
       judgeBudget:
         resolved.judgeMaxRequests === null ? null : storeJudgeBudget(this.store, this.runId, resolved.judgeMaxRequests),
+      cassettes: this.cassettes,
     });
     const sources: KitHostSources = {
       redactor: this.redactor,
