@@ -291,7 +291,11 @@ describe('m3 test options reach Jest', () => {
     // (`--env-file missing.env` cannot be tested here: Node 20 itself rejects a missing `--env-file`
     // anywhere on its command line, script arguments included, exiting 9 before m3 runs — nodejs/node#54232.)
     [['test', '--execution-timeout', '0'], '--execution-timeout: must be a positive number of seconds'],
-    [['test', '--ci'], "unknown option '--ci'"],
+    [['test', '--bail'], "unknown option '--bail'"],
+    [
+      ['test', '--cassettes', 'live'],
+      '--cassettes: "live" is not a cassette mode; use one of auto, record, replay, off',
+    ],
   ])('bad flags %j exit 2 before Jest runs', (args, message) => {
     const folder = copyFixture('cli-env');
     try {

@@ -56,13 +56,24 @@ export function removeFixture(folder: string): void {
   rmSync(folder, { recursive: true, force: true });
 }
 
-/** The environment of an `m3` child: this repository as SF_M3_ROOT, no inherited M3_* settings. */
+/**
+ * The environment of an `m3` child: this repository as SF_M3_ROOT, no inherited M3_* settings, and
+ * cassettes off (`M3_CASSETTES=off`) unless `extraEnv` sets M3_CASSETTES or M3_UPDATE_CASSETTES: a
+ * fixture project's agents and judges reach their endpoint live and write no `__cassettes__`.
+ */
 export function childEnv(extraEnv: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, SF_M3_ROOT: repoRoot, ...extraEnv };
+  const given = withCassettesOff(extraEnv);
+  const env: NodeJS.ProcessEnv = { ...process.env, SF_M3_ROOT: repoRoot, ...given };
   for (const name of Object.keys(env)) {
-    if ((name.startsWith('M3_') && !(name in extraEnv)) || name === 'JEST_WORKER_ID') delete env[name];
+    if ((name.startsWith('M3_') && !(name in given)) || name === 'JEST_WORKER_ID') delete env[name];
   }
   return env;
+}
+
+/** `extraEnv` with `M3_CASSETTES=off` unless it chooses the cassette mode itself (contract §24). */
+export function withCassettesOff(extraEnv: Record<string, string>): Record<string, string> {
+  const chooses = 'M3_CASSETTES' in extraEnv || 'M3_UPDATE_CASSETTES' in extraEnv;
+  return chooses ? extraEnv : { M3_CASSETTES: 'off', ...extraEnv };
 }
 
 /** Runs `node bin/m3.js <args>` in `cwd`, capturing stdout and stderr separately. */

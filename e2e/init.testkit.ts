@@ -6,7 +6,7 @@ import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { unprivileged } from '../packages/store-sqlite/src/unprivileged.testkit';
-import { copyFixture, repoRoot } from './cli.testkit';
+import { copyFixture, repoRoot, withCassettesOff } from './cli.testkit';
 
 /** The built example MCP server (the repo's `examples/servers`). */
 export const exampleServer = join(repoRoot, 'examples', 'servers', 'dist', 'bin', 'example-server.js');
@@ -40,13 +40,11 @@ export function installedM3(
   args: string[],
   options: { env?: Record<string, string>; unprivileged?: boolean; timeoutMs?: number } = {},
 ): InstalledRun {
-  const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', FORCE_COLOR: '0', ...options.env };
+  // Cassettes off unless the test chooses (contract §24): agents reach their endpoint live, no `__cassettes__`.
+  const given = withCassettesOff(options.env ?? {});
+  const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', FORCE_COLOR: '0', ...given };
   for (const name of Object.keys(env)) {
-    if (
-      (name.startsWith('M3_') && !(name in (options.env ?? {}))) ||
-      name === 'SF_M3_ROOT' ||
-      name === 'JEST_WORKER_ID'
-    ) {
+    if ((name.startsWith('M3_') && !(name in given)) || name === 'SF_M3_ROOT' || name === 'JEST_WORKER_ID') {
       delete env[name];
     }
   }

@@ -41,6 +41,7 @@ export function startFaultRun(
   mkdirSync(readyDir);
   const env: NodeJS.ProcessEnv = { ...process.env, SF_M3_ROOT: repoRoot, TMPDIR: tmp, FAULT_READY_DIR: readyDir };
   for (const name of Object.keys(env)) if (name.startsWith('M3_') || name === 'JEST_WORKER_ID') delete env[name];
+  env.M3_CASSETTES = 'off'; // the fixture's agents reach their endpoint live and write no cassette (contract §24)
   if (options.forgetTimings === true && existsSync(jestCache)) {
     for (const name of readdirSync(jestCache)) if (name.startsWith('perf-cache-')) rmSync(join(jestCache, name));
   }
@@ -73,6 +74,7 @@ export function startPlainJest(args: readonly string[], after?: FaultRun): Fault
   mkdirSync(readyDir, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env, SF_M3_ROOT: repoRoot, TMPDIR: tmp, FAULT_READY_DIR: readyDir };
   for (const name of Object.keys(env)) if (name.startsWith('M3_') || name === 'JEST_WORKER_ID') delete env[name];
+  env.M3_CASSETTES = 'off'; // the fixture's agents reach their endpoint live and write no cassette (contract §24)
   env.M3_RESULTS_DB = join(folder, '.m3', 'executions.sqlite');
   const jestBin = join(repoRoot, 'node_modules', 'jest', 'bin', 'jest.js');
   const child = spawn(process.execPath, [jestBin, '--ci', ...args, `--cacheDirectory=${jestCache}`], {

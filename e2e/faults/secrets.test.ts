@@ -2,13 +2,15 @@
 // secret (stdio env, HTTP headers, SecretRefs, --env-file, the CLI's --env/--header/--arg, judge
 // and agent keys), a leaky server repeats them on stderr, in results and in errors, tests fail with
 // messages quoting them; then everything the run leaves is searched byte for byte: the database
-// and its WAL, .m3/reports, stdout and stderr (debug logs on), the temp folder, and a later
-// `m3 report --json` in a shell without the variables. Zero hits, per path. A second part
+// and its WAL, .m3/reports, stdout and stderr (debug logs on), the temp folder, the cassette files
+// the agent and the judge recorded (contract §24: the run records, so their keys, requests and
+// answers went through the recording proxy), and a later `m3 report --json` in a shell without
+// the variables. Zero hits, per path. A second part
 // interrupts runs mid-ACP-session and checks the temp folder holds no capture file and no secret.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { FakeChatCompletionsServer } from '@sf-m3/core/testing';
 import {
   copyFixture,
@@ -171,6 +173,8 @@ describe('secrets planted in every input path never reach what a run leaves', ()
         PLANT_HTTP_HEADER: canaries.httpHeader,
         PLANT_JUDGE_KEY: canaries.judgeKey,
         PLANT_AGENT_KEY: canaries.agentKey,
+        // Cassettes on: every model request of the agent and the judge is recorded into a file.
+        M3_CASSETTES: 'record',
       },
     );
     const walBytes = wal.stop();
@@ -194,6 +198,19 @@ describe('secrets planted in every input path never reach what a run leaves', ()
     // Redaction replaces secrets, not words: AUTH_MODE=basic in the env file blanks nothing.
     expect(run.stdout).not.toContain('[REDACTED] adds');
 
+    // The cassette was written, with the agent's and the judge's traffic in it (their answers quote
+    // the keys, so redaction had something to do).
+    const cassetteFiles = filesUnder(folder).filter((file) => file.includes(`${sep}__cassettes__${sep}`));
+    expect(cassetteFiles.map((file) => file.slice(folder.length + 1))).toEqual([
+      join('tests', '__cassettes__', 'leaks.test.js.cassette.json'),
+    ]);
+    const cassette = JSON.parse(readFileSync(cassetteFiles[0]!, 'utf8')) as {
+      tests: Record<string, { channels: Record<string, unknown[]> }>;
+    };
+    const channels = Object.values(cassette.tests).flatMap((entry) => Object.keys(entry.channels));
+    expect(channels).toEqual(expect.arrayContaining(['judge judge-model', 'openai agent-model trial 1']));
+    expect(readFileSync(cassetteFiles[0]!, 'utf8')).toContain('[REDACTED]');
+
     // A later report, in a shell without any of the variables or the env file.
     const later = await runM3Async(['report', runId, '--json'], folder, { TMPDIR: temp });
     expect(later.status).toBe(1);
@@ -207,6 +224,7 @@ describe('secrets planted in every input path never reach what a run leaves', ()
       { where: 'm3 report --json stderr', bytes: later.stderr },
       ...filesUnder(join(folder, '.m3')).map((file) => ({ where: file.slice(folder.length + 1), file })),
       ...filesUnder(temp).map((file) => ({ where: `TMPDIR/${file.slice(temp.length + 1)}`, file })),
+      ...cassetteFiles.map((file) => ({ where: file.slice(folder.length + 1), file })),
     ];
     expect(walBytes.length).toBeGreaterThan(0);
     const hits = searchCanaries(canaries, sources);

@@ -25,7 +25,10 @@ function shippingModel(): FakeChatCompletionsServer {
     .when({}, { content: 'Ask me for a parcel quote, e.g. "2 kg local".' });
 }
 
-describe.m3('openai agent', () => {
+// The model here is a fake this file starts itself: offline and deterministic already, and the
+// tests read the requests it received. So no cassette (contract §24): `mode: 'off'`, live, nothing
+// written, in `npm run examples` with and without CI=true (whose default would replay).
+describe.m3('openai agent', { cassettes: { mode: 'off' } }, () => {
   const model = shippingModel();
   let baseUrl: string;
 

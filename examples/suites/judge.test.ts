@@ -3,7 +3,10 @@ import { LLMJudge } from 'sf-m3';
 import { FakeChatCompletionsServer } from 'sf-m3/testing';
 import { exampleServer } from './servers';
 
-describe.m3('llm judge', () => {
+// The model here is a fake this file starts itself: offline and deterministic already, and the
+// tests read the requests it received. So no cassette (contract §24): `mode: 'off'`, live, nothing
+// written, in `npm run examples` with and without CI=true (whose default would replay).
+describe.m3('llm judge', { cassettes: { mode: 'off' } }, () => {
   const model = new FakeChatCompletionsServer();
   let judge: LLMJudge;
 

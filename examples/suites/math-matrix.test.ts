@@ -11,7 +11,10 @@ import { CASES, SLOPPY, evaluateMath, scriptMathModel } from '../fixtures/math/m
 import type { MathSubject } from '../fixtures/math/mathModel';
 import { mathServer } from './servers';
 
-describe.m3('math matrix', () => {
+// The model here is a fake this file starts itself: offline and deterministic already, and the
+// tests read the requests it received. So no cassette (contract §24): `mode: 'off'`, live, nothing
+// written, in `npm run examples` with and without CI=true (whose default would replay).
+describe.m3('math matrix', { cassettes: { mode: 'off' } }, () => {
   // The cases, the script and the evaluator are shared with the native run (examples/native).
   const model = scriptMathModel(new FakeChatCompletionsServer());
   let baseUrl: string;

@@ -83,6 +83,9 @@ describe('m3 main', () => {
       '--execution-timeout',
       '--baseline',
       '--json',
+      '--cassettes <mode>',
+      '--update-cassettes',
+      '--ci',
     ]) {
       expect(io.out).toContain(flag);
     }
@@ -105,6 +108,15 @@ describe('m3 main', () => {
     [['ui', '--port', 'http'], 'm3: --port: must be a port number from 1 to 65535'],
     [['ui', '--results-db', 'nowhere.sqlite'], 'm3: --results-db: no results database at'],
     [['test', '--ui-port', '8080'], 'm3: --ui-port: only applies with --ui'],
+    // cassettes (contract §24)
+    [
+      ['test', '--cassettes', 'replayy'],
+      'm3: --cassettes: "replayy" is not a cassette mode; use one of auto, record, replay, off',
+    ],
+    [
+      ['test', '--cassettes', 'replay', '--update-cassettes'],
+      'm3: --update-cassettes: re-records what runs, so it cannot go with --cassettes replay',
+    ],
     [['test', '--ui', '--ui-port', '99999'], 'm3: --ui-port: must be a port number'],
     [
       ['report', 'run-x', '--html', 'out', '--results-db', 'nowhere.sqlite'],
@@ -119,8 +131,8 @@ describe('m3 main', () => {
 
   test('an unknown option exits 2 and says where Jest options go', async () => {
     const io = captureIO(cwd);
-    expect(await main(['test', '--ci'], io)).toBe(2);
-    expect(io.err).toContain("error: unknown option '--ci'");
+    expect(await main(['test', '--bail'], io)).toBe(2);
+    expect(io.err).toContain("error: unknown option '--bail'");
     expect(io.err).toContain('Jest options go after "--"');
   });
 

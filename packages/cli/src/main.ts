@@ -69,6 +69,14 @@ export function buildProgram(
     .option('--fail-on-regression', 'fail (exit 1) when a pass rate dropped significantly since the baseline')
     // fuzz: replay a describe.m3.fuzz failure (contract §25)
     .option('--seed <n>', 'the seed describe.m3.fuzz uses (the one a fuzz failure printed), to reproduce it')
+    // cassettes: record model traffic once, replay it in CI (contract §24)
+    .option(
+      '--cassettes <mode>',
+      'model traffic of agents and judges: auto (replay what is recorded, record the rest), record, replay ' +
+        '(never reach the model) or off (default auto; replay with --ci or CI=true)',
+    )
+    .option('--update-cassettes', 're-record the cassettes of what runs and drop their obsolete entries')
+    .option('--ci', 'pass --ci to Jest: snapshots and cassettes are not written, cassettes replay by default')
     .addOption(
       new Option('--server <transport>', 'start a server group: http or stdio (repeatable)').argParser((v: string) => {
         serverTokens.push({ flag: 'server', value: v });
@@ -113,6 +121,9 @@ export function buildProgram(
           failOnRegression: opts.failOnRegression as boolean | undefined,
           alpha: opts.alpha as string | undefined,
           seed: opts.seed as string | undefined,
+          cassettes: opts.cassettes as string | undefined,
+          updateCassettes: opts.updateCassettes as boolean | undefined,
+          ci: opts.ci as boolean | undefined,
           serverTokens,
         },
         paths,

@@ -21,3 +21,4 @@ export * from './agents';
 export * from './stats';
 export * from './surface';
 export * from './cassettes';
+export * from './cassettes/settings';

@@ -39,6 +39,11 @@ export interface AttemptRecorderOptions {
    * starts with them. Default none.
    */
   readonly canaries?: readonly string[];
+  /**
+   * The cassette scope of a test attempt (contract §24), made when its kit is; undefined when the
+   * test runs without cassettes. Default none.
+   */
+  readonly cassettesFor?: (fullName: string, suite: DeclaredSuite | null) => unknown;
   readonly clock?: () => Date;
 }
 
@@ -116,7 +121,9 @@ export class AttemptRecorder {
   currentKit(): BridgedKit | undefined {
     const attempt = this.current;
     if (attempt === null) return undefined;
-    attempt.kit ??= this.options.createKit({
+    if (attempt.kit !== null) return attempt.kit;
+    const cassettes = this.options.cassettesFor?.(attempt.fullName, attempt.suite);
+    attempt.kit = this.options.createKit({
       store: this.persistent ? (this.kitStore ??= this.options.openKitStore()) : undefined,
       runId: this.options.runId,
       suiteName: attempt.suite?.name ?? null,
@@ -126,6 +133,7 @@ export class AttemptRecorder {
       labels: attempt.labels,
       canaries: this.runRedactor.canaryValues(),
       ...(attempt.suite?.protocol !== undefined && { protocol: attempt.suite.protocol }),
+      ...(cassettes !== undefined && { cassettes }),
     });
     return attempt.kit;
   }

@@ -1,10 +1,11 @@
 import * as path from 'node:path';
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
-import { M3Error, TEMP_DIR_ENV, TOOL_LISTING_MEMORY, toolListingMemory } from '@sf-m3/core';
+import { M3Error, Redactor, TEMP_DIR_ENV, TOOL_LISTING_MEMORY, toolListingMemory } from '@sf-m3/core';
 import type { ExecutionStore } from '@sf-m3/core';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
 import { AttemptRecorder } from './AttemptRecorder';
+import { CassetteLifecycle } from './cassettes/CassetteLifecycle';
 import { createDescribeM3 } from './describeM3';
 import { createDescribeM3Fuzz } from './describeM3Fuzz';
 import type { DeclaredSuite, JestDescribeLike } from './describeM3';
@@ -58,6 +59,11 @@ export default class M3Environment extends NodeEnvironment {
   private readonly stateDir: RunStateDir | null;
   private readonly testPath: string;
   private clearRunningMark: (() => void) | null = null;
+  /** The file's cassettes (contract §24): a book opened on first use, finished when the file ends. */
+  private readonly cassettes: CassetteLifecycle;
+  /** False once a test of the file was skipped: then no cassette entry counts as obsolete. */
+  private everyTestRan = true;
+  private readonly testNamePattern: string | null;
 
   constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
     super(config, context);
@@ -75,6 +81,24 @@ export default class M3Environment extends NodeEnvironment {
     this.runtime = runtime;
     this.testPath = path.relative(projectConfig.rootDir, context.testPath).split(path.sep).join('/');
     this.stateDir = run.stateDir === null ? null : new RunStateDir(run.stateDir);
+    const canaries = runCanaries(process.env, run.servers);
+    this.testNamePattern = config.globalConfig.testNamePattern ?? null;
+    const stateDir = this.stateDir;
+    const runRedactor = new Redactor(canaries);
+    // Checks M3_CASSETTES and the project's option now: a bad mode fails the file, naming where it was set.
+    this.cassettes = new CassetteLifecycle({
+      testFile: context.testPath,
+      testPath: this.testPath,
+      env: process.env,
+      ci: config.globalConfig.ci,
+      project: (projectConfig.testEnvironmentOptions as Record<string, unknown> | undefined)?.cassettes,
+      openBook: (request) => {
+        if (runtime.openCassetteBook === undefined) throw new M3Error('setup_missing', SETUP_FILE_MISSING);
+        return runtime.openCassetteBook(request);
+      },
+      report: (report) => stateDir?.write(report),
+      redact: (text) => runRedactor.redactText(text),
+    });
     // The sandbox's kits make capture files and agent homes there; the worker removes it however it ends.
     this.global.process.env[TEMP_DIR_ENV] = workerTempDir(process.env);
     // One memory of tool listings per worker, not per file: silent_redefinition compares a server's
@@ -85,7 +109,12 @@ export default class M3Environment extends NodeEnvironment {
       testPath: this.testPath,
       resultsDb,
       stateDir: this.stateDir,
-      canaries: runCanaries(process.env, run.servers),
+      canaries,
+      cassettesFor: (fullName, suite) =>
+        this.cassettes.scopeFor(
+          fullName,
+          suite === null ? null : { name: suite.name, cassettes: suite.options.cassettes },
+        ),
       // Attempts are written from this (outer) realm: its modules load once per worker, not per file.
       openStore: () => workerStore(run.runId, resultsDb as string),
       openKitStore: () => {
@@ -133,19 +162,35 @@ export default class M3Environment extends NodeEnvironment {
       case 'test_done':
         return this.recorder.finished(event.test);
       case 'test_skip':
+        this.everyTestRan = false;
         return this.recorder.notRun(event.test, 'skipped');
       case 'test_todo':
         return this.recorder.notRun(event.test, 'todo');
       case 'run_finish':
         this.sawRunFinish = true;
-        // Jest turns these into the file's failure after this event: redact them first.
-        this.recorder.redactErrorsOutsideTests(state.unhandledErrors);
-        if (state.unhandledErrors.length > 0) {
-          this.recorder.reportFileError(`${state.unhandledErrors.length} error(s) outside any test (e.g. in afterAll)`);
-        }
-        return;
+        return this.finishFile(state);
       default:
         return;
+    }
+  }
+
+  /**
+   * The file's end: the cassette book is finished (obsolete entries count only when every test of
+   * the file was asked to run: no `-t`, no `.only`, nothing skipped), then the errors outside any
+   * test are redacted and reported (a cassette that cannot be written is one of them).
+   */
+  private async finishFile(state: Circus.State): Promise<void> {
+    const fullRun =
+      this.everyTestRan && !state.hasFocusedTests && (this.testNamePattern === null || this.testNamePattern === '');
+    try {
+      await this.cassettes.finish(fullRun);
+    } catch (error) {
+      state.unhandledErrors.push(error);
+    }
+    // Jest turns these into the file's failure after this event: redact them first.
+    this.recorder.redactErrorsOutsideTests(state.unhandledErrors);
+    if (state.unhandledErrors.length > 0) {
+      this.recorder.reportFileError(`${state.unhandledErrors.length} error(s) outside any test (e.g. in afterAll)`);
     }
   }
 
@@ -161,6 +206,10 @@ export default class M3Environment extends NodeEnvironment {
     }
     try {
       await this.recorder.close();
+      // A file stopped before its end still writes what its tests recorded (nothing counts obsolete).
+      await this.cassettes.finish(false).catch((error: unknown) => {
+        this.recorder.reportFileError(`its cassette could not be finished: ${(error as Error).message}`);
+      });
     } finally {
       // Cleared once the file's attempts are saved (until then a death still loses them).
       this.clearRunningMark?.();

@@ -23,8 +23,35 @@ export interface RunProblemReport {
   readonly message: string;
 }
 
+/**
+ * What one test file's cassette did (contract §24), reported at the file's end: global teardown
+ * hands these to the `m3` CLI for the summary's `cassettes` line and its obsolete entries. Not a
+ * problem: it never fails the run.
+ */
+export interface CassetteFileReport {
+  readonly kind: 'cassette_file';
+  readonly testPath: string;
+  /** Exchanges served from the cassette. */
+  readonly replayed: number;
+  /** Exchanges recorded live. */
+  readonly recorded: number;
+  /** Entries nothing asked for (counted only when the whole file ran). */
+  readonly obsolete: number;
+  /** Full names of the obsolete tests, sorted; redacted. */
+  readonly obsoleteTests: readonly string[];
+  /** True when the cassette file was written. */
+  readonly written: boolean;
+  /** True when the obsolete entries were removed from the file (`--update-cassettes` on a whole file). */
+  readonly removed: boolean;
+}
+
 /** One report a worker leaves for global teardown. */
-export type RunReport = RequiredFailureReport | RunProblemReport;
+export type RunReport = RequiredFailureReport | RunProblemReport | CassetteFileReport;
+
+/** True for the reports that fail the run (a required failure, a file that did not run, lost results). */
+export function isRunProblemReport(report: RunReport): report is RequiredFailureReport | RunProblemReport {
+  return report.kind !== 'cassette_file';
+}
 
 /** A test file a worker started and has not finished yet (its marker is removed at the file's teardown). */
 export interface RunningFile {

@@ -64,6 +64,21 @@ describe('describe.m3', () => {
     expect(() => (m3 as unknown as (n: string) => void)('s')).toThrow('needs a function');
   });
 
+  test('takes cassettes: { servers, mode } (contract §24) and refuses what it does not know', () => {
+    const { m3, calls } = fakeDescribe();
+    m3('s', { cassettes: { servers: true, mode: 'replay' } }, () => undefined);
+    expect(calls[0]!.declared?.options.cassettes).toEqual({ servers: true, mode: 'replay' });
+    expect(() => m3('s', { cassettes: { mode: 'live' } } as never, () => undefined)).toThrow(
+      'describe.m3(\'s\', { cassettes }, fn): cassettes.mode is "live", which is not a cassette mode; use one of auto, record, replay, off',
+    );
+    expect(() => m3('s', { cassettes: { servers: true, record: true } } as never, () => undefined)).toThrow(
+      'unknown cassettes option record; use servers or mode',
+    );
+    expect(() => m3('s', { cassette: {} } as never, () => undefined)).toThrow(
+      'unknown option cassette; use agents, servers, trials, protocols or cassettes',
+    );
+  });
+
   test('clears the declared suite even when the body throws', () => {
     const { m3, declared } = fakeDescribe();
     expect(() =>

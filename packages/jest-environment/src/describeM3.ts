@@ -1,4 +1,4 @@
-import { ModelValidationError, PINNABLE_REVISIONS } from '@sf-m3/core';
+import { ModelValidationError, parseCassetteSuiteOptions, PINNABLE_REVISIONS } from '@sf-m3/core';
 import type { DescribeM3, DescribeM3Function, M3SuiteOptions } from './runtimeBridge';
 import { normalizeSuiteName } from './suiteName';
 
@@ -113,15 +113,17 @@ export function validateSuiteOptions(name: string, options: unknown): M3SuiteOpt
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new ModelValidationError(`describe.m3('${name}', options, fn): options must be an object like { trials: 3 }`);
   }
-  const known = new Set(['agents', 'servers', 'trials', 'protocols']);
+  const known = new Set(['agents', 'servers', 'trials', 'protocols', 'cassettes']);
   const unknown = Object.keys(options).filter((key) => !known.has(key));
   if (unknown.length > 0) {
     throw new ModelValidationError(
-      `describe.m3('${name}', options, fn): unknown option ${unknown.join(', ')}; use agents, servers, trials or protocols`,
+      `describe.m3('${name}', options, fn): unknown option ${unknown.join(', ')}; use agents, servers, trials, protocols or cassettes`,
       { unknown },
     );
   }
-  const { agents, servers, trials, protocols } = options as Record<string, unknown>;
+  const { agents, servers, trials, protocols, cassettes } = options as Record<string, unknown>;
+  // contract §24: `{ servers?: boolean, mode?: CassetteMode }`, unknown keys refused.
+  if (cassettes !== undefined) parseCassetteSuiteOptions(name, cassettes);
   if (protocols !== undefined) validateProtocols(protocols, `describe.m3('${name}', options, fn)`);
   for (const [key, value] of [
     ['agents', agents],

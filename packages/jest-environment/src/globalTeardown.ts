@@ -15,8 +15,9 @@ import {
   unfinishedFileMessage,
 } from './runLifecycle';
 import type { GlobalRunState, MissingRequired } from './runLifecycle';
-import type { RequiredFailureReport, RunningFile } from './RunStateDir';
-import { RunStateDir } from './RunStateDir';
+import type { CassetteFileReport, RequiredFailureReport, RunningFile } from './RunStateDir';
+import { isRunProblemReport, RunStateDir } from './RunStateDir';
+import { handOverCassetteReports } from './cassettes/handOverCassetteReports';
 
 /**
  * The preset's `globalTeardown`: finishes the run record (attempt counts, status and the problems
@@ -34,7 +35,10 @@ export default async function globalTeardown(
   if (state === undefined) return; // global setup did not run: nothing to finish
   delete holder[GLOBAL_RUN_STATE];
   const stateDir = new RunStateDir(state.stateDir);
-  const reports = stateDir.read();
+  const all = stateDir.read();
+  // Cassette reports are no problem: they go to the CLI's summary (contract §24), never fail the run.
+  const reports = all.filter(isRunProblemReport);
+  const cassetteReports = all.filter((report): report is CassetteFileReport => report.kind === 'cassette_file');
   const unfinished = stateDir.unfinishedFiles();
   let stored: PersistedVerdicts = { failures: [], missing: [] };
   try {
@@ -42,6 +46,7 @@ export default async function globalTeardown(
       stored = await finishPersistedRun(state, reports.length > 0, runProblems(reports, unfinished), unfinished);
     }
   } finally {
+    handOverCassetteReports(cassetteReports, process.env);
     stateDir.remove();
     state.releaseSignals(); // only now: a signal during teardown still removes the folder
     restoreEnv(state.previousEnv);

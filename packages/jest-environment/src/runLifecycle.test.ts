@@ -11,7 +11,8 @@ import {
   storedMissingRequired,
   storedRequiredFailures,
 } from './runLifecycle';
-import type { RequiredFailureReport } from './RunStateDir';
+import type { CassetteFileReport, RequiredFailureReport } from './RunStateDir';
+import { isRunProblemReport } from './RunStateDir';
 
 function attempt(fullName: string, outcome: AttemptRecord['outcome'], retryIndex = 0): AttemptRecord {
   return {
@@ -67,6 +68,23 @@ describe('run lifecycle', () => {
   test('finishRun sets status and counts', () => {
     expect(finishRun(base, [attempt('a', 'passed')], false, 'f')).toMatchObject({ status: 'passed', finishedAt: 'f' });
     expect(finishRun(base, [attempt('a', 'passed')], true, 'f').status).toBe('failed');
+  });
+
+  test('a cassette report is no problem: it never fails the run (contract §24)', () => {
+    const cassette: CassetteFileReport = {
+      kind: 'cassette_file',
+      testPath: 'tests/agents.test.js',
+      replayed: 2,
+      recorded: 0,
+      obsolete: 1,
+      obsoleteTests: ['agents old'],
+      written: false,
+      removed: false,
+    };
+    expect(runProblems([cassette], [])).toEqual([]);
+    expect(isRunProblemReport(cassette)).toBe(false);
+    expect(isRunProblemReport(failure('e1'))).toBe(true);
+    expect(runFailureMessage([], [cassette])).toBeNull();
   });
 
   test('a file that did not finish or could not run fails the run and is named on it', () => {

@@ -117,7 +117,7 @@ export function unfinishedFileMessage(file: RunningFile): string {
 export function runProblems(reports: readonly RunReport[], unfinished: readonly RunningFile[]): RunProblem[] {
   const problems: RunProblem[] = [];
   for (const report of reports) {
-    if (report.kind === 'required_failure') continue;
+    if (report.kind === 'required_failure' || report.kind === 'cassette_file') continue;
     const what = report.kind === 'file_error' ? 'could not run to the end' : 'lost results';
     problems.push({
       kind: report.kind,

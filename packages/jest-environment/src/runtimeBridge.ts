@@ -1,4 +1,5 @@
-import type { ExecutionStore } from '@sf-m3/core';
+import type { CassetteSuiteOptions, ExecutionStore } from '@sf-m3/core';
+import type { BridgedCassetteBook, CassetteBookRequest } from './cassettes/bridgedCassettes';
 import type { DescribeM3Fuzz, FuzzRuntime } from './describeM3Fuzz';
 import type { TestM3 } from './testM3';
 
@@ -25,6 +26,11 @@ export interface KitFactoryOptions {
   readonly canaries: readonly string[];
   /** The revision of a `describe.m3({ protocols })` block the test runs in (the kit's `protocol`). */
   readonly protocol?: string;
+  /**
+   * The test attempt's cassette scope (contract §24), made by the file's book in the sandbox; the
+   * kit's `cassettes`. Absent when the test's mode is `off`.
+   */
+  readonly cassettes?: unknown;
 }
 
 /** The part of an `MCPTestKit` the environment drives (read structurally across realms). */
@@ -48,6 +54,8 @@ export interface M3SuiteOptions {
   readonly trials?: number;
   /** Run every test of the suite once per listed MCP revision (contract §23), e.g. `['2025-11-25', '2026-07-28']`. */
   readonly protocols?: readonly string[];
+  /** Cassettes of the suite's model traffic (contract §24): `servers` records the MCP side too; `mode` the suite's own. */
+  readonly cassettes?: CassetteSuiteOptions;
 }
 
 /** Signature of `describe.m3` and its `.skip` / `.only` variants. */
@@ -82,6 +90,8 @@ export interface M3Runtime {
   createError?: (code: string, message: string) => Error;
   /** Set by the sandbox setup file: the sandbox's fuzzer, loaded on first use (contract §25). */
   loadFuzz?: () => FuzzRuntime;
+  /** Set by the sandbox setup file: opens a test file's cassette book from the sandbox's `@sf-m3/core` (contract §24). */
+  openCassetteBook?: (request: CassetteBookRequest) => BridgedCassetteBook;
   /** Set by the sandbox setup file: a `StdioServer`/`HTTPServer` from a CLI `--server` selection. */
   createServer?: (selection: Record<string, unknown>) => unknown;
 }

@@ -15,15 +15,22 @@ type StoreSqlite = typeof import('@sf-m3/store-sqlite');
 type Matchers = typeof import('@sf-m3/matchers');
 
 const runtime = runtimeOf(globalThis);
-runtime.createKit = ({ canaries, protocol, ...options }) => {
+runtime.createKit = ({ canaries, protocol, cassettes, ...options }) => {
   const { MCPTestKit, Redactor } = require('@sf-m3/core') as Core;
   return new MCPTestKit({
     ...options,
+    // contract §24: a scope of this file's book, which `openCassetteBook` below made from this sandbox.
+    ...(cassettes !== undefined && { cassettes: cassettes as NonNullable<MCPTestKitOptions['cassettes']> }),
     suiteName: options.suiteName ?? undefined,
     redactor: new Redactor(canaries),
     // A revision `describe.m3` checked; the kit checks it again.
     ...(protocol !== undefined && { protocol: protocol as NonNullable<MCPTestKitOptions['protocol']> }),
   });
+};
+runtime.openCassetteBook = (request) => {
+  // Built here, not in the environment's realm, so a channel's `CassetteMissError` is the class the test imports.
+  const { openCassetteBook } = require('@sf-m3/core') as Core;
+  return openCassetteBook(request);
 };
 runtime.createError = (code, message) => {
   const { M3Error } = require('@sf-m3/core') as Core;

@@ -10,6 +10,9 @@ import { displayPath } from '../displayPath';
 import { isSecretEnvName, newId, resultsLocationSecrets, type Redactor } from '@sf-m3/core';
 import { resolveBaseline, type ResolvedBaseline } from '../baseline/resolveBaseline';
 import { cliRedactor, type CliIO } from '../CliIO';
+import { withCiArgument } from '../cassettes/cassetteFlags';
+import type { CassetteFileReport } from '../cassettes/cassetteSummary';
+import { readCassetteReports } from '../cassettes/readCassetteReports';
 import { buildFeedback, writeFeedback } from '../feedback/writeFeedback';
 import { jestConfigArgument } from '../gates/loadJestConfig';
 import { projectGates } from '../gates/projectGates';
@@ -122,13 +125,15 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
   const stateRoot = mkdtempSync(join(tmpdir(), 'sf-m3-run-'));
   env[RUN_STATE_ROOT_ENV] = stateRoot;
   let exit: JestExit;
+  let cassetteReports: CassetteFileReport[];
   try {
     exit = await spawnJest({
       cwd: io.cwd,
-      args: [...input.paths, ...input.jestArgs],
+      args: withCiArgument([...input.paths, ...input.jestArgs], options.cassettes),
       env,
       stdoutToStderr: options.json,
     });
+    cassetteReports = readCassetteReports(stateRoot);
   } finally {
     rmSync(stateRoot, { recursive: true, force: true });
   }
@@ -172,6 +177,7 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
       alpha: gates.alpha?.value,
       gates,
       judgeMaxRequests: options.judgeMaxRequests,
+      cassetteReports,
       jestExit: { code: exit.code, signal: exit.signal },
     });
     await saveGateProblems(store, runId, summarized.summary.gates);

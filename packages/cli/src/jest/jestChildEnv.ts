@@ -1,5 +1,6 @@
 // The environment `m3 test` gives Jest. The sf-m3 preset's global setup and test environment read
 // these variables to save the run, its attempts, executions and evaluations into the database.
+import { applyCassetteFlags } from '../cassettes/cassetteFlags';
 import { applyJudgeMaxRequests } from '../judgeBudget/judgeMaxRequestsOption';
 import type { TestOptions } from '../options/testOptions';
 
@@ -23,7 +24,7 @@ export const M3_ENV = {
  * Builds the child environment: the caller's environment (after `--env-file`) plus
  * `M3_RESULTS_DB` (absolute), `M3_RUN_ID`, `M3_ARGV` (JSON, redacted) and, when given,
  * `M3_TRIALS`, `M3_PROTOCOLS` (JSON list), `M3_SERVERS` (JSON list), `M3_HARNESS` (JSON list),
- * `M3_EXECUTION_TIMEOUT_MS`, `M3_FUZZ_SEED`,
+ * `M3_EXECUTION_TIMEOUT_MS`, `M3_FUZZ_SEED`, `M3_CASSETTES` / `M3_UPDATE_CASSETTES`,
  * and `M3_SECRET_ENV_NAMES` (comma-separated names, never values, of the `--env-file` secrets the
  * workers redact). Selections not given on this command line are removed so a stale value cannot leak in.
  */
@@ -50,5 +51,7 @@ export function jestChildEnv(
   applyJudgeMaxRequests(env, options.judgeMaxRequests);
   // contract §25: `describe.m3.fuzz` replays this seed.
   if (options.seed !== null) env[M3_ENV.fuzzSeed] = String(options.seed);
+  // contract §24: `--cassettes` / `--update-cassettes` (an inherited M3_CASSETTES stays without them).
+  applyCassetteFlags(env, options.cassettes);
   return env;
 }

@@ -21,6 +21,7 @@ describe('validateTestOptions', () => {
       ui: null,
       gates: { source: 'command line', minPassRate: [], failOnRegression: null, alpha: null, baseline: null },
       seed: null,
+      cassettes: { mode: null, update: false, ci: false },
     });
   });
 

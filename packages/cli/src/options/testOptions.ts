@@ -8,6 +8,7 @@ import { parseHarness, type HarnessSelection } from './parseHarness';
 import { parsePort } from '../ui/parsePort';
 import type { GateConfig } from '../gates/GateSettings';
 import { parseAlpha, parseMinPassRate } from '../gates/parseGateValues';
+import { parseCassetteFlags, type CassetteFlags, type RawCassetteFlags } from '../cassettes/cassetteFlags';
 
 /** Default database, relative to the working directory. */
 export const DEFAULT_RESULTS_DB = '.m3/executions.sqlite';
@@ -35,6 +36,10 @@ export interface RawTestOptions {
   alpha?: string;
   // fuzz: `--seed N` (contract §25)
   seed?: string;
+  // cassettes: `--cassettes <mode>`, `--update-cassettes`, `--ci` (contract §24)
+  cassettes?: RawCassetteFlags['cassettes'];
+  updateCassettes?: RawCassetteFlags['updateCassettes'];
+  ci?: RawCassetteFlags['ci'];
   /** Server-group flags in command-line order. */
   serverTokens: ServerToken[];
 }
@@ -64,6 +69,8 @@ export interface TestOptions {
   gates: GateConfig;
   /** fuzz: `--seed`, the fast-check seed `describe.m3.fuzz` replays (contract §25), or null. */
   seed: number | null;
+  /** cassettes: `--cassettes`, `--update-cassettes` and `--ci` (contract §24). */
+  cassettes: CassetteFlags;
 }
 
 const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -151,6 +158,7 @@ export function validateTestOptions(raw: RawTestOptions, cwd: string, env: NodeJ
     // regressions
     gates: commandLineGates(raw),
     seed: raw.seed === undefined ? null : parseFuzzSeed(raw.seed),
+    cassettes: parseCassetteFlags(raw),
   };
 }
 

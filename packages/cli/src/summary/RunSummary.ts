@@ -1,4 +1,5 @@
 // The summary `m3` prints after a run, writes into feedback.json and returns with `--json`.
+import type { CassetteSummary } from '../cassettes/cassetteSummary';
 import type { AttemptOutcome, EvaluationStatus, RunStatus, RunSurfaceCoverage, SurfaceMeasure } from '@sf-m3/core';
 
 /** Attempts of a run (or a suite) by Jest outcome. */
@@ -316,6 +317,11 @@ export interface RunSummary {
   surface: RunSurfaceCoverage | null;
   /** The judge budget's use: when `m3 test` set one, or the store counted or refused judge requests; else `null`. */
   judgeBudget: JudgeBudgetUsage | null;
+  /**
+   * Cassettes (contract §24): executions replayed, recorded and mixed, and obsolete entries (known
+   * only to the `m3 test` that ran them); `null` (or absent) when all are 0.
+   */
+  cassettes?: CassetteSummary | null;
   /** Jest's exit, when this summary follows a `m3 test` run. */
   jestExit: { code: number | null; signal: string | null } | null;
   verdict: Verdict;

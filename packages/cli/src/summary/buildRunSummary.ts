@@ -6,6 +6,7 @@ import {
   type Redactor,
   type RunProblem,
 } from '@sf-m3/core';
+import { collectCassetteSummary, type CassetteFileReport } from '../cassettes/cassetteSummary';
 import { compareBaseline } from '../baseline/compareBaseline';
 import { DEFAULT_ALPHA } from '../baseline/compareRates';
 import { readComparedRun } from '../baseline/readComparedRun';
@@ -45,6 +46,8 @@ export interface BuildRunSummaryOptions {
   gates?: GateSettings | null;
   /** The run's `--judge-max-requests` when the summary follows the `m3 test` that set it. */
   judgeMaxRequests?: number | null;
+  /** The `cassette_file` reports of the run's test files (only the `m3 test` that ran them has them). */
+  cassetteReports?: readonly CassetteFileReport[];
   /** Jest's exit when the summary follows `m3 test`. */
   jestExit?: { code: number | null; signal: string | null } | null;
 }
@@ -183,6 +186,7 @@ export async function buildRunSummary(store: SummaryStore, options: BuildRunSumm
     gates,
     surface,
     judgeBudget,
+    cassettes: collectCassetteSummary(executions, options.cassetteReports ?? []),
     jestExit,
     verdict,
     reasons,

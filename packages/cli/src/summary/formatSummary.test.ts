@@ -338,6 +338,48 @@ describe('formatSummary', () => {
     expect(formatSummary(summary())).not.toContain('timeouts');
   });
 
+  test('cassettes (contract §24): replayed, recorded and mixed executions, obsolete entries as Jest lists obsolete snapshots', () => {
+    const replayedOnly = formatSummary(
+      summary({
+        cassettes: { replayed: 12, recorded: 2, mixed: 0, obsolete: 0, obsoleteRemoved: false, obsoleteFiles: [] },
+      }),
+    );
+    expect(replayedOnly).toContain(
+      'attempts    1 passed, 0 failed, 0 skipped, 0 todo\ncassettes  12 replayed, 2 recorded, 0 obsolete\n',
+    );
+    const text = formatSummary(
+      summary({
+        cassettes: {
+          replayed: 12,
+          recorded: 2,
+          mixed: 1,
+          obsolete: 3,
+          obsoleteRemoved: false,
+          obsoleteFiles: [
+            { testPath: 'tests/agents.test.ts', obsolete: 2, tests: ['agents old prompt', 'agents renamed'] },
+            { testPath: 'tests/judge.test.ts', obsolete: 1, tests: [] },
+          ],
+        },
+      }),
+    );
+    expect(text).toMatchSnapshot();
+    const removed = formatSummary(
+      summary({
+        cassettes: {
+          replayed: 0,
+          recorded: 1,
+          mixed: 0,
+          obsolete: 1,
+          obsoleteRemoved: true,
+          obsoleteFiles: [{ testPath: 'tests/agents.test.ts', obsolete: 1, tests: ['agents old prompt'] }],
+        },
+      }),
+    );
+    expect(removed).toMatchSnapshot();
+    // No cassette line when nothing used a cassette (the README quick start's summary stays as it is).
+    expect(formatSummary(summary({ cassettes: null }))).not.toContain('cassettes');
+  });
+
   test('no evaluations and a baseline note', () => {
     const text = formatSummary(
       summary({ evaluations: [], suites: [], baselineNote: 'no earlier run to compare with' }),

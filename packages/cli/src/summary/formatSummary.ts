@@ -1,4 +1,5 @@
 // The plain-text summary printed after Jest's output (and by `m3 report`).
+import { formatCassetteLines } from '../cassettes/cassetteSummary';
 import { formatComparison } from '../baseline/formatComparison';
 import { formatSurfaceBlock } from '../surface/formatSurfaceBlock';
 import { formatJudgeBudgetLine } from './judgeBudgetUsage';
@@ -131,6 +132,7 @@ export function formatSummary(summary: RunSummary, options: FormatOptions = {}):
   lines.push(`suites      ${summary.suites.length === 0 ? 'none' : summary.suites.map((s) => s.name).join(', ')}`);
   const a = summary.attempts;
   lines.push(`attempts    ${a.passed} passed, ${a.failed} failed, ${a.skipped} skipped, ${a.todo} todo`);
+  if (summary.cassettes) lines.push(...formatCassetteLines(summary.cassettes));
   if (summary.failedTests.length > 0) {
     lines.push('failed tests');
     for (const test of summary.failedTests) {

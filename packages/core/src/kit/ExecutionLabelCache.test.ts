@@ -10,16 +10,31 @@ function setup() {
 }
 
 describe('ExecutionLabelCache', () => {
-  test('reads a known execution once, also across concurrent asks and after it finished', async () => {
+  test('reads a finished execution once, also across concurrent asks', async () => {
     const { store, reads, cache } = setup();
     const record = executionRecord({ caseId: 'labels/once' });
     await store.createExecution(record);
+    await store.finishExecution(finishedTrace(record.executionId).finished);
     const [first, second] = await Promise.all([cache.labelsOf(record.executionId), cache.labelsOf(record.executionId)]);
     expect(first).toEqual(record.labels);
     expect(second).toBe(first);
-    await store.finishExecution(finishedTrace(record.executionId).finished);
     expect(await cache.labelsOf(record.executionId)).toEqual(record.labels);
     expect(reads.mock.calls.filter(([id]) => id === record.executionId)).toHaveLength(1);
+  });
+
+  test("asks again while the execution runs, so its finish's metadata labels (cassette) are seen", async () => {
+    const { store, reads, cache } = setup();
+    const record = executionRecord({ caseId: 'labels/running', labels: { metadata: { team: 'a' } } as never });
+    await store.createExecution(record);
+    expect((await cache.labelsOf(record.executionId))?.metadata).toEqual({ team: 'a' });
+    const { finished } = finishedTrace(record.executionId);
+    await store.finishExecution({
+      ...finished,
+      snapshot: { ...finished.snapshot, metadata: { cassette: 'replayed' } },
+    });
+    expect((await cache.labelsOf(record.executionId))?.metadata).toEqual({ team: 'a', cassette: 'replayed' });
+    expect((await cache.labelsOf(record.executionId))?.metadata).toEqual({ team: 'a', cassette: 'replayed' });
+    expect(reads.mock.calls.filter(([id]) => id === record.executionId)).toHaveLength(2);
   });
 
   test('does not remember an execution the store did not know yet', async () => {
@@ -28,6 +43,7 @@ describe('ExecutionLabelCache', () => {
     expect(await cache.labelsOf(record.executionId)).toBeNull();
     expect(await cache.labelsOf(record.executionId)).toBeNull();
     await store.createExecution(record);
+    await store.finishExecution(finishedTrace(record.executionId).finished);
     expect(await cache.labelsOf(record.executionId)).toEqual(record.labels);
     expect(await cache.labelsOf(record.executionId)).toEqual(record.labels);
     expect(reads.mock.calls.filter(([id]) => id === record.executionId)).toHaveLength(3);

@@ -3,10 +3,10 @@ import type { ExecutionRecord } from '../store/records';
 
 /**
  * The labels of an execution (`ExecutionRecord.labels`), read from the store once per execution;
- * the kit gives `labelsOf` to its `EvaluationEngine` as `executionLabels`. Labels are fixed when
- * the record is created (`createExecution` refuses a second record for an id and
- * `finishExecution` keeps them), so a cached value cannot go stale. An execution the store does
- * not know (yet) is not remembered: it is asked again next time (as `SpecRequirements` does).
+ * the kit gives `labelsOf` to its `EvaluationEngine` as `executionLabels`. Labels are fixed once
+ * the execution finished (`finishExecution` adds the snapshot's metadata, e.g. `cassette`, to them:
+ * contract §24), so only a finished execution's labels are remembered; an unfinished execution, or
+ * one the store does not know (yet), is asked again next time (as `SpecRequirements` does).
  */
 export class ExecutionLabelCache {
   private readonly byExecution = new Map<string, Promise<ExecutionRecord['labels'] | null>>();
@@ -18,13 +18,14 @@ export class ExecutionLabelCache {
     const cached = this.byExecution.get(executionId);
     if (cached !== undefined) return cached;
     const reading = this.store.getExecution(executionId).then(
-      (record) => record.labels,
-      () => null, // unknown (or unreadable) execution: evaluations fall back to the kit's labels
+      (record) => ({ labels: record.labels, final: record.finishedAt !== null }),
+      () => ({ labels: null, final: false }), // unknown (or unreadable): evaluations fall back to the kit's labels
     );
-    this.byExecution.set(executionId, reading);
-    void reading.then((labels) => {
-      if (labels === null && this.byExecution.get(executionId) === reading) this.byExecution.delete(executionId);
+    const labels = reading.then((read) => read.labels);
+    this.byExecution.set(executionId, labels);
+    void reading.then((read) => {
+      if (!read.final && this.byExecution.get(executionId) === labels) this.byExecution.delete(executionId);
     });
-    return reading;
+    return labels;
   }
 }

@@ -8,6 +8,7 @@ import type { ExecutionListFilter, ExecutionStore, FinishedExecution, StoredEval
 import type { PruneOptions, PruneReport, PruneSelection } from './prune';
 import { shardRecordToSave, type RunShardRecord } from './runShards';
 import type { AttemptRecord, ExecutionRecord, RunRecord, SessionRecord, SuiteRecord, TurnRecord } from './records';
+import { finishedExecutionLabels } from './finishedExecutionLabels';
 import { aggregateItems } from './aggregation/aggregateItems';
 import { lineageKey, type EvaluationLineage } from './aggregation/lineage';
 import { validateAggregationQuery } from './aggregation/validateAggregationQuery';
@@ -120,6 +121,7 @@ export class InMemoryExecutionStore implements ExecutionStore {
     this.tables.turns.set(finished.executionId, copy([...(finished.turns ?? [])]));
     this.tables.executions.set(finished.executionId, {
       ...record,
+      labels: copy(finishedExecutionLabels(record.labels, finished.snapshot)),
       outcome: finished.outcome,
       finishedAt: canonicalInstant(finished.finishedAt, 'finishedAt'),
       snapshot: copy(finished.snapshot),

@@ -6,6 +6,7 @@ import type { ExecutionRecord } from './records';
 import { attemptRecord, executionRecord, finishedTrace, storedEvaluation } from './storeFixtures.testkit';
 import { wilsonInterval } from './aggregation/wilsonInterval';
 import { describeJudgeBudgetContract } from './contract/judgeBudget.contract.testkit';
+import { describeExecutionMetadataContract } from './contract/executionMetadata.contract.testkit';
 import { describeExecutionPagingContract } from './contract/paging.contract.testkit';
 import { describeRetentionContract } from './contract/retention.contract.testkit';
 import { describeRunningRunsContract } from './contract/runningRuns.contract.testkit';
@@ -24,6 +25,7 @@ export function describeExecutionStoreContract(name: string, makeStore: () => Pr
       await store.close();
     });
     describeExecutionPagingContract(() => store);
+    describeExecutionMetadataContract(() => store);
     describeRunningRunsContract(() => store);
 
     describe('runs, suites and attempts', () => {

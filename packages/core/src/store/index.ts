@@ -2,6 +2,7 @@ export * from './AggregationQuery';
 export * from './ExecutionStore';
 export * from './records';
 export * from './InMemoryExecutionStore';
+export * from './finishedExecutionLabels';
 export * from './aggregation';
 export * from './storeInputs';
 export * from './verifyRawEvidence';

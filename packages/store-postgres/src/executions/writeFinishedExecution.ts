@@ -3,6 +3,7 @@ import {
   canonicalInstant,
   checkedEvidenceDigest,
   ExecutionNotFound,
+  finishedExecutionLabels,
   ModelValidationError,
   type ExecutionRecord,
   type FinishedExecution,
@@ -50,18 +51,20 @@ export async function writeFinishedExecution(db: PoolClient, prepared: PreparedF
     [id],
   );
   if (rows.length === 0) throw new ExecutionNotFound(id);
+  const created = JSON.parse(rows[0]!.record_json) as ExecutionRecord;
+  // The snapshot's metadata (how it ran, e.g. from a cassette: contract §24) joins its metadata labels.
+  const labels = finishedExecutionLabels(created.labels, finished.snapshot);
   const record: ExecutionRecord = {
-    ...(JSON.parse(rows[0]!.record_json) as ExecutionRecord),
+    ...created,
+    labels,
     outcome: finished.outcome,
     finishedAt,
     snapshot: finished.snapshot,
   };
-  await db.query('UPDATE executions SET finished_at = $1, outcome = $2, record_json = $3 WHERE execution_id = $4', [
-    finishedAt,
-    finished.outcome,
-    json(record),
-    id,
-  ]);
+  await db.query(
+    'UPDATE executions SET finished_at = $1, outcome = $2, metadata = $3, record_json = $4 WHERE execution_id = $5',
+    [finishedAt, finished.outcome, json(labels.metadata ?? {}), json(record), id],
+  );
   for (const table of ['traces', 'sessions', 'turns', 'execution_blobs']) {
     await db.query(`DELETE FROM ${table} WHERE execution_id = $1`, [id]);
   }

@@ -7,6 +7,7 @@
 import {
   canonicalInstant,
   ExecutionNotFound,
+  finishedExecutionLabels,
   ModelValidationError,
   type ExecutionRecord,
   type FinishedExecution,
@@ -53,19 +54,21 @@ export async function writeFinishedExecution(db: SqliteConnection, checked: Chec
     finished.executionId,
   ]);
   if (row === undefined) throw new ExecutionNotFound(finished.executionId);
+  const created = JSON.parse(row.record_json) as ExecutionRecord;
+  // The snapshot's metadata (how it ran, e.g. from a cassette: contract §24) joins its metadata labels.
+  const labels = finishedExecutionLabels(created.labels, finished.snapshot);
   const record: ExecutionRecord = {
-    ...(JSON.parse(row.record_json) as ExecutionRecord),
+    ...created,
+    labels,
     outcome: finished.outcome,
     finishedAt,
     snapshot: finished.snapshot,
   };
   const id = finished.executionId;
-  await db.run('UPDATE executions SET finished_at = ?, outcome = ?, record_json = ? WHERE execution_id = ?', [
-    finishedAt,
-    finished.outcome,
-    JSON.stringify(record),
-    id,
-  ]);
+  await db.run(
+    'UPDATE executions SET finished_at = ?, outcome = ?, metadata_json = ?, record_json = ? WHERE execution_id = ?',
+    [finishedAt, finished.outcome, JSON.stringify(labels.metadata ?? {}), JSON.stringify(record), id],
+  );
   for (const table of FINISHED_TABLES) {
     await db.run(`DELETE FROM ${table} WHERE execution_id = ?`, [id]);
   }

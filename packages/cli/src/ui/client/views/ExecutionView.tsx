@@ -17,6 +17,7 @@ import type { ExecutionFailure } from '../../shape/executionFailure';
 import { labelPairs } from '../../shape/labelPairs';
 import { limitationNotes } from '../../shape/limitationNotes';
 import { JsonBlock, Loading, Observed, Section, Status } from '../components/Bits';
+import { CassetteBadge } from '../components/CassetteBadge';
 import { duration, instant } from '../format';
 import { href } from '../route';
 import { useLoad } from '../useLoad';
@@ -57,6 +58,7 @@ function Execution({ page }: { page: ExecutionPage }) {
       </p>
       <h1>
         Execution <code>{execution.executionId}</code> <Status value={execution.outcome} />
+        <CassetteBadge labels={execution.labels} />
       </h1>
       <p>
         {execution.kind} · case {execution.caseId ?? '–'} · suite {execution.suiteName ?? '–'} · created{' '}

@@ -8,6 +8,7 @@ import type { ExecutionsPage } from '../../api/executionsPage';
 import type { RunPage } from '../../api/runPage';
 import type { AgentGroupStats } from '../../../summary/RunSummary';
 import { Loading, Rate, Section, Status } from '../components/Bits';
+import { CassetteBadge } from '../components/CassetteBadge';
 import { duration, instant } from '../format';
 import { href } from '../route';
 import { useLoad } from '../useLoad';
@@ -271,6 +272,7 @@ function Executions({ runId, total }: { runId: string; total: number }) {
                     <td>{e.kind}</td>
                     <td>
                       <Status value={e.outcome} />
+                      <CassetteBadge labels={e.labels} />
                       {e.failureContext === 'raised_in_passing_test' ? (
                         <div class="muted small" data-testid="raised-in-passing-test">
                           an operation raised, as the passing test expected
