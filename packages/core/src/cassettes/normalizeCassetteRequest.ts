@@ -3,6 +3,7 @@ import { CREDENTIAL_QUERY_PARAMS, REDACTED, type Redactor } from '../redaction/R
 import type { CassetteRequest } from './CassetteFormat';
 import { CASSETTE_REQUEST_HEADERS, pickHeaders, type HeaderSource } from './cassetteHeaders';
 import { VolatileStrings } from './VolatileStrings';
+import { hideVolatileText, isClientMintedId } from './volatileText';
 
 /**
  * Body fields that change from call to call without changing the question (contract §24): removed
@@ -44,7 +45,9 @@ export interface CassetteNormalization {
  * The request as a cassette matches and stores it (contract §24): upper-case method; the path with
  * its query (credential parameters redacted); allowlisted headers only; a JSON body with volatile
  * fields removed at any depth, keys sorted, volatile strings replaced by placeholders, then redacted;
- * a text body with volatile strings replaced, then redacted; null for no body. `accept: *\/*` is
+ * a text body with volatile strings replaced, then redacted; null for no body. Dates, timestamps and
+ * measured durations in any string (`volatileText.ts`) and ids a client mints for its own request
+ * items are hidden too. `accept: *\/*` is
  * dropped (no preference: some HTTP stacks add it, others do not).
  */
 export function normalizeCassetteRequest(
@@ -69,7 +72,7 @@ function normalizeBody(body: string | Uint8Array | null, volatile: VolatileStrin
   if (body === null || body.length === 0) return null;
   const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
   const parsed = parseJson(text);
-  if (parsed === undefined) return redactor.redactText(volatile.hide(text));
+  if (parsed === undefined) return redactor.redactText(hideVolatileText(volatile.hide(text)));
   return redactor.redactJson(cleanJson(parsed, volatile, 0));
 }
 
@@ -86,12 +89,13 @@ function parseJson(text: string): JsonValue | undefined {
 
 /** Volatile fields dropped, keys sorted, volatile strings hidden, at every depth. */
 function cleanJson(value: JsonValue, volatile: VolatileStrings, depth: number): JsonValue {
-  if (typeof value === 'string') return volatile.empty ? value : volatile.hide(value);
+  if (typeof value === 'string') return hideVolatileText(volatile.empty ? value : volatile.hide(value));
   if (value === null || typeof value !== 'object' || depth > 200) return value;
   if (Array.isArray(value)) return value.map((item) => cleanJson(item, volatile, depth + 1));
   const out: { [key: string]: JsonValue } = {};
   for (const key of Object.keys(value).sort()) {
     if (VOLATILE_BODY_FIELDS.has(key)) continue;
+    if (key === 'id' && isClientMintedId(value[key])) continue;
     out[key] = cleanJson(value[key]!, volatile, depth + 1);
   }
   return out;

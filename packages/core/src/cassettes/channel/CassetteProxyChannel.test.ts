@@ -297,7 +297,7 @@ describe('live traffic', () => {
   });
 });
 
-test('a request with no recorded answer in replay gets HTTP 599 with the miss message, and channel.miss() keeps the first', async () => {
+test('a request with no recorded answer in replay gets HTTP 599 (not to be retried) with the miss message, and channel.miss() keeps the first', async () => {
   const { baseUrl } = await fake.start();
   const chat = DIALECT_CALLS[0]!;
   const book = bookOn(file, 'record');
@@ -311,6 +311,8 @@ test('a request with no recorded answer in replay gets HTTP 599 with the miss me
     .openChannel({ channel: CHANNEL, upstream: `${CLOSED}/v1`, redactor: new Redactor() });
   const first = await send(replay, 'HTTP proxy', '', chat.path, chat.body(false, 'Add 2 and 4'));
   expect(first.status).toBe(599);
+  // The SDKs inside the CLIs would retry a 5xx with backoff; this header tells them not to.
+  expect(first.headers.get('x-should-retry')).toBe('false');
   const body = (await first.json()) as { error: { type: string; message: string } };
   expect(body.error.type).toBe('cassette_miss');
   expect(body.error.message).toContain('- "content": "Add 2 and 3",');

@@ -216,7 +216,9 @@ export class CassetteProxyChannel implements CassetteChannel {
         nearest: tape.nearest(normalized),
       });
       this.firstMiss ??= miss;
-      return jsonReply(CASSETTE_MISS_STATUS, errorBody('cassette_miss', miss.message));
+      // `x-should-retry: false`: the OpenAI and Anthropic SDKs (inside most CLIs) retry a 5xx unless
+      // told not to, and a miss stays a miss however often it is asked.
+      return jsonReply(CASSETTE_MISS_STATUS, errorBody('cassette_miss', miss.message), { 'x-should-retry': 'false' });
     }
     let upstream: IncomingMessage;
     try {
@@ -310,6 +312,10 @@ function errorBody(type: string, message: string): string {
   return JSON.stringify({ error: { type, message } });
 }
 
-function jsonReply(status: number, body: string): ChannelReply {
-  return { status, headers: { 'content-type': 'application/json' }, body: Readable.from([Buffer.from(body)]) };
+function jsonReply(status: number, body: string, extra: Record<string, string> = {}): ChannelReply {
+  return {
+    status,
+    headers: { 'content-type': 'application/json', ...extra },
+    body: Readable.from([Buffer.from(body)]),
+  };
 }
