@@ -132,6 +132,8 @@ async function expectFailuresFirst(page: Page): Promise<void> {
   const wrongZone = shown[1]!;
   expect(wrongZone.text).toContain('shipping_quote');
   expect(wrongZone.text).toMatch(/m3\.expect\.toHaveToolCall\s*failed\s*tests\/direct\.test\.js:\d+/);
+  // …and by the arguments the assertion was given (saved by the matcher with its verdict).
+  expect(wrongZone.text).toContain('"shipping_quote", {"arguments":{"weight_kg":2,"zone":"far"}}');
   expect(wrongZone.links.some((href) => href.startsWith('#/executions/exec-'))).toBe(true);
   // The suite name is not repeated in the case: "ui direct › a quote…", not "ui direct::ui direct a quote…".
   expect(wrongZone.text).toContain('ui direct › a quote for the wrong zone is caught');

@@ -3,6 +3,7 @@
 // rows; a passed matcher's rationale "ok" is left out rather than repeated.
 import type { ExecutionPage } from '../../api/executionPage';
 import { Status } from '../components/Bits';
+import './evaluationRows.css';
 
 /** The evaluations table of one execution. */
 export function EvaluationRows({ evaluations }: { evaluations: ExecutionPage['evaluations'] }) {
@@ -23,7 +24,7 @@ export function EvaluationRows({ evaluations }: { evaluations: ExecutionPage['ev
         {evaluations.map((e) => (
           <tr key={e.evaluationId}>
             <td>{e.evaluator}</td>
-            <td class="small">
+            <td class="small assertion">
               <code>{e.assertion || '–'}</code>
             </td>
             <td>
