@@ -3,16 +3,16 @@
 //
 // The report has a size budget (issue 27: ≤ 1 MB for 100 tests). What answers "what failed, and
 // why?" goes in first: the run, its execution list, the runs and surface views, and every execution
-// of a failed test or with a non-completed outcome (values cut at 1000 characters). Then, while the
-// budget lasts: the small trend answers, the other executions summarized (values cut at 160
-// characters; those with a failed evaluation first), the failed executions'
-// raw evidence, the larger trend answers, the rest of the evidence. What did not fit is counted in
-// `omitted`, and the page says to open it with `m3 ui`.
+// of a failed test or with a non-completed outcome (whole when they all fit, else with values cut
+// at 1000 characters). Then, while the budget lasts: the small trend answers, the other executions
+// (whole when they all fit, else cut at 160 characters; those with a failed evaluation first), the
+// failed executions' raw evidence, the larger trend answers, the rest of the evidence. What did not
+// fit is counted in `omitted`, and the page says to open it with `m3 ui`.
 import { apiPaths, TREND_BUCKETS, TREND_GROUPS } from '../../ui/api/apiPaths';
 import { evidenceRefsOf, type ExecutionPage } from '../../ui/api/executionPage';
 import type { ViewerApi } from '../../ui/api/ViewerApi';
 import { embeddableJson } from './renderReportPage';
-import { FAILED_STRING_CHARS, summarizeValue } from './summarizeValue';
+import { FAILED_STRING_CHARS, SUMMARY_STRING_CHARS, summarizeValue } from './summarizeValue';
 
 /** Groupings embedded for the trends view (the viewer offers these). */
 export const REPORT_TREND_GROUPS: readonly string[] = [...TREND_GROUPS, 'metadata.harness_config'];
@@ -32,7 +32,7 @@ export interface ReportOmissions {
 /** The embedded answers and what was left out. */
 export interface BudgetedReport {
   responses: ReportResponses;
-  /** Executions embedded with long strings cut. */
+  /** Executions embedded with long strings cut (their tier did not fit whole). */
   summarizedExecutions: number;
   omitted: ReportOmissions;
   /** Bytes of embedded JSON used, of `budgetBytes`. */
@@ -84,23 +84,30 @@ export async function collectBudgetedReport(
   put(apiPaths.surface(runId), await api.surface(runId), true);
   put(apiPaths.surfaceTrends(), await api.surfaceTrends(), true);
 
-  // Failed executions first (long values cut at FAILED_STRING_CHARS); the passing ones are read now
-  // and placed later. An unbounded report (budget Infinity) embeds every execution whole.
-  const summarize = Number.isFinite(budgetBytes);
+  // Failed executions first, then (after the small trends) the passing ones. Each tier goes in whole
+  // when all of it fits, else with long values cut (at FAILED_STRING_CHARS for failed executions,
+  // SUMMARY_STRING_CHARS for passing ones); what still does not fit is counted as omitted.
   const failedTestExecutions = new Set(run.failedTests.flatMap((t) => t.executions.map((e) => e.executionId)));
   const passing: ExecutionPage[] = [];
   const failed: ExecutionPage[] = [];
   for (const executionId of executionIds) {
     const page = await api.execution(executionId);
-    if (failedExecution(page, failedTestExecutions)) {
-      failed.push(page);
-      if (!put(apiPaths.execution(executionId), summarize ? summarizeValue(page, FAILED_STRING_CHARS) : page)) {
-        omitted.executions += 1;
-      }
-    } else {
-      passing.push(page);
-    }
+    (failedExecution(page, failedTestExecutions) ? failed : passing).push(page);
   }
+  let summarizedExecutions = 0;
+  const placeExecutions = (pages: readonly ExecutionPage[], maxChars: number) => {
+    const whole = pages.reduce(
+      (n, page) => n + sizeOf(page) + sizeOf(apiPaths.execution(page.execution.executionId)),
+      0,
+    );
+    const cut = used + whole > budgetBytes;
+    for (const page of pages) {
+      if (!put(apiPaths.execution(page.execution.executionId), cut ? summarizeValue(page, maxChars) : page)) {
+        omitted.executions += 1;
+      } else if (cut) summarizedExecutions += 1;
+    }
+  };
+  placeExecutions(failed, FAILED_STRING_CHARS);
 
   const trends: { path: string; value: unknown; bytes: number }[] = [];
   for (const group of REPORT_TREND_GROUPS) {
@@ -114,13 +121,8 @@ export async function collectBudgetedReport(
   };
   placeTrends((bytes) => bytes <= SMALL_TREND_BYTES);
 
-  let summarizedExecutions = 0;
   passing.sort((a, b) => Number(hasFailedEvaluation(b)) - Number(hasFailedEvaluation(a)));
-  for (const page of passing) {
-    if (!put(apiPaths.execution(page.execution.executionId), summarize ? summarizeValue(page) : page)) {
-      omitted.executions += 1;
-    } else if (summarize) summarizedExecutions += 1;
-  }
+  placeExecutions(passing, SUMMARY_STRING_CHARS);
 
   const placeEvidence = async (pages: readonly ExecutionPage[]) => {
     for (const page of pages) {

@@ -16,9 +16,8 @@ export function StaticReportNote() {
   ].filter((p): p is string => p !== null);
   return (
     <p class="muted small" data-testid="static-report-note">
-      This static report is kept under {Math.round((data.maxBytes ?? 0) / 1000)} kB. It holds the failed tests&apos;
-      executions (long values cut at 1000 characters)
-      {summarized > 0 ? `; ${summarized} passing execution(s) are summarized (long values cut)` : ''}
+      This static report is kept under {Math.round((data.maxBytes ?? 0) / 1000)} kB, the failed tests&apos; executions
+      first{summarized > 0 ? `; ${summarized} execution(s) have long values cut` : ''}
       {left.length > 0 ? `; left out: ${left.join(', ')}` : ''}. <code>m3 ui</code> shows everything.
     </p>
   );
