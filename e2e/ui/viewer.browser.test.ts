@@ -102,6 +102,43 @@ async function expectConflictView(page: Page): Promise<void> {
   expect(said).toContain('quoted local');
 }
 
+/**
+ * What a user looking for the failure sees on the first screen (900 px): every failed test, its
+ * message, the failed m3 assertion named by its call site, and a link to its execution, above the
+ * run's tables.
+ */
+async function expectFailuresFirst(page: Page): Promise<void> {
+  await page.waitForSelector('[data-testid=failed-tests]');
+  const shown = await page.$$eval('[data-testid=failed-test]', (items) =>
+    items.map((li) => ({
+      text: li.textContent ?? '',
+      bottom: li.getBoundingClientRect().bottom + window.scrollY,
+      links: Array.from(li.querySelectorAll('a')).map((a) => a.getAttribute('href') ?? ''),
+    })),
+  );
+  const fold = await page.evaluate(() => window.innerHeight);
+  const suites = await page.$$eval('h2', (heads) => {
+    const head = heads.find((h) => h.textContent === 'Suites');
+    return head ? head.getBoundingClientRect().top + window.scrollY : 0;
+  });
+  expect(shown.map((f) => f.text)).toEqual([
+    expect.stringContaining('a failure message with markup'),
+    expect.stringContaining('a quote for the wrong zone is caught'),
+  ]);
+  for (const failed of shown) {
+    expect(failed.bottom).toBeLessThan(fold);
+    expect(failed.bottom).toBeLessThan(suites);
+  }
+  const wrongZone = shown[1]!;
+  expect(wrongZone.text).toContain('shipping_quote');
+  expect(wrongZone.text).toMatch(/m3\.expect\.toHaveToolCall\s*failed\s*tests\/direct\.test\.js:\d+/);
+  // …and by the arguments the assertion was given (saved by the matcher with its verdict).
+  expect(wrongZone.text).toContain('"shipping_quote", {"arguments":{"weight_kg":2,"zone":"far"}}');
+  expect(wrongZone.links.some((href) => href.startsWith('#/executions/exec-'))).toBe(true);
+  // The suite name is not repeated in the case: "ui direct › a quote…", not "ui direct::ui direct a quote…".
+  expect(wrongZone.text).toContain('ui direct › a quote for the wrong zone is caught');
+}
+
 async function canvasSize(page: Page, scope: string): Promise<{ width: number; height: number; inked: boolean }> {
   await page.waitForSelector(`${scope} canvas`);
   return page.$eval(`${scope} canvas`, (canvas) => {
@@ -150,6 +187,7 @@ describe('m3 test --ui serves the new run after Jest finishes', () => {
     );
     await page.screenshot({ path: screenshotPath('run'), fullPage: true });
     await page.screenshot({ path: screenshotPath('run-top') });
+    await expectFailuresFirst(page);
 
     const link = await misreportingExecutionLink(page);
     await page.click(`[data-testid=executions] a[href="${link}"]`);
@@ -271,7 +309,7 @@ describe('m3 test --ui serves the new run after Jest finishes', () => {
   test("Ctrl-C stops the viewer and m3 test exits with the run's own status (1: a test failed)", async () => {
     const status = await viewer.stop();
     expect(status).toBe(1);
-    expect(viewer.output()).toContain('verdict     failed: 1 test(s) failed');
+    expect(viewer.output()).toContain('verdict     failed: 2 test(s) failed');
   });
 });
 
@@ -406,6 +444,8 @@ describe('m3 report RUN --html DIR', () => {
     expect(await page.$eval('h1', (h) => h.textContent)).toContain(secondRunId);
     expect(await page.$('#m3-injected')).toBeNull();
     await page.screenshot({ path: screenshotPath('static-run'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('static-run-top') });
+    await expectFailuresFirst(page);
 
     const link = await misreportingExecutionLink(page);
     await page.click(`[data-testid=executions] a[href="${link}"]`);

@@ -56,6 +56,27 @@ function compactSubject(received: unknown, executionId: string | null, turnId: s
   return scope.safe(received);
 }
 
+/** Longest argument line saved with a verdict (reports show it beside the call site). */
+const MAX_ARGUMENTS_TEXT = 200;
+
+/** The (already redacted) arguments as `"a", {"b":1}`, cut at `MAX_ARGUMENTS_TEXT`; null when there are none. */
+function argumentsText(args: unknown): string | null {
+  if (!Array.isArray(args) || args.length === 0) return null;
+  // A RegExp or an asymmetric matcher (`expect.any(Number)`) is shown as the test wrote it.
+  const literal = (value: unknown): unknown => {
+    if (value instanceof RegExp) return String(value);
+    const asymmetric = value as { asymmetricMatch?: unknown; toAsymmetricMatcher?: () => string } | null;
+    if (typeof asymmetric?.asymmetricMatch === 'function') {
+      return asymmetric.toAsymmetricMatcher?.() ?? String(asymmetric);
+    }
+    return value;
+  };
+  const show = (arg: unknown): string =>
+    arg === undefined ? 'undefined' : (JSON.stringify(arg, (_key, value: unknown) => literal(value)) ?? String(arg));
+  const text = args.map(show).join(', ');
+  return text.length > MAX_ARGUMENTS_TEXT ? `${text.slice(0, MAX_ARGUMENTS_TEXT - 1)}…` : text;
+}
+
 /**
  * Wraps a matcher body with what every m3 matcher does (contract §7): the bounded, redacted message
  * ending in `executionId=...`, the `.not` handling of unusable subjects, and the recording of the
@@ -110,6 +131,7 @@ export function defineMatcher<A extends unknown[]>(
           negated: isNot,
           testPath: this.testPath ?? null,
           line: site.line,
+          argumentsText: argumentsText(scope.safe(args)),
         });
       }
       return { pass, message };

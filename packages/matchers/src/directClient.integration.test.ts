@@ -59,6 +59,8 @@ describe('matchers on a real DirectClient (in-process example server)', () => {
     const recorded = kit.evaluationResults().filter((r) => r.evaluator.startsWith('m3.expect.'));
     expect(recorded.length).toBeGreaterThanOrEqual(15);
     expect(recorded.every((r) => r.executionId === client.executionId)).toBe(true);
+    // A resource read's text assertion is saved like the tool results' ones (issue 27).
+    expect(recorded.map((r) => r.evaluator)).toContain('m3.expect.toHaveTextContaining');
     // The refused negative check on the open client records under its own `not` name.
     expect(recorded.filter((r) => r.status === 'failed').map((r) => r.evaluator)).toEqual([
       'm3.expect.not.toHaveToolCall',

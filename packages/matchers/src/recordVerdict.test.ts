@@ -28,7 +28,13 @@ describe('recording matcher verdicts (contract §7)', () => {
       rationale: 'ok',
       executionId: EXEC_ID,
       turnId: null,
-      metadata: { negated: false, testPath: expect.stringContaining('recordVerdict.test.ts'), line: here + 1 },
+      metadata: {
+        negated: false,
+        testPath: expect.stringContaining('recordVerdict.test.ts'),
+        line: here + 1,
+        // Reports name the assertion by its call site and these arguments (issue 27).
+        arguments: '"get_weather", {"count":2}',
+      },
     });
     // The assertion's arguments and site are part of the subject, so two checks are two lineages.
     expect(kit.checks[0]!.subject).toMatchObject({

@@ -14,6 +14,8 @@ export interface VerdictRecord {
   readonly negated: boolean;
   readonly testPath: string | null;
   readonly line: number | null;
+  /** The assertion's arguments as one short redacted line (`"get_weather", {"count":2}`), so reports can name it. */
+  readonly argumentsText?: string | null;
 }
 
 /**
@@ -36,6 +38,7 @@ export function recordVerdict(kit: KitLike | undefined, verdict: VerdictRecord):
     testPath: verdict.testPath,
     line: verdict.line,
     matcher: verdict.matcherName,
+    ...(verdict.argumentsText != null && { arguments: verdict.argumentsText }),
   };
   let pending: Promise<unknown>;
   try {

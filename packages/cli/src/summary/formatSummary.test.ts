@@ -284,14 +284,26 @@ describe('formatSummary', () => {
       casesAnyPassed: 1,
       statusCounts: { ...zero, passed: 1 },
     });
-    const long = `suite::${'a very long test name '.repeat(5)}`;
-    const byCase = [row(long), ...Array.from({ length: MAX_PRINTED_CASE_ROWS + 2 }, (_, i) => row(`case-${i}`))];
+    const long = `suite::suite ${'a very long test name '.repeat(5)}ending one`;
+    const other = long.replace('ending one', 'ending two');
+    const byCase = [
+      row(long),
+      row(other),
+      ...Array.from({ length: MAX_PRINTED_CASE_ROWS + 2 }, (_, i) => row(`case-${i}`)),
+    ];
     const text = formatSummary(summary({ agents: { byHarness: [], byModel: [], byCase } }));
-    expect(text).toContain(`    m3.expect.toHaveToolCall  ${long.slice(0, 59)}…  100.0%`);
-    expect(text).not.toContain(long.slice(0, 61));
-    expect(text).toContain(`case-${MAX_PRINTED_CASE_ROWS - 2}  `);
-    expect(text).not.toContain(`case-${MAX_PRINTED_CASE_ROWS - 1}  `);
-    expect(text).toContain('    … 3 more case row(s) in feedback.json (or --json)\n');
+    // The suite is not repeated, and the cut is in the middle: two cases differing at the end stay apart.
+    const shown = (id: string) => {
+      const label = id.replace('suite::suite ', 'suite › ');
+      return `${label.slice(0, 20)}…${label.slice(label.length - 39)}`;
+    };
+    expect(text).toContain(`    m3.expect.toHaveToolCall  ${shown(long)}  100.0%`);
+    expect(text).toContain(`    m3.expect.toHaveToolCall  ${shown(other)}  100.0%`);
+    expect(shown(long)).toHaveLength(60);
+    expect(shown(long)).not.toBe(shown(other));
+    expect(text).toContain(`case-${MAX_PRINTED_CASE_ROWS - 3}  `);
+    expect(text).not.toContain(`case-${MAX_PRINTED_CASE_ROWS - 2}  `);
+    expect(text).toContain('    … 4 more case row(s) in feedback.json (or --json)\n');
   });
 
   test('timed-out executions: test, agent, stage, operation and elapsed/timeout ms', () => {

@@ -1,6 +1,7 @@
 // The plain-text summary printed after Jest's output (and by `m3 report`).
 import { formatCassetteLines } from '../cassettes/cassetteSummary';
 import { formatComparison } from '../baseline/formatComparison';
+import { caseLabel } from '../ui/shape/caseLabel';
 import { formatSurfaceBlock } from '../surface/formatSurfaceBlock';
 import { formatJudgeBudgetLine } from './judgeBudgetUsage';
 import type { AgentGroupStats, AgentPassRates, ProtocolPassRates, RunSummary, TimedOutExecution } from './RunSummary';
@@ -47,8 +48,12 @@ function agentRows(rows: readonly AgentGroupStats[], label: (row: AgentGroupStat
 export const MAX_PRINTED_CASE_ROWS = 30;
 const MAX_LABEL = 60;
 
+// Cut in the middle: case names share their start (the suite, the describe block) and differ at
+// the end, so a cut tail would print different cases as the same 60 characters.
 function shorten(label: string): string {
-  return label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label;
+  if (label.length <= MAX_LABEL) return label;
+  const head = 20;
+  return `${label.slice(0, head)}…${label.slice(label.length - (MAX_LABEL - head - 1))}`;
 }
 
 /** The `agents` section: pass rates of agent executions per harness, per model and per case. */
@@ -58,7 +63,7 @@ function formatAgents(agents: AgentPassRates): string[] {
   const sections: Array<[string, AgentGroupStats[], (row: AgentGroupStats) => string]> = [
     ['by harness', agents.byHarness, (row) => row.harness ?? '(none)'],
     ['by model', agents.byModel, (row) => `${row.harness ?? '(none)'}:${row.model ?? '(none)'}`],
-    ['by case', cases, (row) => row.caseId ?? '(no case)'],
+    ['by case', cases, (row) => (row.caseId === null ? '(no case)' : caseLabel(row.caseId))],
   ];
   for (const [title, rows, label] of sections) {
     lines.push(`  ${title}`);

@@ -5,6 +5,7 @@ import {
   type EvaluationResult,
   type EvaluationStatus,
   type ExecutionStore,
+  type JsonObject,
   type RunRecord,
 } from '@sf-m3/core';
 import { executionRecord } from '../../../core/src/store/storeFixtures.testkit';
@@ -19,7 +20,13 @@ export interface SeedTest {
   retryIndex?: number;
   caseId?: string;
   failureMessage?: string;
-  evaluations?: { evaluator: string; status: EvaluationStatus; required?: boolean; rationale?: string }[];
+  evaluations?: {
+    evaluator: string;
+    status: EvaluationStatus;
+    required?: boolean;
+    rationale?: string;
+    metadata?: JsonObject;
+  }[];
   requiredEvaluators?: string[];
   /** An agent execution's labels (a `test.m3` expansion's harness, model and trial). */
   agent?: { harness: string; model: string; trial: number };
@@ -160,7 +167,7 @@ export async function seedRun(
         subjectDigest: String(index).padStart(64, '0'),
         createdAt: instant(),
         provenance: { kind: 'matcher' },
-        metadata: {},
+        metadata: evaluation.metadata ?? {},
       };
       await store.saveEvaluation({
         result,

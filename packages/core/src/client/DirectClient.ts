@@ -180,7 +180,9 @@ export class DirectClient extends DirectOperations {
       requireString(uri, 'readResource(uri)');
       const result = await this.request('resources/read', (o) => this.sdkClient.readResource({ uri }, o));
       const text = result.contents.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('');
-      return { contents: result.contents, text };
+      // Linked like a tool result, so `toHaveText` on a read is saved with its execution.
+      const read: ResourceReadResult = { contents: result.contents, text, executionId: this.executionId };
+      return linkToKit(read, this.host.linkTarget);
     });
   }
 

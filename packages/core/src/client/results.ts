@@ -54,6 +54,8 @@ export interface PromptsPage extends CacheHints {
 export interface ResourceReadResult {
   readonly contents: ReadResourceResult['contents'];
   readonly text: string;
+  /** The execution the read belongs to, so an assertion on it is saved with it, as a tool result's is. */
+  readonly executionId?: string;
 }
 
 /** `completion/complete`. */

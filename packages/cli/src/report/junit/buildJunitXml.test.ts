@@ -21,6 +21,33 @@ async function junitOf(tests: SeedTest[], redactor = new Redactor([SECRET])) {
 }
 
 describe('buildJunitXml', () => {
+  test('two assertions of one matcher in a test are two distinct properties, named by call site', async () => {
+    const site = (line: number) => ({ testPath: '/project/tests/git.test.ts', line, matcher: 'toHaveToolCall' });
+    const { report } = await junitOf([
+      {
+        suite: 'git',
+        fullName: 'git status and log',
+        outcome: 'failed',
+        failureMessage: 'git_log was not called',
+        evaluations: [
+          { evaluator: 'm3.expect.toHaveToolCall', status: 'passed', metadata: site(10) },
+          { evaluator: 'm3.expect.toHaveToolCall', status: 'failed', metadata: site(12) },
+          { evaluator: 'quote.tone.v1', status: 'passed' },
+        ],
+      },
+    ]);
+    const names = report.suites
+      .flatMap((s) => s.cases)
+      .find((c) => c.name === 'git status and log')!
+      .properties.map(([name]) => name)
+      .filter((name) => name.startsWith('m3.evaluation.'));
+    expect(names).toEqual([
+      'm3.evaluation.m3.expect.toHaveToolCall@tests/git.test.ts:10',
+      'm3.evaluation.m3.expect.toHaveToolCall@tests/git.test.ts:12',
+      'm3.evaluation.quote.tone.v1',
+    ]);
+  });
+
   test('one testcase per final attempt, with retries, case id, executions and verdicts as properties', async () => {
     const { runId, report } = await junitOf([
       {

@@ -8,6 +8,7 @@ import type { AttemptRecord, EvaluationResult, Redactor } from '@sf-m3/core';
 import type { ReportData } from '../collectReportData';
 import { failureHeadline, fullFailureMessage } from '../../summary/failureText';
 import { surfaceJunitProperties } from '../../surface/surfaceJunitProperties';
+import { distinctEvaluationNames } from './distinctEvaluationNames';
 import { xmlAttributes, xmlText } from './xmlText';
 
 /** Name of the suite that holds attempts recorded without a `describe.m3` suite. */
@@ -107,13 +108,15 @@ export function buildJunitXml(data: ReportData, redactor: Redactor): string {
     for (const attempt of earlier) {
       properties.push([`m3.retry.${attempt.retryIndex}.outcome`, attempt.outcome ?? 'unfinished']);
     }
+    // Evaluation property names are distinct within the test case (call site, then a counter).
+    const judged = final.executionIds.flatMap((id) => byExecution.get(id) ?? []);
+    const names = distinctEvaluationNames(judged, data.cwd);
+    let next = 0;
     for (const executionId of final.executionIds) {
       properties.push(['m3.executionId', executionId]);
       for (const e of byExecution.get(executionId) ?? []) {
-        properties.push([
-          `m3.evaluation.${e.evaluator}`,
-          verdictValue(e, e.required || requiredIds.has(e.evaluationId)),
-        ]);
+        properties.push([names[next]!, verdictValue(e, e.required || requiredIds.has(e.evaluationId))]);
+        next += 1;
       }
     }
 

@@ -75,13 +75,13 @@ describe('formatMarkdownSummary', () => {
     expect(row).toContain(
       '&lt;img src=x onerror=alert(1)&gt; [click](https://evil.example) **bold** | cell [REDACTED] # heading',
     );
-    // The failed-tests table still has two cells per row.
+    // The failed-tests table still has its three cells per row (test, what went wrong, failed assertions).
     const failedTable = html.slice(html.indexOf('<h3>Failed tests</h3>'));
     const firstRow = failedTable.slice(
       failedTable.indexOf('<tbody>'),
       failedTable.indexOf('</tr>', failedTable.indexOf('<tbody>')),
     );
-    expect(firstRow.match(/<td>/g)).toHaveLength(2);
+    expect(firstRow.match(/<td>/g)).toHaveLength(3);
   });
 });
 

@@ -5,7 +5,8 @@
 import { JudgeErrorCode, type Redactor } from '@sf-m3/core';
 import type { ReportData } from '../collectReportData';
 import { formatRate } from '../../summary/formatSummary';
-import type { BaselineComparison } from '../../summary/RunSummary';
+import type { BaselineComparison, FailedTest } from '../../summary/RunSummary';
+import { assertionLabel, assertionText } from '../../ui/shape/assertionLabel';
 import { markdownCode, markdownTable, markdownText } from './markdownText';
 
 /** Failed tests and required failures listed before the rest are left to feedback.json. */
@@ -70,6 +71,20 @@ export function formatMarkdownSummary(data: ReportData, redactor: Redactor): str
     for (const reason of summary.reasons) lines.push(`- ${markdownText(redact(reason))}`);
     lines.push('');
   }
+  // What failed comes first: each failed test, what went wrong and the m3 assertions that failed in it.
+  if (summary.failedTests.length > 0) {
+    const shown = summary.failedTests.slice(0, MAX_MARKDOWN_ROWS);
+    lines.push(
+      '### Failed tests',
+      '',
+      ...markdownTable(
+        ['Test', 'What went wrong', 'Failed assertions'],
+        shown.map((t) => [redact(t.fullName), redact(t.message ?? ''), redact(failedAssertionsOf(t, data))]),
+      ),
+      ...more(summary.failedTests.length, shown.length),
+      '',
+    );
+  }
   const a = summary.attempts;
   const finals = a.total - countRetries(data);
   lines.push(
@@ -123,19 +138,6 @@ export function formatMarkdownSummary(data: ReportData, redactor: Redactor): str
     );
   }
 
-  if (summary.failedTests.length > 0) {
-    const shown = summary.failedTests.slice(0, MAX_MARKDOWN_ROWS);
-    lines.push(
-      '### Failed tests',
-      '',
-      ...markdownTable(
-        ['Test', 'What went wrong'],
-        shown.map((t) => [redact(t.fullName), redact(t.message ?? '')]),
-      ),
-      ...more(summary.failedTests.length, shown.length),
-      '',
-    );
-  }
   if (summary.requiredFailures.length > 0) {
     const shown = summary.requiredFailures.slice(0, MAX_MARKDOWN_ROWS);
     lines.push(
@@ -157,6 +159,22 @@ export function formatMarkdownSummary(data: ReportData, redactor: Redactor): str
   if (summary.baseline !== null) lines.push(...regressionLines(summary.baseline, redact));
   else if (summary.baselineNote !== null) lines.push(markdownText(redact(`Baseline: ${summary.baselineNote}`)), '');
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** The evaluations that did not pass in a failed test's executions, each with its call site. */
+function failedAssertionsOf(test: FailedTest, data: ReportData): string {
+  const executions = new Set(
+    data.attempts
+      .filter((a) => a.testPath === test.testPath && a.fullName === test.fullName)
+      .flatMap((a) => a.executionIds),
+  );
+  return data.evaluations
+    .filter((e) => e.executionId !== null && executions.has(e.executionId) && e.status !== 'passed')
+    .map((e) => {
+      const where = assertionText(assertionLabel(e, data.cwd));
+      return `${e.evaluator} ${e.status}${where === '' ? '' : ` at ${where}`}`;
+    })
+    .join('; ');
 }
 
 /** Attempts that were retries of an earlier attempt of the same test. */

@@ -35,7 +35,7 @@ export class ViewerApi {
   }
 
   execution(executionId: string): Promise<ExecutionPage> {
-    return this.redacted(executionPage(this.store, executionId));
+    return this.redacted(executionPage(this.store, executionId, this.context.cwd));
   }
 
   evidence(executionId: string, evidenceId: string): Promise<RawEvidence> {

@@ -13,6 +13,7 @@ import {
   type TraceSummary,
   type TurnRecord,
 } from '@sf-m3/core';
+import { assertionLabel, assertionText } from '../shape/assertionLabel';
 import { attemptOf, executionFailure, type ExecutionFailure } from '../shape/executionFailure';
 import { ViewerNotFound } from './ViewerNotFound';
 
@@ -33,7 +34,8 @@ export interface ExecutionPage {
   failure: ExecutionFailure | null;
   /** The test attempt it ran in, when one is linked. */
   attempt: { attemptId: string; fullName: string; outcome: string | null } | null;
-  evaluations: EvaluationResult[];
+  /** Each row with `assertion`: the call site (and tool and arguments when recorded) naming it, or ''. */
+  evaluations: (EvaluationResult & { assertion: string })[];
   sessions: SessionRecord[];
   turns: TurnRecord[];
 }
@@ -52,7 +54,7 @@ async function executionOf(store: ExecutionStore, executionId: string): Promise<
 }
 
 /** Reads an execution and everything recorded with it. */
-export async function executionPage(store: ExecutionStore, executionId: string): Promise<ExecutionPage> {
+export async function executionPage(store: ExecutionStore, executionId: string, cwd?: string): Promise<ExecutionPage> {
   const execution = await executionOf(store, executionId);
   let trace: ExecutionPage['trace'] = null;
   let traceError: string | null = null;
@@ -78,7 +80,8 @@ export async function executionPage(store: ExecutionStore, executionId: string):
   const found = attemptOf(execution, attempts);
   const attempt = found && { attemptId: found.attemptId, fullName: found.fullName, outcome: found.outcome };
   const failure = executionFailure(execution, found, trace?.timeline ?? []);
-  return { execution, trace, traceError, failure, attempt, evaluations, sessions, turns };
+  const named = evaluations.map((e) => ({ ...e, assertion: assertionText(assertionLabel(e, cwd)) }));
+  return { execution, trace, traceError, failure, attempt, evaluations: named, sessions, turns };
 }
 
 /** Every evidence reference a timeline names (raw frames, captured stderr). */

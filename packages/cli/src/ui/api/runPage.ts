@@ -4,6 +4,7 @@ import type { AttemptRecord, ExecutionStore, Redactor } from '@sf-m3/core';
 import { resolveBaseline } from '../../baseline/resolveBaseline';
 import type { RunSummary } from '../../summary/RunSummary';
 import { buildRunSummary } from '../../summary/buildRunSummary';
+import { failedTestEntries, type FailedTestEntry } from '../shape/failedTestEntries';
 import { ViewerNotFound } from './ViewerNotFound';
 
 /** A pass rate of one evaluator on one case. */
@@ -19,8 +20,13 @@ export interface CaseRate {
 /** The run view's data. */
 export interface RunPage {
   summary: RunSummary;
+  /** The failed tests with their executions and failed assertions, shown first (the first `MAX_LISTED_FAILED_TESTS`). */
+  failedTests: FailedTestEntry[];
   attempts: AttemptRecord[];
+  /** Evaluator × case pairs that did not all pass (the ones a reader looks for), worst first. */
   caseRates: CaseRate[];
+  /** Evaluator × case pairs where every evaluation passed, counted but not listed. */
+  caseRatesAllPassed: number;
   executionCount: number;
 }
 
@@ -30,6 +36,9 @@ export interface RunPageContext {
   resultsDb: string;
   cwd: string;
 }
+
+/** Failed tests joined with their executions and assertions, at most (the attempts list has all). */
+export const MAX_LISTED_FAILED_TESTS = 50;
 
 /** Builds the run view's data; an unknown run is `ViewerNotFound`. */
 export async function runPage(store: ExecutionStore, runId: string, context: RunPageContext): Promise<RunPage> {
@@ -46,7 +55,7 @@ export async function runPage(store: ExecutionStore, runId: string, context: Run
     jestExit: null,
   });
   const byCase = await store.aggregateEvaluations({ filters: { runId: [runId] }, groupBy: ['evaluator', 'caseId'] });
-  const caseRates: CaseRate[] = byCase.groups.map((g) => ({
+  const allCaseRates: CaseRate[] = byCase.groups.map((g) => ({
     evaluator: g.key.evaluator ?? '',
     caseId: g.key.caseId ?? null,
     passRate: g.values.passRate,
@@ -54,10 +63,29 @@ export async function runPage(store: ExecutionStore, runId: string, context: Run
     passed: g.values.passedCount,
     expected: g.values.expectedCount,
   }));
+  const allPassed = (c: CaseRate) => c.expected > 0 && c.passed === c.expected;
+  const caseRates = allCaseRates.filter((c) => !allPassed(c)).sort((a, b) => (a.passRate ?? -1) - (b.passRate ?? -1));
+  const caseRatesAllPassed = allCaseRates.length - caseRates.length;
   const shownAttempts = attempts.map((a) => ({
     ...a,
     fullName: context.redactor.redactText(a.fullName),
     failureMessage: a.failureMessage === null ? null : context.redactor.redactText(a.failureMessage),
   }));
-  return { summary, attempts: shownAttempts, caseRates, executionCount: await store.countExecutions({ runId }) };
+  const listed = summary.failedTests.slice(0, MAX_LISTED_FAILED_TESTS);
+  const failedAttempts = attempts.filter((a) =>
+    listed.some((t) => t.testPath === a.testPath && t.fullName === context.redactor.redactText(a.fullName)),
+  );
+  const [executions, evaluations] = await Promise.all([
+    Promise.all(failedAttempts.map((a) => store.listExecutions({ runId, attemptId: a.attemptId }))),
+    listed.length === 0 ? [] : store.listEvaluations({ runId }),
+  ]);
+  const failedTests = failedTestEntries(listed, shownAttempts, executions.flat(), evaluations, context.cwd);
+  return {
+    summary,
+    failedTests,
+    attempts: shownAttempts,
+    caseRates,
+    caseRatesAllPassed,
+    executionCount: await store.countExecutions({ runId }),
+  };
 }

@@ -3,6 +3,7 @@
 // store aggregates; the viewer only reshapes groups into chart series.
 import type { AggregationLabel, ExecutionStore, TimeBucket } from '@sf-m3/core';
 import { isTrendGroup, RUN_LIST_LIMIT, TREND_BUCKETS, type TrendBucket } from './apiPaths';
+import { testPassRate } from '../shape/testPassRate';
 import { ViewerBadRequest } from './ViewerNotFound';
 
 /** One point of a series: an x value (seconds since the epoch) and the rate there. */
@@ -27,6 +28,8 @@ export interface TrendsPage {
   group: string;
   bucket: TrendBucket;
   series: TrendSeries[];
+  /** Tests passed per run (passed / (passed + failed) attempts), charted beside the evaluations; null for day and week buckets. */
+  tests: TrendPoint[] | null;
 }
 
 /** Checks the query of `/api/trends`. */
@@ -57,9 +60,10 @@ export async function trendsPage(store: ExecutionStore, group: string, bucket: T
     line.points.push(point);
     series.set(id, line);
   };
+  let tests: TrendPoint[] | null = null;
   if (bucket === 'run') {
     const runs = await store.listRuns({ limit: RUN_LIST_LIMIT });
-    if (runs.length === 0) return { group, bucket, series: [] };
+    if (runs.length === 0) return { group, bucket, series: [], tests: [] };
     const started = new Map(runs.map((r) => [r.runId, Date.parse(r.startedAt) / 1000]));
     const report = await store.aggregateEvaluations({
       filters: { runId: runs.map((r) => r.runId) },
@@ -69,6 +73,19 @@ export async function trendsPage(store: ExecutionStore, group: string, bucket: T
       const runId = g.key.runId ?? '';
       add(g.key, point(started.get(runId) ?? 0, runId, g.values));
     }
+    tests = runs
+      .map((run) => {
+        const rate = testPassRate(run.counts);
+        return {
+          x: started.get(run.runId) ?? 0,
+          at: run.runId,
+          passRate: rate.passRate,
+          interval: null,
+          passed: rate.passed,
+          expected: rate.passed + rate.failed,
+        };
+      })
+      .sort((a, b) => a.x - b.x);
   } else {
     const report = await store.aggregateEvaluations({ groupBy: [...labels, bucket as TimeBucket] });
     for (const g of report.groups) {
@@ -78,7 +95,7 @@ export async function trendsPage(store: ExecutionStore, group: string, bucket: T
   }
   const sorted = [...series.values()].map((s) => ({ ...s, points: s.points.sort((a, b) => a.x - b.x) }));
   sorted.sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)));
-  return { group, bucket, series: sorted };
+  return { group, bucket, series: sorted, tests };
 }
 
 function point(

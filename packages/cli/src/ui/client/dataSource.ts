@@ -6,6 +6,12 @@ export interface EmbeddedData {
   mode: 'static';
   runId: string;
   generatedAt: string;
+  /** The size budget the report was written within (reports written before it was set have none). */
+  maxBytes?: number;
+  /** Executions embedded with long strings cut. */
+  summarizedExecutions?: number;
+  /** Answers left out to stay within `maxBytes`. */
+  omitted?: { executions: number; evidence: number; trends: number };
   responses: Record<string, unknown>;
 }
 
@@ -28,7 +34,12 @@ export async function load<T>(path: string): Promise<T> {
   const data = embeddedData();
   if (data !== null) {
     if (!(path in data.responses)) {
-      throw new LoadError(`this static report holds run ${data.runId} only; open the rest with \`m3 ui\``);
+      const left = data.omitted ? data.omitted.executions + data.omitted.evidence + data.omitted.trends : 0;
+      throw new LoadError(
+        left > 0
+          ? `this static report holds run ${data.runId} within ${Math.round((data.maxBytes ?? 0) / 1000)} kB, and this part did not fit; open it with \`m3 ui\``
+          : `this static report holds run ${data.runId} only; open the rest with \`m3 ui\``,
+      );
     }
     return data.responses[path] as T;
   }

@@ -21,6 +21,7 @@ import { CassetteBadge } from '../components/CassetteBadge';
 import { duration, instant } from '../format';
 import { href } from '../route';
 import { useLoad } from '../useLoad';
+import { EvaluationRows } from './EvaluationRows';
 import { Evidence } from './Evidence';
 import { Reasoning } from './Reasoning';
 import { RuntimePanel } from './RuntimePanel';
@@ -158,30 +159,7 @@ function Execution({ page }: { page: ExecutionPage }) {
       </Section>
 
       <Section title="Evaluations" id="evaluations">
-        <table class="grid" data-testid="evaluations">
-          <thead>
-            <tr>
-              <th>Evaluator</th>
-              <th>Status</th>
-              <th>Required</th>
-              <th>Score</th>
-              <th>Rationale</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.evaluations.map((e) => (
-              <tr key={e.evaluationId}>
-                <td>{e.evaluator}</td>
-                <td>
-                  <Status value={e.status} />
-                </td>
-                <td>{e.required ? 'yes' : 'no'}</td>
-                <td>{e.score ?? '–'}</td>
-                <td>{e.rationale ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <EvaluationRows evaluations={page.evaluations} />
       </Section>
 
       <Section title="Timeline" id="timeline">

@@ -13,6 +13,9 @@ import { duration, instant } from '../format';
 import { href } from '../route';
 import { useLoad } from '../useLoad';
 import { BaselineSection } from './BaselineSection';
+import { caseLabel } from '../../shape/caseLabel';
+import { FailedTests } from './FailedTests';
+import { StaticReportNote } from './StaticReportNote';
 import { SurfaceSection } from './SurfaceSection';
 
 /** The run view. */
@@ -43,6 +46,8 @@ function Run({ page }: { page: RunPage }) {
           ))}
         </ul>
       ) : null}
+      <FailedTests page={page} />
+      <StaticReportNote />
 
       <Section title="Suites">
         <table class="grid">
@@ -127,6 +132,12 @@ function Run({ page }: { page: RunPage }) {
         </Section>
       ) : null}
       <Section title="Per case">
+        <p class="muted">
+          {page.caseRates.length === 0
+            ? 'Every evaluator passed on every case'
+            : 'Evaluator × case pairs that did not all pass, worst first'}
+          {page.caseRatesAllPassed > 0 ? `; ${page.caseRatesAllPassed} pair(s) where all passed are not listed.` : '.'}
+        </p>
         <table class="grid" data-testid="case-rates">
           <thead>
             <tr>
@@ -139,7 +150,7 @@ function Run({ page }: { page: RunPage }) {
             {page.caseRates.map((c) => (
               <tr key={`${c.evaluator} ${c.caseId ?? ''}`}>
                 <td>{c.evaluator}</td>
-                <td>{c.caseId ?? '–'}</td>
+                <td>{c.caseId ? caseLabel(c.caseId) : '–'}</td>
                 <td>
                   <Rate rate={c.passRate} range={c.interval} passed={c.passed} expected={c.expected} />
                 </td>
@@ -280,7 +291,7 @@ function Executions({ runId, total }: { runId: string; total: number }) {
                       ) : null}
                       {e.failure ? <div class="small failure-line">{e.failure}</div> : null}
                     </td>
-                    <td>{e.caseId ?? '–'}</td>
+                    <td>{e.caseId ? caseLabel(e.caseId) : '–'}</td>
                     <td>{[e.labels.harness, e.labels.model, e.labels.trial].filter(Boolean).join(' / ') || '–'}</td>
                     <td>{instant(e.createdAt)}</td>
                   </tr>

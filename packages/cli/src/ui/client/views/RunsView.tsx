@@ -3,17 +3,27 @@ import { useMemo } from 'preact/hooks';
 import type { RunsPage } from '../../api/runsPage';
 import { apiPaths } from '../../api/apiPaths';
 import { Loading, Rate, Section, Status } from '../components/Bits';
+import { testPassRate } from '../../shape/testPassRate';
 import { TrendChart, type ChartSeries } from '../components/TrendChart';
 import { instant } from '../format';
 import { href } from '../route';
 import { useLoad } from '../useLoad';
 
+// Tests passed is charted beside the evaluations: 4 of 14 tests failing must not read as 98.5%.
 function trendOf(page: RunsPage): ChartSeries[] {
-  const points = page.runs
+  const at = (r: RunsPage['runs'][number]) => Date.parse(r.run.startedAt) / 1000;
+  const evaluations = page.runs
     .filter((r) => r.passRate !== null)
-    .map((r) => ({ x: Date.parse(r.run.startedAt) / 1000, y: r.passRate, lo: null, hi: null }))
+    .map((r) => ({ x: at(r), y: r.passRate, lo: null, hi: null }))
     .sort((a, b) => a.x - b.x);
-  return points.length === 0 ? [] : [{ label: 'pass rate of all evaluations', points }];
+  const tests = page.runs
+    .map((r) => ({ x: at(r), y: testPassRate(r.run.counts).passRate, lo: null, hi: null }))
+    .filter((p) => p.y !== null)
+    .sort((a, b) => a.x - b.x);
+  const series: ChartSeries[] = [];
+  if (tests.length > 0) series.push({ label: 'tests passed', points: tests });
+  if (evaluations.length > 0) series.push({ label: 'pass rate of all evaluations', points: evaluations });
+  return series;
 }
 
 /** The runs view. */
@@ -27,8 +37,8 @@ function RunsTable({ page }: { page: RunsPage }) {
   return (
     <>
       <h1>Runs</h1>
-      <Section title="Pass rate over runs">
-        <TrendChart series={trend} height={200} testId="runs-trend" />
+      <Section title="Tests passed and evaluations passed over runs">
+        <TrendChart series={trend} height={200} testId="runs-trend" intervals={false} />
       </Section>
       <Section title={`The ${page.runs.length} newest runs`}>
         <table class="grid" data-testid="runs-table">

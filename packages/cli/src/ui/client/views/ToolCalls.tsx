@@ -4,6 +4,7 @@
 import type { EvidenceConflict, ReportedToolCall, ToolCallEntry, WireToolCall } from '@sf-m3/core';
 import { JsonBlock, Observed, Status } from '../components/Bits';
 import { duration } from '../format';
+import { ToolResult } from './ToolResult';
 
 /** What a disagreement on each field means. */
 const CONFLICT_NOTES: Record<EvidenceConflict['field'], string> = {
@@ -107,7 +108,7 @@ export function ToolCalls({ calls, direct = false }: { calls: readonly ToolCallE
                       </dd>
                       <dt>result</dt>
                       <dd>
-                        <Observed obs={wire.result} />
+                        <Observed obs={wire.result} render={(v) => <ToolResult value={v} />} />
                       </dd>
                     </dl>
                   );
@@ -137,7 +138,7 @@ export function ToolCalls({ calls, direct = false }: { calls: readonly ToolCallE
                         </dd>
                         <dt>result</dt>
                         <dd>
-                          <Observed obs={reported.result} />
+                          <Observed obs={reported.result} render={(v) => <ToolResult value={v} />} />
                         </dd>
                       </dl>
                     );
