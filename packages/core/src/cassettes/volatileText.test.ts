@@ -23,6 +23,7 @@ describe('isClientMintedId', () => {
   it('knows the ids a client mints for its request items, not the ids a model gave', () => {
     expect(isClientMintedId('msg_0f8e1c2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b')).toBe(true);
     expect(isClientMintedId('0f8e1c2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b')).toBe(true);
+    expect(isClientMintedId('fco_01a241e2-2d76-7f23-80ce-d18f3571451b')).toBe(true);
     expect(isClientMintedId('call_abc')).toBe(false);
     expect(isClientMintedId('shipping')).toBe(false);
     expect(isClientMintedId(7)).toBe(false);
@@ -42,7 +43,12 @@ describe('a request recorded one day matches the same request the next', () => {
           instructions: `You are Codex. Current date: ${day}.`,
           input: [
             { id: itemId, type: 'message', role: 'user', content: [{ type: 'input_text', text: 'quote 2 kg' }] },
-            { type: 'function_call_output', call_id: 'call_1', output: `Wall time: ${wall} seconds\nOutput: 9 USD` },
+            {
+              id: itemId.replace('msg_', 'fco_'),
+              type: 'function_call_output',
+              call_id: 'call_1',
+              output: `Wall time: ${wall} seconds\nOutput: 9 USD`,
+            },
           ],
         }),
       },

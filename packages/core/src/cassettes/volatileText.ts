@@ -23,11 +23,12 @@ export function hideVolatileText(text: string): string {
 }
 
 const GENERATED_ID =
-  /^(?:(?:msg|rs|fc|ctc|cu|ws|mcp|item)_[A-Za-z0-9-]{8,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+  /^(?:(?:msg|rs|fc|fco|ctc|cu|ws|mcp|item)_[A-Za-z0-9-]{8,}|(?:[a-z]{1,10}_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+/^(?:(?:msg|rs|fc|ctc|cu|ws|mcp|item)_[A-Za-z0-9-]{8,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 /**
  * True for an `id` a client mints for its own request items (Codex gives every Responses input
- * item a fresh `msg_<uuid>`): dropped before matching. Ids the model gave (`call_…`) are kept: a
+ * item a fresh `msg_<uuid>`, every tool output an `fco_<uuid>`): dropped before matching. Ids the model gave (`call_…`) are kept: a
  * replayed answer gives them back unchanged.
  */
 export function isClientMintedId(value: unknown): boolean {
