@@ -90,7 +90,7 @@ describe('m3 test --trials 3 on an ACP agent suite', () => {
       / {2}by model\n(?:.*\n)*? {4}m3\.expect\.toHaveToolCall\s+acp:fixture\s+100\.0%.*3\/3\n/,
     );
     expect(run.stdout).toMatch(
-      / {2}by case\n(?:.*\n)*? {4}m3\.expect\.toHaveToolCall\s+shipping::shipping quotes a parcel\s+100\.0%.*3\/3\n/,
+      / {2}by case\n(?:.*\n)*? {4}m3\.expect\.toHaveToolCall\s+shipping › quotes a parcel\s+100\.0%.*3\/3\n/,
     );
     // `m3 report` reads the same rates back from the database.
     const report = await runM3Async(['report', runId], folder);

@@ -2,29 +2,33 @@
 // Jest cache has no durations yet (a fresh clone, CI). Seconds of one file under the full run's two
 // workers on the 2-core machine (`npx jest --json --outputFile=…`, then
 // `node scripts/slowest-test-files.js …` prints these lines). Only the order matters, so refresh
-// them when a file's cost changes a lot, not on every run (last refreshed from a full run of 386
-// files on 2026-12-04, 905 s).
+// them when a file's cost changes a lot, not on every run (last refreshed from a full run of 438
+// files on 2026-12-04, 906 s).
 'use strict';
 
 /** Seconds per test file (path from the repository root) of the files known to be slow. */
 const KNOWN_SECONDS = {
+  // The install files' own work; whichever starts first also builds the shared install.
   'e2e/install/install.test.ts': 66,
   'e2e/install/installTypescript6.test.ts': 47,
   'e2e/install/installTypescript59.test.ts': 45,
   'e2e/install/installPostgres.test.ts': 46,
   'e2e/install/installPnpm.test.ts': 74,
-  'e2e/faults/runFaults.test.ts': 72,
-  'e2e/userProject.test.ts': 69,
-  'e2e/ui/viewer.browser.test.ts': 63,
-  'e2e/cli.test.ts': 51,
-  'e2e/faults/badServers.test.ts': 48,
-  'e2e/examplesTypes.test.ts': 48,
-  'packages/store-sqlite/src/storageSize.test.ts': 41,
-  'e2e/init.test.ts': 39,
-  'packages/store-sqlite/src/SQLiteExecutionStore.concurrency.test.ts': 36,
-  'e2e/environment.test.ts': 36,
-  'e2e/retention/retention.test.ts': 35,
+  'e2e/install/installEras.test.ts': 25,
+  'e2e/faults/runFaults.test.ts': 102,
+  'e2e/userProject.test.ts': 88,
+  'e2e/ui/viewer.browser.test.ts': 80,
+  'e2e/examplesTypes.test.ts': 54,
+  'e2e/init.test.ts': 48,
+  'e2e/faults/badServers.test.ts': 45,
+  'e2e/cassettes/cassettes.test.ts': 43,
+  'e2e/cli.test.ts': 42,
+  'e2e/cliAgents.test.ts': 35,
+  'e2e/environment.test.ts': 34,
+  'e2e/retention/retention.test.ts': 28,
   'packages/matchers/src/types.test.ts': 23,
+  'e2e/regressions/regressions.test.ts': 23,
+  'e2e/shards/shardedRun.test.ts': 22,
 };
 
 /** What an e2e file not in the table is taken to cost: each one starts real Jest or m3 runs. */
@@ -40,6 +44,7 @@ const SHARED_INSTALL_FILES = [
   'e2e/install/installTypescript59.test.ts',
   'e2e/install/installPostgres.test.ts',
   'e2e/install/installPnpm.test.ts',
+  'e2e/install/installEras.test.ts',
 ];
 
 /** Seconds the shared install takes to build (pack, npm install with sqlite3 from source). */
