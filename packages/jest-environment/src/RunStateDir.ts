@@ -1,3 +1,4 @@
+import type { CassetteFileReport } from '@sf-m3/core';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -23,27 +24,8 @@ export interface RunProblemReport {
   readonly message: string;
 }
 
-/**
- * What one test file's cassette did (contract §24), reported at the file's end: global teardown
- * hands these to the `m3` CLI for the summary's `cassettes` line and its obsolete entries. Not a
- * problem: it never fails the run.
- */
-export interface CassetteFileReport {
-  readonly kind: 'cassette_file';
-  readonly testPath: string;
-  /** Exchanges served from the cassette. */
-  readonly replayed: number;
-  /** Exchanges recorded live. */
-  readonly recorded: number;
-  /** Entries nothing asked for (counted only when the whole file ran). */
-  readonly obsolete: number;
-  /** Full names of the obsolete tests, sorted; redacted. */
-  readonly obsoleteTests: readonly string[];
-  /** True when the cassette file was written. */
-  readonly written: boolean;
-  /** True when the obsolete entries were removed from the file (`--update-cassettes` on a whole file). */
-  readonly removed: boolean;
-}
+/** What a test file's cassette did (contract §24): one home, in `@sf-m3/core`. */
+export type { CassetteFileReport };
 
 /** One report a worker leaves for global teardown. */
 export type RunReport = RequiredFailureReport | RunProblemReport | CassetteFileReport;

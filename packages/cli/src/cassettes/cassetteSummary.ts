@@ -2,27 +2,9 @@
 // were served (counted by their `metadata.cassette` label, which the stores save), and the obsolete
 // cassette entries the Jest workers reported at each file's end, listed the way Jest lists obsolete
 // snapshots.
-import type { ExecutionRecord } from '@sf-m3/core';
+import type { CassetteFileReport, ExecutionRecord } from '@sf-m3/core';
 
-/**
- * What one test file's cassette did, as the preset's environment reports it at the file's end
- * (`{ kind: 'cassette_file', … }` in the run's state folder, handed to the CLI by global teardown).
- */
-export interface CassetteFileReport {
-  readonly kind: 'cassette_file';
-  readonly testPath: string;
-  /** Exchanges served from the cassette. */
-  readonly replayed: number;
-  /** Exchanges recorded live. */
-  readonly recorded: number;
-  /** Entries nothing asked for (counted only when the whole file ran). */
-  readonly obsolete: number;
-  readonly obsoleteTests: readonly string[];
-  /** True when the cassette file was written. */
-  readonly written: boolean;
-  /** True when the obsolete entries were removed from the file (`--update-cassettes`). */
-  readonly removed?: boolean;
-}
+export type { CassetteFileReport };
 
 /** One test file with obsolete cassette entries. */
 export interface ObsoleteCassetteFile {

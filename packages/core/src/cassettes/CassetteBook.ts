@@ -29,6 +29,16 @@ export interface CassetteBookReport {
 }
 
 /**
+ * What a test file's cassette did, as the Jest environment hands it to the `m3` CLI through the
+ * run's state folder (the summary's `cassettes` line and its obsolete entries).
+ */
+export interface CassetteFileReport extends Omit<CassetteBookReport, 'file'> {
+  readonly kind: 'cassette_file';
+  /** True when the obsolete entries were removed from the file (`--update-cassettes` on a whole file). */
+  readonly removed?: boolean;
+}
+
+/**
  * One test file's cassette (contract §24): loaded lazily on the first channel, shared by every
  * test of the file, written once when the file ends.
  */

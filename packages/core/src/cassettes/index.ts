@@ -1,4 +1,4 @@
-export type { CassetteBook, CassetteBookOptions, CassetteBookReport } from './CassetteBook';
+export type { CassetteBook, CassetteBookOptions, CassetteBookReport, CassetteFileReport } from './CassetteBook';
 export {
   CASSETTE_SCHEMA_VERSION,
   type CassetteExchange,

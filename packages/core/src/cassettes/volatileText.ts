@@ -24,7 +24,6 @@ export function hideVolatileText(text: string): string {
 
 const GENERATED_ID =
   /^(?:(?:msg|rs|fc|fco|ctc|cu|ws|mcp|item)_[A-Za-z0-9-]{8,}|(?:[a-z]{1,10}_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
-/^(?:(?:msg|rs|fc|ctc|cu|ws|mcp|item)_[A-Za-z0-9-]{8,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 /**
  * True for an `id` a client mints for its own request items (Codex gives every Responses input

@@ -1,24 +1,10 @@
-import type { CassetteSettings } from '@sf-m3/core';
+import type { CassetteBookOptions, CassetteBookReport } from '@sf-m3/core';
 
 /** What the environment asks the sandbox for when it opens a test file's cassette book. */
-export interface CassetteBookRequest {
-  /** Absolute path of the test file. */
-  readonly testFile: string;
-  /** The test file's path relative to the project root, `/`-separated. */
-  readonly testPath: string;
-  readonly settings: CassetteSettings;
-}
+export type CassetteBookRequest = CassetteBookOptions;
 
 /** What a test file's book reported at its end (read structurally: it comes from the sandbox). */
-export interface BridgedCassetteReport {
-  readonly testPath: string;
-  readonly file: string;
-  readonly replayed: number;
-  readonly recorded: number;
-  readonly obsolete: number;
-  readonly obsoleteTests: readonly string[];
-  readonly written: boolean;
-}
+export type BridgedCassetteReport = CassetteBookReport;
 
 /**
  * The part of a `CassetteBook` (contract §24) the environment drives. The book is built from the
