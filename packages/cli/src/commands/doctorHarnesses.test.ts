@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { checkHarnesses, type VersionProber } from './doctorHarnesses';
-import { probeVersion } from './harnessVersionProbe';
+import { probeVersion, type ProbeDeadline } from './harnessVersionProbe';
 
 let folder: string;
 let bin: string;
@@ -35,6 +35,25 @@ async function goneWithin(pid: number, ms: number): Promise<boolean> {
   }
   return gone();
 }
+
+/**
+ * A probe deadline that fires once `file` holds a whole line (the fixture wrote it), whatever the
+ * machine's speed: the probe is then known to hang, not merely to be slow.
+ */
+function whenWritten(file: string): ProbeDeadline {
+  return (fire) => {
+    const poll = setInterval(() => {
+      if (existsSync(file) && readFileSync(file, 'utf8').endsWith('\n')) {
+        clearInterval(poll);
+        fire();
+      }
+    }, 10);
+    return () => clearInterval(poll);
+  };
+}
+
+/** A deadline that never fires: the probe must end on its own (the test's timeout bounds it). */
+const never: ProbeDeadline = () => () => undefined;
 
 describe('probeVersion', () => {
   it('returns the first line --version prints', async () => {
@@ -71,7 +90,10 @@ describe('probeVersion', () => {
   it('stops a probe that hangs, killing its whole process group', async () => {
     const pidFile = join(folder, 'pid');
     const exe = script('opencode', `/bin/sleep 30 & echo $! > ${pidFile}; wait`);
-    expect(await probeVersion(exe, { timeoutMs: 300 })).toEqual({ ok: false, problem: 'did not finish within 300 ms' });
+    expect(await probeVersion(exe, { timeoutMs: 300, deadline: whenWritten(pidFile) })).toEqual({
+      ok: false,
+      problem: 'did not finish within 300 ms',
+    });
     const pid = Number(readFileSync(pidFile, 'utf8'));
     expect(await goneWithin(pid, 5000)).toBe(true);
   });
@@ -82,7 +104,10 @@ describe('the harness lines of m3 doctor', () => {
     mkdirSync(join(folder, 'tests'));
     writeFileSync(join(folder, 'tests', 'agent.m3.test.ts'), text);
   };
-  const fast: VersionProber = (exe, path) => probeVersion(exe, { path, timeoutMs: 500 });
+  const started = () => join(folder, 'started');
+  // Only the fixture that hangs gets a deadline, and it fires once that fixture has started.
+  const fast: VersionProber = (exe, path) =>
+    probeVersion(exe, { path, timeoutMs: 500, deadline: exe.endsWith('opencode') ? whenWritten(started()) : never });
 
   it('shows the version of a named native CLI, and warns with the fix when its probe fails or hangs', async () => {
     project(
@@ -90,7 +115,7 @@ describe('the harness lines of m3 doctor', () => {
     );
     script('codex', 'echo "codex-cli 0.171.0"');
     script('pi', 'echo "broken install" >&2; exit 1');
-    script('opencode', '/bin/sleep 30');
+    script('opencode', `echo started > ${started()}; /bin/sleep 30`);
     const checks = await checkHarnesses(folder, { PATH: bin }, fast);
     expect(checks).toEqual([
       {

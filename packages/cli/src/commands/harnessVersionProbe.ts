@@ -40,21 +40,34 @@ const firstLine = (text: string): string | undefined => {
   return line === undefined ? undefined : line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line;
 };
 
+/**
+ * When a probe's time is up: calls `fire` once it is, and returns what cancels it. The default waits
+ * `timeoutMs`; a test passes one that fires on an event, so no outcome depends on the machine's speed.
+ */
+export type ProbeDeadline = (fire: () => void, timeoutMs: number) => () => void;
+
+const afterTimeout: ProbeDeadline = (fire, timeoutMs) => {
+  const timer = setTimeout(fire, timeoutMs);
+  return () => clearTimeout(timer);
+};
+
 /** Runs `<executable> --version` and returns its first output line, or the problem. Never throws. */
 export async function probeVersion(
   executable: string,
-  options: { readonly path?: string; readonly timeoutMs?: number } = {},
+  options: { readonly path?: string; readonly timeoutMs?: number; readonly deadline?: ProbeDeadline } = {},
 ): Promise<VersionProbe> {
   const timeoutMs = options.timeoutMs ?? VERSION_PROBE_TIMEOUT_MS;
+  const deadline = options.deadline ?? afterTimeout;
   const home = mkdtempSync(join(tmpdir(), 'm3-doctor-home-'));
   try {
     return await new Promise<VersionProbe>((resolve) => {
       const out = { stdout: '', stderr: '' };
       let settled = false;
+      let cancelDeadline = (): void => undefined;
       const finish = (probe: VersionProbe) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        cancelDeadline();
         killGroup(child.pid);
         resolve(probe);
       };
@@ -69,7 +82,7 @@ export async function probeVersion(
       };
       child.stdout.on('data', collect('stdout'));
       child.stderr.on('data', collect('stderr'));
-      const timer = setTimeout(
+      cancelDeadline = deadline(
         () => finish({ ok: false, problem: `did not finish within ${formatSeconds(timeoutMs)}` }),
         timeoutMs,
       );
