@@ -7,8 +7,10 @@ const fs = require('node:fs');
 const { createHash } = require('node:crypto');
 const { frameBody } = require('./framing');
 const { cutUtf8 } = require('./redaction');
+const { CaptureBudget, isDroppable } = require('./captureBudget');
 
 const CAPTURE_VERSION = 1;
+const EMPTY_SHA256 = createHash('sha256').update('', 'utf8').digest('hex');
 
 /** A compact description of one JSON-RPC message (no params or results). */
 function describeMessage(m) {
@@ -35,13 +37,15 @@ function describeMessage(m) {
 class CaptureLog {
   /**
    * Opens `capturePath` for appending (created 0600); throws when it cannot.
-   * `redact` cleans frame text (`redact.bytes` frame bytes), `frameBytes` bounds what is stored of one frame.
+   * `redact` cleans frame text (`redact.bytes` frame bytes), `frameBytes` bounds what is stored of one
+   * frame, `captureBytes` what frame records may take of the file (captureBudget.js).
    */
-  constructor({ capturePath, serverName, redact, frameBytes }) {
+  constructor({ capturePath, serverName, redact, frameBytes, captureBytes }) {
     this.fd = fs.openSync(capturePath, 'a', 0o600);
     this.serverName = serverName;
     this.redact = redact;
     this.frameBytes = frameBytes;
+    this.budget = new CaptureBudget(captureBytes);
     this.seq = 0;
     /** True once a write failed: nothing more is written (the missing `end` tells the kit). */
     this.broken = false;
@@ -50,13 +54,22 @@ class CaptureLog {
   /** Appends one record; a failed write is reported once on stderr and ends the capture. */
   write(record) {
     if (this.broken) return;
+    this.append(this.line(record));
+  }
+
+  /** The record stamped (`v`, `seq`, `time`, `ts`, `server`) and serialized as one line. */
+  line(record) {
     record.v = CAPTURE_VERSION;
     record.seq = this.seq++;
     const now = performance.timeOrigin + performance.now();
     record.time = Math.round(now * 1000) / 1000;
     record.ts = new Date(now).toISOString();
     record.server = this.serverName;
-    const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+    return Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+  }
+
+  /** Writes a stamped line whole. */
+  append(line) {
     try {
       for (let written = 0; written < line.length;) written += fs.writeSync(this.fd, line, written);
     } catch {
@@ -102,7 +115,40 @@ class CaptureLog {
     if (parsed.format === 'json') record.messages = [describeMessage(parsed.value)];
     else if (parsed.format === 'batch') record.messages = parsed.value.map(describeMessage);
     if (extra) Object.assign(record, extra);
-    this.write(record);
+    if (this.broken) return;
+    const seq = this.seq;
+    const line = this.line(record);
+    if (this.budget.admitsWhole(line.length)) return this.append(line);
+    this.seq = seq;
+    this.writeOverBudget(record, parsed);
+  }
+
+  /**
+   * A frame past the budget: the `limit` record the first time, then the frame reduced to its
+   * summaries when a call needs it to pair and it fits the allowance; otherwise only counted.
+   */
+  writeOverBudget(record, parsed) {
+    if (!this.limitWritten) {
+      this.limitWritten = true;
+      this.write({ type: 'limit', captureBytes: this.budget.captureBytes });
+    }
+    if (isDroppable(parsed, record.messages)) return this.budget.drop();
+    const reduced = Object.assign(record, {
+      storedBytes: 0,
+      sha256: EMPTY_SHA256,
+      truncated: true,
+      reduced: true,
+      raw: '',
+    });
+    const seq = this.seq;
+    const line = this.line(reduced);
+    if (this.budget.admitsReduced(line.length)) return this.append(line);
+    this.seq = seq;
+  }
+
+  /** What the `exit` record says about the budget (absent while it was never exhausted). */
+  budgetSummary() {
+    return this.budget.summary();
   }
 
   /** Closes the file (every record is already in it). */

@@ -29,6 +29,8 @@ const { routeClientFrame } = require('./clientFrameRoute');
 const { startReplayPeer } = require('./replayPeer');
 
 const TERM_GRACE_MS = 2000;
+/** Unanswered requests the exit record names; more are only counted (`inFlightOmitted`). */
+const MAX_IN_FLIGHT_LISTED = 1000;
 
 function main() {
   const configPath = process.argv[2];
@@ -45,6 +47,7 @@ function main() {
       serverName: config.server.name,
       redact,
       frameBytes: bounds.frameBytes,
+      captureBytes: bounds.captureBytes,
     });
   } catch {
     fail('the capture file could not be opened for appending: check capturePath');
@@ -175,6 +178,7 @@ function main() {
       previewBytes: bounds.previewBytes,
       frameBytes: bounds.frameBytes,
       stderrTailBytes: bounds.stderrTailBytes,
+      captureBytes: bounds.captureBytes,
     },
   });
 
@@ -244,7 +248,11 @@ function main() {
     finished = true;
     const reason = stopping ? 'signal' : spawnFailed ? 'spawn_error' : clientEnded ? 'client_eof' : 'server_exit';
     const tail = cutUtf8(redact(stderrTail.slice(-bounds.stderrTailBytes)), bounds.stderrTailBytes).text;
-    const pending = [...inFlight.entries()].map(([id, method]) => ({ id: JSON.parse(id), method }));
+    // A flood of unanswered requests must not make the exit record unbounded: the first ones are named.
+    const pending = [...inFlight.entries()]
+      .slice(0, MAX_IN_FLIGHT_LISTED)
+      .map(([id, method]) => ({ id: JSON.parse(id), method }));
+    const budget = capture.budgetSummary();
     let exitCode;
     if (forcedExit !== null) exitCode = forcedExit;
     else if (stopping) exitCode = 128 + (osConstants.signals[stopping] || 15);
@@ -259,6 +267,8 @@ function main() {
         signal,
         stopSignal: stopping || forcedStop,
         inFlight: pending,
+        ...(inFlight.size > pending.length && { inFlightOmitted: inFlight.size - pending.length }),
+        ...(budget && { budget }),
         stderrTail: tail,
         stderrTruncated: stderrTail.length > bounds.stderrTailBytes,
         ...(config.replay && { replay: true }),

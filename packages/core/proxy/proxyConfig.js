@@ -85,7 +85,8 @@ function validateConfig(c) {
   if (typeof c.capturePath !== 'string' || c.capturePath === '') return 'capturePath must be a path';
   if (!Array.isArray(c.canaries)) return 'canaries must be an array';
   const b = c.bounds;
-  if (!b || !(b.previewBytes > 0) || !(b.frameBytes > 0) || !(b.stderrTailBytes > 0)) return 'bounds are missing';
+  if (!b || !(b.previewBytes > 0) || !(b.frameBytes > 0) || !(b.stderrTailBytes > 0) || !(b.captureBytes > 0))
+    return 'bounds are missing';
   const p = c.toolPolicy;
   if (!p || (p.mode !== 'allow_all' && p.mode !== 'allowlist')) return 'toolPolicy.mode must be allow_all or allowlist';
   if (c.eofGraceMs !== undefined && !(Number.isInteger(c.eofGraceMs) && c.eofGraceMs >= 0))

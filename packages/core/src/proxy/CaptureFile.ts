@@ -46,7 +46,7 @@ export interface CaptureStartRecord extends RecordBase {
   readonly pid: number | null;
   readonly proxyPid: number;
   readonly toolPolicy: ProxyToolPolicy;
-  readonly bounds: { previewBytes: number; frameBytes: number; stderrTailBytes: number };
+  readonly bounds: { previewBytes: number; frameBytes: number; stderrTailBytes: number; captureBytes?: number };
   /** True when the server's side was replayed from a cassette: no server process ran (`pid` null). */
   readonly replay?: boolean;
 }
@@ -74,6 +74,11 @@ export interface CaptureFrameRecord extends RecordBase {
   readonly raw: string;
   readonly messages?: CaptureMessageSummary[];
   readonly policy?: CapturePolicyDecision[];
+  /**
+   * Written past the capture budget: the frame's body is gone (`raw` empty, `truncated`), its
+   * per-message summaries remain so calls still pair.
+   */
+  readonly reduced?: boolean;
   /** Client frames: whether the frame (or, for a partly denied batch, its allowed part) reached the server. */
   readonly forwarded?: boolean;
   readonly partiallyForwarded?: boolean;
@@ -87,11 +92,29 @@ export interface CaptureExitRecord extends RecordBase {
   readonly signal: string | null;
   /** The signal the proxy received and forwarded to the server's process group. */
   readonly stopSignal: string | null;
+  /** The first 1 000 requests still unanswered. */
   readonly inFlight: { id: JsonValue; method: string }[];
+  /** Unanswered requests past the first 1 000, only counted. */
+  readonly inFlightOmitted?: number;
+  /** Present when the capture budget ran out: frames kept reduced and frames only counted. */
+  readonly budget?: CaptureBudgetSummary;
   readonly stderrTail: string;
   readonly stderrTruncated: boolean;
   /** True when the server's side was replayed from a cassette (no process ended). */
   readonly replay?: boolean;
+}
+
+/** What became of frames past the capture budget (`ProxyBounds.captureBytes`). */
+export interface CaptureBudgetSummary {
+  readonly captureBytes: number;
+  readonly reducedFrames: number;
+  readonly droppedFrames: number;
+}
+
+/** Written once, when the first frame did not fit the capture budget. */
+export interface CaptureLimitRecord extends RecordBase {
+  readonly type: 'limit';
+  readonly captureBytes: number;
 }
 
 /** The server command could not be started. */
@@ -108,7 +131,12 @@ export interface CaptureEndRecord extends RecordBase {
 
 /** Any record of a capture file. */
 export type CaptureRecord =
-  CaptureStartRecord | CaptureFrameRecord | CaptureExitRecord | CaptureSpawnErrorRecord | CaptureEndRecord;
+  | CaptureStartRecord
+  | CaptureFrameRecord
+  | CaptureLimitRecord
+  | CaptureExitRecord
+  | CaptureSpawnErrorRecord
+  | CaptureEndRecord;
 
 /** A frame record with its preview and an integrity check. */
 export interface CaptureFrame extends CaptureFrameRecord {

@@ -16,6 +16,12 @@ export interface ProxyBounds {
   readonly frameBytes: number;
   /** Bytes of the server's stderr kept for the exit record (16 KiB). */
   readonly stderrTailBytes: number;
+  /**
+   * Bytes frame records may take of the capture file (64 MiB, a trace's evidence budget). Past it
+   * notifications and non-JSON lines are only counted and requests, responses and errors keep only
+   * their summaries, within a further 1/16 of it (contract §5, §22; `proxy/captureBudget.js`).
+   */
+  readonly captureBytes: number;
 }
 
 /** The bounds of contract §5 plus the stderr tail. */
@@ -23,6 +29,7 @@ export const DEFAULT_PROXY_BOUNDS: ProxyBounds = Object.freeze({
   previewBytes: 64 * 1024,
   frameBytes: 1024 * 1024,
   stderrTailBytes: 16 * 1024,
+  captureBytes: 64 * 1024 * 1024,
 });
 
 /** What the proxy script reads from its one-shot config file. */

@@ -156,6 +156,16 @@ export class WireEventWriter {
     }
   }
 
+  /** Records a diagnostic `code` and adds `code` to the trace's limitations. */
+  limit(code: string, message: string, payload: JsonObject): void {
+    this.diagnostic(code, message, { payload });
+    try {
+      this.options.recorder.addLimitation(code);
+    } catch {
+      // Best effort, as for every wire event.
+    }
+  }
+
   /**
    * Records a `transport_closed` diagnostic for every request the agent sent that is still
    * unanswered (the projection ends those calls with `transport_error`), then forgets them.

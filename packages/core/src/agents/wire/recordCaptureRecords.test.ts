@@ -129,4 +129,29 @@ describe('recordCaptureRecords', () => {
     expect(events.indexOf(summary)).toBeLessThan(events.findIndex((e) => e.kind === 'transport.disconnected'));
     expect(JSON.stringify(events)).not.toContain(SECRET);
   });
+
+  test('past the capture budget: a capture_budget_exhausted limitation, calls still paired from their summaries, counts at exit', async () => {
+    const proxy = await startProxy({ bounds: { captureBytes: 32 * 1024 } });
+    proxy.child.stdin.write(rpc(1, 'flood', { frames: 200, frameBytes: 1024 }));
+    await proxy.waitForLines(201);
+    proxy.child.stdin.write(rpc(2, 'tools/call', { name: 'after_flood' }));
+    await proxy.waitForLines(202);
+    proxy.child.stdin.end();
+    await proxy.exited;
+    const { trace, events } = record((await proxy.capture()).records);
+    expect(trace.limitations).toContain('capture_budget_exhausted');
+    const codes = events.filter((e) => e.kind === 'diagnostic').map((e) => e.payload.code);
+    expect(codes).toEqual(['capture_budget_exhausted', 'capture_budget_counts']);
+    expect(events.find((e) => e.payload.code === 'capture_budget_exhausted')!.payload.message).toContain(
+      'raise bounds.captureBytes',
+    );
+    expect(events.find((e) => e.payload.code === 'capture_budget_counts')!.payload).toMatchObject({
+      captureBytes: 32 * 1024,
+      reducedFrames: 3,
+    });
+    // The call after the flood still pairs with its answer (its body is gone, so not as a success).
+    const [call] = trace.view().toolCalls;
+    expect(call?.tool.value).toBe('after_flood');
+    expect(call?.status).not.toMatch(/^(incomplete|transport_error)$/);
+  });
 });

@@ -2,11 +2,13 @@ import type { JsonValue } from '../../json';
 import type {
   CaptureExitRecord,
   CaptureFrameRecord,
+  CaptureLimitRecord,
   CapturePolicyDecision,
   CaptureRecord,
   CaptureStartRecord,
 } from '../../proxy/CaptureFile';
 import type { ProcessExitedPayload } from '../../trace/payloads';
+import { CAPTURE_BUDGET_EXHAUSTED } from './captureBudgetExhausted';
 import { jsonrpcIdOf, type WireEventWriter, type WirePolicyVerdict } from './WireEventWriter';
 
 /** What the records of one capture file are about. */
@@ -47,6 +49,25 @@ function summaryMessage(summary: NonNullable<CaptureFrameRecord['messages']>[num
   }
 }
 
+/** One event per message summary of a frame whose body is cut or gone (method, id, tool; no body). */
+function recordSummaries(
+  writer: WireEventWriter,
+  frame: CaptureFrameRecord,
+  direction: CaptureFrameRecord['direction'],
+  answeredByProxy: boolean,
+  policyAt: (index: number, id: JsonValue | undefined) => WirePolicyVerdict | undefined,
+): void {
+  (frame.messages ?? []).forEach((summary, index) => {
+    const message = summaryMessage(summary);
+    if (message === null) return;
+    const policy = policyAt(index, summary.id);
+    writer.message(message, JSON.stringify(message), direction, {
+      ...(policy !== undefined && { policy }),
+      answeredByProxy,
+    });
+  });
+}
+
 function recordFrame(writer: WireEventWriter, frame: CaptureFrameRecord): void {
   const { direction } = frame;
   const answeredByProxy = frame.origin === 'proxy';
@@ -79,6 +100,11 @@ function recordFrame(writer: WireEventWriter, frame: CaptureFrameRecord): void {
       intact = false;
     }
   }
+  if (frame.reduced === true) {
+    // Past the capture budget (the `limit` record said so once): the summaries stand in for the body.
+    recordSummaries(writer, frame, direction, answeredByProxy, policyAt);
+    return;
+  }
   if (!intact) {
     // Cut to the frame bound: the summaries the proxy took from the whole frame still name ids and methods.
     writer.diagnostic('frame_truncated', 'a frame exceeded the capture bound; its events carry only method and id', {
@@ -87,14 +113,7 @@ function recordFrame(writer: WireEventWriter, frame: CaptureFrameRecord): void {
       rawMediaType: 'application/json',
       rawOriginalSizeBytes: frame.originalSizeBytes,
     });
-    (frame.messages ?? []).forEach((summary, index) => {
-      const message = summaryMessage(summary);
-      if (message === null) return;
-      writer.message(message, JSON.stringify(message), direction, {
-        ...(policyAt(index, summary.id) !== undefined && { policy: policyAt(index, summary.id) }),
-        answeredByProxy,
-      });
-    });
+    recordSummaries(writer, frame, direction, answeredByProxy, policyAt);
     return;
   }
   if (frame.format === 'json') {
@@ -136,7 +155,35 @@ function recordStart(writer: WireEventWriter, record: CaptureStartRecord, contex
   writer.transport(true, 'stdio', 'capture-proxy');
 }
 
+/** Words for the `limit` record: the trace says the wire evidence past this point is thinned. */
+function recordLimit(writer: WireEventWriter, record: CaptureLimitRecord): void {
+  const mib = Math.round((record.captureBytes / (1024 * 1024)) * 10) / 10;
+  writer.limit(
+    CAPTURE_BUDGET_EXHAUSTED,
+    `the capture file of MCP server ${writer.server} reached its ${mib} MiB budget: later notifications and non-JSON ` +
+      'lines are only counted, later requests and answers keep only method, id and tool (raise bounds.captureBytes ' +
+      'to keep more)',
+    { captureBytes: record.captureBytes },
+  );
+}
+
 function recordExit(writer: WireEventWriter, record: CaptureExitRecord, context: CaptureRecordContext): void {
+  if (record.budget !== undefined) {
+    writer.diagnostic(
+      'capture_budget_counts',
+      `past the capture budget ${record.budget.reducedFrames} frames kept only their summaries and ` +
+        `${record.budget.droppedFrames} were only counted`,
+      { payload: { ...record.budget } },
+    );
+  }
+  if (record.inFlightOmitted !== undefined) {
+    writer.diagnostic(
+      'transport_closed',
+      `the MCP server ended (${record.reason}) before answering ${record.inFlightOmitted} more requests ` +
+        '(only the first 1 000 are named)',
+      { payload: { omitted: record.inFlightOmitted } },
+    );
+  }
   for (const request of record.inFlight) {
     const id = jsonrpcIdOf(request.id);
     writer.diagnostic(
@@ -213,6 +260,9 @@ export function recordCaptureRecords(
           `the capture proxy could not start MCP server ${writer.server}: ${spawnReason(record.code)}`,
           { payload: { errno: record.code } },
         );
+        break;
+      case 'limit':
+        recordLimit(writer, record);
         break;
       case 'end':
         break;
