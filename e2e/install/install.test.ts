@@ -2,11 +2,12 @@
 // tarballs (and nothing else from this repository) into a fresh project under os.tmpdir() with the
 // README's own `npm install` command, and check what was packed and installed, the README's
 // `npx m3 init` / `npx m3 test` / `npx m3 doctor`, and the installed entry points and bins. One
-// install per Jest run (sharedInstalledProject.ts; sqlite3 builds from source, minutes) serves this
-// file and its siblings, each on its own copy: the quick start under TypeScript 6 and 5.9
-// (installTypescript6/59.test.ts), @sf-m3/store-postgres on a real PostgreSQL
-// (installPostgres.test.ts) and the tarballs under pnpm (installPnpm.test.ts), so they can run in
-// parallel workers.
+// install per Jest run (sharedInstalledProject.ts; sqlite3 from a local prebuild of the
+// repository's binding, sqlite3Prebuild.ts) serves this file and its siblings, each on its own
+// copy: the quick start under TypeScript 6 followed by @sf-m3/store-postgres on a real PostgreSQL
+// (installTypescript6.test.ts), the quick start under TypeScript 5.9 (installTypescript59.test.ts),
+// the SDK v2 era servers (installEras.test.ts) and the tarballs under pnpm (installPnpm.test.ts),
+// so they can run in parallel workers.
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { quickStartPackages, STORE_POSTGRES } from './installedProject';

@@ -3,9 +3,10 @@
 // 12 from the npm registry (pnpmTool.ts). pnpm's strict node_modules shows any dependency a package
 // uses without declaring it.
 //
-// One departure from the README, to keep CI from compiling sqlite3 twice: the install adds
-// `--ignore-scripts`, and the sqlite3 module the shared npm install built (the same version, this
-// Node) is copied into pnpm's sqlite3 before `m3 test`. Without it, the doctor must name the fix.
+// One departure from the README, to keep CI from building sqlite3 again: the install adds
+// `--ignore-scripts`, and the sqlite3 binding the shared npm install put in place (the same
+// version, this Node) is copied into pnpm's sqlite3 before `m3 test`. Without it, the doctor must
+// name the fix.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,14 +1,16 @@
 // The install test's setup: a work folder under os.tmpdir() with every published package packed
 // into packs/ and, beside it, project/, into which the README quick start's own `npm install` put
 // sf-m3 from its tarball (nothing else from this repository), plus the user's MCP server at
-// dist/server.js. One setup (sqlite3 builds from source, minutes) serves every install test file
-// of a run (sharedInstalledProject.ts copies it for each).
+// dist/server.js. One setup serves every install test file of a run (sharedInstalledProject.ts
+// copies it for each); sqlite3's install script installs the repository's own built binding from a
+// local prebuild instead of compiling it (sqlite3Prebuild.ts).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt } from '../cli.testkit';
 import { packAll, type PackedPackage } from './packTarballs';
 import { readQuickStart, type QuickStart } from './readmeQuickStart';
+import { installedSqlite3Path, packSqlite3Prebuild } from './sqlite3Prebuild';
 import { installArguments, log, output, run, userEnv, writeProjectPackageJson } from './userProject';
 
 const MINUTE = 60_000;
@@ -63,16 +65,24 @@ export async function installQuickStartProject(
     if (root === undefined) throw new Error('npm pack produced no sf-m3 tarball');
     // No override for store-postgres: npm refuses one for a direct dependency, and nothing else needs it.
     writeProjectPackageJson(project, quickStartPackages(packed));
+    const prebuild = packSqlite3Prebuild(repoRoot, join(work, 'prebuilds'));
+    log(
+      prebuild.packed
+        ? `sqlite3 ${prebuild.version}: the repository's binding packed as ${prebuild.tarball}`
+        : `sqlite3: no local prebuild, so its install script builds it from source: ${prebuild.reason}`,
+    );
     const install = await run(
       project,
       'npm',
       installArguments(quickStart.commands[0]!, root, SERVER_DEPENDENCIES),
       14 * MINUTE,
-      // The optimizer is what takes sqlite3's from-source build minutes; the module works the same.
-      { CFLAGS: '-O0', CXXFLAGS: '-O0' },
+      // Should sqlite3 build from source after all, the optimizer is what takes that build minutes.
+      { CFLAGS: '-O0', CXXFLAGS: '-O0', ...prebuild.env },
     );
     if (install.status !== 0) throw new Error(`the README's npm install failed:\n${output(install)}`);
-    figures.push(`npm install (sqlite3 built from source): ${install.seconds.toFixed(1)} s`);
+    const sqlite3Path = installedSqlite3Path(project, prebuild);
+    log(sqlite3Path);
+    figures.push(`npm install (${sqlite3Path}): ${install.seconds.toFixed(1)} s`);
 
     const fixture = join(repoRoot, 'e2e', 'fixtures', 'install-project');
     mkdirSync(join(project, 'dist'));

@@ -40,8 +40,8 @@ function comparable(reportJson: string): unknown {
 }
 
 /**
- * The describe block of the PostgreSQL store, for installPostgres.test.ts to call once the README's
- * files and the SQLite run of tests/shipping.test.ts are in the project.
+ * The describe block of the PostgreSQL store, for installTypescript6.test.ts to call after the
+ * quick start, once the README's files and the SQLite run of tests/shipping.test.ts are in the project.
  */
 export function storePostgresChecks(repoRoot: string, installed: () => InstalledProject): void {
   describe(`${STORE_POSTGRES} installed with its README command, on a real PostgreSQL`, () => {

@@ -1,5 +1,5 @@
 // One pack-and-install per Jest run, shared by the install test files. The first file to ask
-// builds the project (installedProject.ts: sqlite3 builds from source, minutes) in the run's shared
+// builds the project (installedProject.ts: pack and npm install, a minute or more) in the run's shared
 // folder (SF_M3_E2E_RUN_DIR, made by e2e/run/globalSetup.js) while holding a lock; the others wait
 // for it. Each file then works on its own copy (`cp -a`, so npm's relative links and the lock's
 // `file:../packs/…` entries stay valid), which lets the files run in parallel workers and change
