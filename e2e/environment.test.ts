@@ -67,37 +67,55 @@ afterAll(() => {
 jest.setTimeout(120_000);
 
 describe('the sf-m3 preset and environment', () => {
-  test('plain jest without persistence: optional suites, a fresh kit per test, matchers installed', async () => {
-    const run = await runJest(environmentConfig, ['plain']);
-    expect(run.output).toContain('Tests:       7 passed, 7 total');
-    expect(run.code).toBe(0);
+  // One run without persistence covers two cases: the plain file (suites optional, a fresh kit per
+  // test, matchers installed: its tests pass) and a caught required failure, which alone fails the run.
+  test('plain jest without persistence: optional suites, a fresh kit per test, matchers installed; a caught required failure fails the run, named', async () => {
+    const run = await runJest(environmentConfig, ['plain', 'required']);
+    expect(run.output).toMatch(/PASS \S*tests\/plain\.test\.js/);
+    expect(run.output).toMatch(/PASS \S*tests\/required\.test\.js/);
+    expect(run.output).toContain('Tests:       9 passed, 9 total');
     expect(fs.existsSync(path.join(__dirname, 'fixtures', 'environment', '.m3'))).toBe(false);
+    // The required failure is the only reason the run fails: named once, and nothing else reported.
+    expect(run.output).toContain('m3: 1 required evaluation(s) did not pass, so the run fails:');
+    expect(run.output).toContain(
+      '- project.answer.v1 failed in "answers catches the required failure" (tests/required.test.js): the answer was 41',
+    );
+    expect(run.output).not.toContain('project.style.v1 failed in');
+    expect(run.output.match(/^\s*- .* failed in "/gm)).toHaveLength(1);
+    expect(run.output).not.toMatch(/FAIL |never ran on finished executions|could not be saved/);
+    expect(run.code).toBe(1);
   });
 
-  test('persistence: run, suites, attempts (skipped, todo, retries) and evaluations from two workers', async () => {
+  // One persisted run from two workers covers the suites, retries and evaluations of three files and
+  // test.m3's expansion per server and trial from the suite's options (tests/trials.test.js).
+  test('persistence: run, suites, attempts (skipped, todo, retries) and evaluations from two workers; test.m3 expands per server and trial with one case id', async () => {
     const db = path.join(tmp, 'suites', 'results.sqlite');
     const runId = `run-${'a'.repeat(32)}`;
-    const run = await runJest(environmentConfig, ['--maxWorkers=2', 'suites', 'second', 'kit-server'], {
+    const run = await runJest(environmentConfig, ['--maxWorkers=2', 'suites', 'second', 'kit-server', 'trials'], {
       M3_RESULTS_DB: db,
       M3_RUN_ID: runId,
+      EXPECTED_EXPANSIONS: '4',
     });
-    expect(run.output).toContain('Tests:       2 skipped, 1 todo, 12 passed, 15 total');
+    // suites, second and kit-server: 2 skipped, 1 todo, 12 passed; trials: 5 passed.
+    expect(run.output).toContain('Tests:       2 skipped, 1 todo, 17 passed, 20 total');
+    expect(run.output).toMatch(/PASS \S*tests\/trials\.test\.js/);
     expect(run.code).toBe(0);
 
-    const { runs, suites, attempts, evaluations } = await readDatabase(db);
+    const { runs, suites, attempts: all, evaluations } = await readDatabase(db);
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({
       runId,
       status: 'passed',
-      counts: { passed: 12, failed: 1, skipped: 2, todo: 1 },
+      counts: { passed: 17, failed: 1, skipped: 2, todo: 1 },
     });
     expect(runs[0].finishedAt).not.toBeNull();
     expect(runs[0].argv).toEqual(expect.arrayContaining(['--config', 'suites']));
-    expect(suites.map((s) => s.name).sort()).toEqual(['billing', 'echo', 'shipping', 'skipped suite']);
+    expect(suites.map((s) => s.name).sort()).toEqual(['billing', 'echo', 'matrix', 'shipping', 'skipped suite']);
     const suiteId = (name: string) => suites.find((s) => s.name === name)?.suiteId;
 
+    expect(all.every((a) => a.runId === runId && a.finishedAt !== null)).toBe(true);
+    const attempts = all.filter((a) => a.testPath !== 'tests/trials.test.js');
     expect(attempts).toHaveLength(16);
-    expect(attempts.every((a) => a.runId === runId && a.finishedAt !== null)).toBe(true);
     const flaky = byName(attempts, 'shipping is flaky until its second try');
     expect(flaky.map((a) => [a.retryIndex, a.outcome])).toEqual([
       [0, 'failed'],
@@ -128,29 +146,44 @@ describe('the sf-m3 preset and environment', () => {
       ['m3.expect.toHaveText', 'passed', 'echo::echo calls a tool and asserts on the trace'],
       ['m3.expect.toHaveToolCall', 'passed', 'echo::echo calls a tool and asserts on the trace'],
     ]);
+
+    // test.m3 from the suite's options: two servers times two trials, one case id.
+    const trials = all.filter((a) => a.testPath === 'tests/trials.test.js');
+    expect(trials).toHaveLength(5);
+    const expanded = trials.filter((a) => a.fullName.startsWith('matrix runs once per server and trial'));
+    expect(expanded.map((a) => a.fullName).sort()).toEqual([
+      'matrix runs once per server and trial [server=alpha] [trial 1/2]',
+      'matrix runs once per server and trial [server=alpha] [trial 2/2]',
+      'matrix runs once per server and trial [server=beta] [trial 1/2]',
+      'matrix runs once per server and trial [server=beta] [trial 2/2]',
+    ]);
+    expect(new Set(expanded.map((a) => a.caseId))).toEqual(new Set(['matrix::matrix runs once per server and trial']));
   });
 
-  test('persistence: a test outside describe.m3 fails with the contract message and is recorded', async () => {
-    const db = path.join(tmp, 'bare.sqlite');
-    const run = await runJest(environmentConfig, ['bare'], { M3_RESULTS_DB: db });
+  // One persisted run covers a test outside describe.m3 (a failed test) and a file that cannot load
+  // (a file problem on the run), next to a TypeScript file whose tests are saved.
+  test('persistence: a test outside describe.m3 fails with the contract message and is recorded; a test file that cannot load marks the saved run failed', async () => {
+    const db = path.join(tmp, 'bare-broken.sqlite');
+    const run = await runJest(environmentConfig, ['bare', 'broken', 'typed'], { M3_RESULTS_DB: db });
     expect(run.code).toBe(1);
     expect(run.output).toContain(`not an m3 suite bare test: ${MISSING_SUITE}`);
+    expect(run.output).toContain('this test file cannot load');
     const { runs, attempts } = await readDatabase(db);
-    expect(runs[0].status).toBe('failed');
-    expect(attempts).toHaveLength(1);
-    expect(attempts[0]).toMatchObject({ outcome: 'failed', suiteId: null, fullName: 'not an m3 suite bare test' });
-    expect(attempts[0].failureMessage).toContain(MISSING_SUITE);
-  });
-
-  test('a caught required failure fails the run, named, without persistence', async () => {
-    const run = await runJest(environmentConfig, ['required']);
-    expect(run.output).toContain('Tests:       2 passed, 2 total');
-    expect(run.output).toContain('m3: 1 required evaluation(s) did not pass, so the run fails:');
-    expect(run.output).toContain(
-      '- project.answer.v1 failed in "answers catches the required failure" (tests/required.test.js): the answer was 41',
-    );
-    expect(run.output).not.toContain('project.style.v1 failed in');
-    expect(run.code).toBe(1);
+    expect(runs[0]).toMatchObject({ status: 'failed', counts: { passed: 3, failed: 1, skipped: 0, todo: 0 } });
+    // The file that could not load is named on the run: it fails the run on its own, without an attempt.
+    expect(runs[0].problems).toEqual([
+      expect.objectContaining({ kind: 'file_error', testPath: 'tests/broken.test.js' }),
+    ]);
+    expect(attempts.map((a) => a.fullName).sort()).toEqual([
+      'not an m3 suite bare test',
+      'typed m3Kit is typed and bound to the suite',
+      'typed matrix gets a typed context [trial 1/2]',
+      'typed matrix gets a typed context [trial 2/2]',
+    ]);
+    const bare = attempts.filter((a) => a.testPath === 'tests/bare.test.js');
+    expect(bare).toHaveLength(1);
+    expect(bare[0]).toMatchObject({ outcome: 'failed', suiteId: null, fullName: 'not an m3 suite bare test' });
+    expect(bare[0].failureMessage).toContain(MISSING_SUITE);
   });
 
   test('a caught required failure fails the saved run but not the attempt', async () => {
@@ -169,35 +202,7 @@ describe('the sf-m3 preset and environment', () => {
     });
   });
 
-  test('a test file that cannot load marks the saved run failed', async () => {
-    const db = path.join(tmp, 'broken.sqlite');
-    const run = await runJest(environmentConfig, ['broken', 'typed'], { M3_RESULTS_DB: db });
-    expect(run.code).toBe(1);
-    expect(run.output).toContain('this test file cannot load');
-    const { runs, attempts } = await readDatabase(db);
-    expect(runs[0]).toMatchObject({ status: 'failed', counts: { passed: 3, failed: 0, skipped: 0, todo: 0 } });
-    expect(attempts.map((a) => a.fullName).sort()).toEqual([
-      'typed m3Kit is typed and bound to the suite',
-      'typed matrix gets a typed context [trial 1/2]',
-      'typed matrix gets a typed context [trial 2/2]',
-    ]);
-  });
-
-  test('test.m3 expands per server and trial with one case id; CLI selections replace the suite options', async () => {
-    const db = path.join(tmp, 'trials.sqlite');
-    const fromSuite = await runJest(environmentConfig, ['trials'], { M3_RESULTS_DB: db, EXPECTED_EXPANSIONS: '4' });
-    expect(fromSuite.output).toContain('Tests:       5 passed, 5 total');
-    expect(fromSuite.code).toBe(0);
-    const { attempts } = await readDatabase(db);
-    const expanded = attempts.filter((a) => a.fullName.startsWith('matrix runs once per server and trial'));
-    expect(expanded.map((a) => a.fullName).sort()).toEqual([
-      'matrix runs once per server and trial [server=alpha] [trial 1/2]',
-      'matrix runs once per server and trial [server=alpha] [trial 2/2]',
-      'matrix runs once per server and trial [server=beta] [trial 1/2]',
-      'matrix runs once per server and trial [server=beta] [trial 2/2]',
-    ]);
-    expect(new Set(expanded.map((a) => a.caseId))).toEqual(new Set(['matrix::matrix runs once per server and trial']));
-
+  test('test.m3: CLI selections (M3_TRIALS, M3_SERVERS) replace the suite options', async () => {
     const fromCli = await runJest(environmentConfig, ['trials', '--verbose'], {
       EXPECTED_EXPANSIONS: '3',
       M3_TRIALS: '3',

@@ -2,9 +2,20 @@
 // collects what it left: exit status, the saved run as `m3 runs`/`m3 report`/feedback.json and the
 // database see it, processes still alive, and temporary files left behind.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  watch,
+  writeFileSync,
+  type FSWatcher,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as sqlite3 from 'sqlite3';
 import { isAlive, processGroupMembers } from '../../packages/core/src/transport/processTree';
 import { copyFixture, m3Bin, readFeedback, repoRoot, withStore } from '../cli.testkit';
 
@@ -106,20 +117,28 @@ export function m3Runs(run: FaultRun): { runs: { runId: string; status: string }
   };
 }
 
-/** Waits (bounded) until the fixture wrote `name.json` into the ready folder, and reads it. */
-export async function waitForMarker(
-  run: FaultRun,
-  name: string,
-  timeoutMs = 90_000,
-): Promise<{ pid: number; ppid?: number }> {
+/**
+ * Waits until the fixture wrote `name.json` into the ready folder (written by rename, so a watch on
+ * the folder sees it arrive), and reads it. Event-driven, without a deadline of its own: it fails as
+ * soon as the run ends without the marker, and the run's own limit (startFaultRun) ends a hung run.
+ */
+export async function waitForMarker(run: FaultRun, name: string): Promise<{ pid: number; ppid?: number }> {
   const file = join(run.readyDir, `${name}.json`);
-  const deadline = Date.now() + timeoutMs;
-  let ended = false;
-  void run.exited.then(() => (ended = true));
-  while (!existsSync(file)) {
-    if (ended) throw new Error(`m3 ended before ${name} was ready:\n${(await run.exited).output}`);
-    if (Date.now() > deadline) throw new Error(`${name} was not ready within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+  let watcher: FSWatcher | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const check = (): void => {
+        if (existsSync(file)) resolve();
+      };
+      watcher = watch(run.readyDir, check);
+      check();
+      void run.exited.then((exit) => {
+        check(); // written just before the run ended
+        reject(new Error(`m3 ended before ${name} was ready:\n${exit.output}`));
+      });
+    });
+  } finally {
+    watcher?.close();
   }
   return JSON.parse(readFileSync(file, 'utf8')) as { pid: number; ppid?: number };
 }
@@ -145,6 +164,18 @@ export interface FaultFindings {
   readonly tempLeft: string[];
 }
 
+/** SQLite's `PRAGMA integrity_check` of a database file, read-only: 'ok' when it is intact. */
+function integrityCheck(file: string): Promise<string> {
+  return new Promise((resolve) => {
+    const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (openError) => {
+      if (openError) return resolve(String(openError));
+      db.get<{ integrity_check: string }>('PRAGMA integrity_check', (error, row) =>
+        db.close(() => resolve(error ? String(error) : row.integrity_check)),
+      );
+    });
+  });
+}
+
 /** Reads the run back through `m3 runs`, `m3 report`, feedback.json and the database. */
 export async function inspectFaultRun(run: FaultRun): Promise<FaultFindings> {
   const env = { ...process.env, SF_M3_ROOT: repoRoot, TMPDIR: run.tmp };
@@ -159,16 +190,7 @@ export async function inspectFaultRun(run: FaultRun): Promise<FaultFindings> {
   });
   const reported = JSON.parse(report.stdout) as { verdict: string };
   const feedbackAfter = readFeedback(run.folder, runId).summary.verdict as string;
-  const integrity = spawnSync(
-    process.execPath,
-    [
-      '-e',
-      `const s = require('sqlite3'); const db = new s.Database(process.argv[1], s.OPEN_READONLY);
-       db.get('PRAGMA integrity_check', (e, row) => { process.stdout.write(e ? String(e) : row.integrity_check); db.close(); });`,
-      join(run.folder, '.m3', 'executions.sqlite'),
-    ],
-    { cwd: repoRoot, encoding: 'utf8' },
-  ).stdout;
+  const integrity = await integrityCheck(join(run.folder, '.m3', 'executions.sqlite'));
   const stored = await withStore(run.folder, async (store) => {
     const record = (await store.getRun(runId))!;
     const executions = await store.listExecutions({ runId });

@@ -8,9 +8,9 @@
 // the variables. Zero hits, per path. A second part
 // interrupts runs mid-ACP-session and checks the temp folder holds no capture file and no secret.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { FakeChatCompletionsServer } from '@sf-m3/core/testing';
 import {
   copyFixture,
@@ -67,6 +67,26 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'
     return await Promise.race([promise, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), ms)))]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Resolves true once `file` exists (a watch on its folder sees it created), or false as soon as the
+ * run ended without it: event-driven, so a loaded machine only makes it later, never wrong.
+ */
+async function untilExists(file: string, ended: Promise<unknown>): Promise<boolean> {
+  let watcher: FSWatcher | undefined;
+  try {
+    return await new Promise<boolean>((resolve) => {
+      const check = (): void => {
+        if (existsSync(file)) resolve(true);
+      };
+      watcher = watch(dirname(file), check);
+      check();
+      void ended.then(() => resolve(existsSync(file)));
+    });
+  } finally {
+    watcher?.close();
   }
 }
 
@@ -255,9 +275,7 @@ describe('a run interrupted mid-ACP-session leaves no capture file and no secret
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      const deadline = Date.now() + 120_000;
-      while (!existsSync(marker) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(existsSync(marker)).toBe(true);
+      expect(await untilExists(marker, exited)).toBe(true);
 
       // Mid-session: the capture file exists, and already holds no unredacted secret.
       const captures = filesUnder(temp).filter((file) => file.endsWith('capture.jsonl'));
