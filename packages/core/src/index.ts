@@ -10,7 +10,7 @@
 // JSON values
 export type { JsonObject, JsonValue } from './json';
 
-// errors: M3Error and its subclasses (contract §16)
+// errors: M3Error and its subclasses, each naming the problem and the fix
 export { AuthenticationError, AuthenticationStep } from './errors/AuthenticationError';
 export type { AuthenticationErrorDetails } from './errors/AuthenticationError';
 export { CassetteMissError } from './errors/CassetteMissError';
@@ -39,7 +39,7 @@ export {
 } from './errors/M3Error';
 export { RequiredEvaluationError } from './errors/RequiredEvaluationError';
 
-// enums: frozen const objects with their union types
+// enums: frozen const objects with their union types (contract §16)
 export {
   ActivityHealth,
   AttemptOutcome,
