@@ -2,7 +2,7 @@
 // results and traces, errors, enums, evaluations, judges, stores, matrices, agents, the capture
 // proxy, the matchers (pure entry: importing does not call expect.extend), and `describeM3` /
 // `testM3` / `m3Kit` / `getM3Kit` for projects with `injectGlobals: false`. Internal helpers are
-// not re-exported: our own packages import them from `@sf-m3/core`. The list is pinned by
+// not re-exported: our own packages import them from `@sf-m3/core/internal`. The list is pinned by
 // e2e/publicSurface.test.ts. Importing this module performs no I/O, and it is light: the SQLite
 // store's names are getters that require @sf-m3/store-sqlite on first read, and `@sf-m3/core`
 // loads openai, pino, ajv, the MCP SDK client and the agent drivers on first use

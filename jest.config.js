@@ -19,6 +19,8 @@ module.exports = {
   moduleNameMapper: {
     '^@sf-m3/core$': '<rootDir>/packages/core/src/index.ts',
     '^@sf-m3/core/testing$': '<rootDir>/packages/core/src/testing/index.ts',
+    '^@sf-m3/core/store$': '<rootDir>/packages/core/src/store/index.ts',
+    '^@sf-m3/core/internal$': '<rootDir>/packages/core/src/internal.ts',
     '^@sf-m3/(store-sqlite|store-postgres|matchers|jest-environment|cli)$': '<rootDir>/packages/$1/src/index.ts',
     '^@sf-m3/example-servers$': '<rootDir>/examples/servers/src/index.ts',
   },

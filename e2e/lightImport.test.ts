@@ -1,5 +1,6 @@
-// A bare `require('sf-m3')` or `require('@sf-m3/core')` stays light (issue 26): it loads neither
-// openai, pino, ajv, fast-check, the native sqlite3 module, @sf-m3/store-sqlite nor an agent driver. Each is
+// A bare `require('sf-m3')` or `require('@sf-m3/core')` (or its `/store` and `/internal` entries)
+// stays light (issue 26): it loads neither openai, pino, ajv, fast-check, the native sqlite3 module,
+// @sf-m3/store-sqlite, Jest's globals nor an agent driver. Each is
 // required where it is first used (a judge, a log line, a schema check, an opened database, an
 // agent execution). Jest evaluates modules again in every test file, so an eager import here
 // costs every test file of every user. The probe is a plain `node` on the built packages, as an
@@ -21,6 +22,8 @@ const HEAVY: readonly HeavyModule[] = [
   { name: 'fast-check', file: /\/node_modules\/fast-check\// },
   { name: 'sqlite3', file: /\/node_modules\/sqlite3\// },
   { name: '@sf-m3/store-sqlite', file: /\/packages\/store-sqlite\/dist\// },
+  // The store entry ships the store contract suite; it loads Jest only when a test file calls it.
+  { name: '@jest/globals', file: /\/node_modules\/@jest\/globals\// },
   {
     name: 'an agent driver',
     file: /\/packages\/core\/dist\/agents\/(OpenAIDriver|OpenAIHarness|acp\/AcpDriver|claude_code\/ClaudeCodeDriver|codex\/CodexDriver|opencode\/OpencodeDriver|pi\/PiDriver)\.js$/,
@@ -83,6 +86,8 @@ describe('a bare import is light', () => {
   test.each([
     ['sf-m3', repoRoot],
     ['@sf-m3/core', '@sf-m3/core'],
+    ['@sf-m3/core/store', '@sf-m3/core/store'],
+    ['@sf-m3/core/internal', '@sf-m3/core/internal'],
   ])(
     "require('%s') loads no heavy module",
     async (_label, entry) => {

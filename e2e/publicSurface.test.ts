@@ -1,29 +1,31 @@
-// The curated public surface of `sf-m3` (contract §16): the root package exports what users write
-// against and no internal helper. The runtime names (read by a plain `node`, as an installed
+// The curated public surface of `sf-m3` (contract §16) and of `@sf-m3/core` with its store entry
+// `@sf-m3/core/store`: each exports what its users write against and no internal helper
+// (`@sf-m3/core/internal` holds those, with no stability promise, and is not pinned here). The runtime names (read by a plain `node`, as an installed
 // package is) and the value and type names of index.d.ts (read with the TypeScript checker) are
 // snapshotted, the two must name the same values, and the internals issue 10 found stay out.
 // Adding a name is a decision: update the snapshot (`npx jest e2e/publicSurface -u`) in the same
 // commit as the docs that make it public. It reads the built packages.
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ts from 'typescript';
 import { ensureBuilt, repoRoot } from './cli.testkit';
 
 const INTERNALS = ['labelValue', 'lineageKey', 'buildJudgeRequest', 'canonicalInstant', 'linkToKit', 'newId'];
 
-function runtimeNames(): Promise<string[]> {
-  const script = `process.stdout.write(JSON.stringify(Object.keys(require(${JSON.stringify(repoRoot)}))))`;
+/** The runtime names of `entry` (a package name or path), required by a plain `node`. */
+function runtimeNames(entry: string = repoRoot): Promise<string[]> {
+  const script = `process.stdout.write(JSON.stringify(Object.keys(require(${JSON.stringify(entry)}))))`;
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['-e', script], { cwd: repoRoot }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`require('sf-m3') failed: ${stderr}`));
+      if (error) reject(new Error(`require(${JSON.stringify(entry)}) failed: ${stderr}`));
       else resolve((JSON.parse(stdout) as string[]).sort());
     });
   });
 }
 
-/** Value and type exports of index.d.ts, as a user's TypeScript sees them. */
-function declaredNames(): { values: string[]; types: string[] } {
-  const file = join(repoRoot, 'index.d.ts');
+/** Value and type exports of a declaration file (index.d.ts by default), as a user's TypeScript sees them. */
+function declaredNames(file: string = join(repoRoot, 'index.d.ts')): { values: string[]; types: string[] } {
   const program = ts.createProgram([file], {
     strict: true,
     module: ts.ModuleKind.CommonJS,
@@ -68,4 +70,61 @@ describe("sf-m3's public surface", () => {
     expect(declared.types).toEqual(expect.arrayContaining(['ToolCallResult', 'ExecutionResult', 'ExecutionStore']));
     expect(declared.types).toMatchSnapshot();
   }, 120_000);
+});
+
+/** `@sf-m3/core`'s entries: the package name a user requires, and the declarations its types map to. */
+const CORE_ENTRIES = [
+  { entry: '@sf-m3/core', declarations: 'packages/core/dist/index.d.ts' },
+  { entry: '@sf-m3/core/store', declarations: 'packages/core/dist/store/index.d.ts' },
+] as const;
+
+describe("@sf-m3/core's public surface (issue 26: a front door)", () => {
+  let internalNames: string[];
+  beforeAll(async () => {
+    internalNames = await runtimeNames('@sf-m3/core/internal');
+  }, 60_000);
+
+  test("@sf-m3/core/internal's names are exported by neither core entry nor sf-m3", async () => {
+    expect(internalNames).toEqual(expect.arrayContaining(['newId']));
+    const [core, store, root] = await Promise.all([
+      runtimeNames('@sf-m3/core'),
+      runtimeNames('@sf-m3/core/store'),
+      runtimeNames(),
+    ]);
+    for (const exposed of [core, store, root])
+      expect(internalNames.filter((name) => exposed.includes(name))).toEqual([]);
+    // The internals issue 10 found: the store helpers among them are for store authors only.
+    for (const internal of INTERNALS) expect(core).not.toContain(internal);
+    expect(store).toEqual(expect.arrayContaining(['lineageKey', 'labelValue', 'canonicalInstant']));
+  }, 60_000);
+
+  test.each(CORE_ENTRIES)(
+    '$entry: its runtime names and declared types are pinned, and it names values with no wildcard',
+    async ({ entry, declarations }) => {
+      const names = await runtimeNames(entry);
+      const declared = declaredNames(join(repoRoot, declarations));
+      expect(declared.values).toEqual(names);
+      for (const internal of internalNames) expect(declared.types).not.toContain(internal);
+      // Named lists only: a wildcard re-export would let any new export of a folder through unreviewed.
+      expect(readFileSync(join(repoRoot, declarations), 'utf8')).not.toMatch(/export \*/);
+      process.stdout.write(`${entry} exports ${names.length} runtime names and ${declared.types.length} types\n`);
+      expect({ values: names, types: declared.types }).toMatchSnapshot();
+    },
+    120_000,
+  );
+
+  test('the store entry re-exports the public store names from the same modules as @sf-m3/core', async () => {
+    const script = `
+      const core = require('@sf-m3/core');
+      const store = require('@sf-m3/core/store');
+      process.stdout.write(JSON.stringify(Object.keys(store).filter((name) => name in core && core[name] !== store[name])));
+    `;
+    const differing = await new Promise<string[]>((resolve, reject) => {
+      execFile(process.execPath, ['-e', script], { cwd: repoRoot }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`reading the core entries failed: ${stderr}`));
+        else resolve(JSON.parse(stdout) as string[]);
+      });
+    });
+    expect(differing).toEqual([]);
+  }, 60_000);
 });

@@ -14,7 +14,12 @@ const packages = path.resolve(__dirname, '..', 'packages');
 // faster still), when it is built.
 const coreDist = path.join(packages, 'core/dist/index.js');
 const useDist = process.env.SF_M3_CORE_DIST === '1' && fs.existsSync(coreDist);
-const aliases = { '@sf-m3/core': useDist ? coreDist : path.join(packages, 'core/src/index.ts') };
+const coreEntry = (dist, source) => path.join(packages, 'core', useDist ? `dist/${dist}` : `src/${source}`);
+const aliases = {
+  '@sf-m3/core': coreEntry('index.js', 'index.ts'),
+  '@sf-m3/core/store': coreEntry('store/index.js', 'store/index.ts'),
+  '@sf-m3/core/internal': coreEntry('internal.js', 'internal.ts'),
+};
 
 const originalResolve = Module._resolveFilename;
 Module._resolveFilename = function resolve(request, parent, ...rest) {

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
-import { InMemoryExecutionStore, newId, Redactor } from '@sf-m3/core';
+import { InMemoryExecutionStore, Redactor } from '@sf-m3/core';
+import { newId } from '@sf-m3/core/internal';
 import { AttemptRecorder, MISSING_SUITE_MESSAGE } from './AttemptRecorder';
 import type { AttemptRecorderOptions } from './AttemptRecorder';
 import type { BridgedKit, KitFactoryOptions } from './runtimeBridge';

@@ -1,4 +1,5 @@
-import { M3Error, newId, Redactor } from '@sf-m3/core';
+import { M3Error, Redactor } from '@sf-m3/core';
+import { newId } from '@sf-m3/core/internal';
 import type { AttemptOutcome, AttemptRecord, ExecutionStore, SuiteRecord } from '@sf-m3/core';
 import type { DeclaredSuite } from './describeM3';
 import type { DeclaredCase } from './testM3';

@@ -1,4 +1,4 @@
-import type { CassetteFileReport } from '@sf-m3/core';
+import type { CassetteFileReport } from '@sf-m3/core/internal';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

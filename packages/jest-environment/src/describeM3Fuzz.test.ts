@@ -1,15 +1,7 @@
 import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  fuzzFailureMessage,
-  fuzzSeed,
-  fuzzTools,
-  InProcessServer,
-  listToolsSync,
-  MCPTestKit,
-  ModelValidationError,
-  StdioServer,
-} from '@sf-m3/core';
+import { fuzzTools, InProcessServer, MCPTestKit, ModelValidationError, StdioServer } from '@sf-m3/core';
+import { fuzzFailureMessage, fuzzSeed, listToolsSync } from '@sf-m3/core/internal';
 import { z } from 'zod';
 import { createDescribeM3Fuzz, validateFuzzOptions } from './describeM3Fuzz';
 import type { DescribeM3Function } from './runtimeBridge';

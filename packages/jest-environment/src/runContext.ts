@@ -1,4 +1,4 @@
-import { newId } from '@sf-m3/core';
+import { newId } from '@sf-m3/core/internal';
 
 /** Environment variable carrying the run id from global setup (or the `m3` CLI) to every worker. */
 export const RUN_ID_ENV = 'M3_RUN_ID';

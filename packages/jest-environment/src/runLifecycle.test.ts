@@ -1,4 +1,5 @@
-import { InMemoryExecutionStore, newId } from '@sf-m3/core';
+import { InMemoryExecutionStore } from '@sf-m3/core';
+import { newId } from '@sf-m3/core/internal';
 import type { AttemptRecord, EvaluationResult } from '@sf-m3/core';
 import { EMPTY_LABELS } from '../../core/src/store/storeFixtures.testkit';
 import {

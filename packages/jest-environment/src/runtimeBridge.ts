@@ -1,4 +1,5 @@
-import type { CassetteSuiteOptions, ExecutionStore } from '@sf-m3/core';
+import type { ExecutionStore } from '@sf-m3/core';
+import type { CassetteSuiteOptions } from '@sf-m3/core/internal';
 import type { BridgedCassetteBook, CassetteBookRequest } from './cassettes/bridgedCassettes';
 import type { DescribeM3Fuzz, FuzzRuntime } from './describeM3Fuzz';
 import type { TestM3 } from './testM3';

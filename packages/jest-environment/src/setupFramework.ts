@@ -10,6 +10,7 @@ import type { MatcherFn } from './lazyMatchers';
 import { runtimeOf } from './runtimeBridge';
 
 type Core = typeof import('@sf-m3/core');
+type CoreInternal = typeof import('@sf-m3/core/internal');
 type MCPTestKitOptions = import('@sf-m3/core').MCPTestKitOptions;
 type StoreSqlite = typeof import('@sf-m3/store-sqlite');
 type Matchers = typeof import('@sf-m3/matchers');
@@ -46,11 +47,12 @@ runtime.createServer = (selection) => {
   );
 };
 runtime.loadFuzz = () => {
-  const { fuzzFailureMessage, fuzzSeed, fuzzTools, listToolsSync } = require('@sf-m3/core') as Core;
+  const { fuzzTools } = require('@sf-m3/core') as Core;
+  const { fuzzFailureMessage, fuzzSeed, listToolsSync } = require('@sf-m3/core/internal') as CoreInternal;
   return { fuzzFailureMessage, fuzzSeed, fuzzTools, listToolsSync };
 };
 runtime.createStore = (path) => {
-  const { isPostgresUrl, openPostgresStore } = require('@sf-m3/core') as Core;
+  const { isPostgresUrl, openPostgresStore } = require('@sf-m3/core/internal') as CoreInternal;
   if (isPostgresUrl(path)) return openPostgresStore(path, {}, [process.cwd()]);
   const { SQLiteExecutionStore } = require('@sf-m3/store-sqlite') as StoreSqlite;
   return new SQLiteExecutionStore(path);

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { TEMP_DIR_ENV } from '@sf-m3/core';
+import { TEMP_DIR_ENV } from '@sf-m3/core/internal';
 import { RUN_STATE_DIR_ENV } from './runContext';
 
 /** Signals after which the worker's temporary folders are removed before the process dies. */

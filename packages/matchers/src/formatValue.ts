@@ -1,4 +1,5 @@
-import { isSensitiveName, REDACTED } from '@sf-m3/core';
+import { REDACTED } from '@sf-m3/core';
+import { isSensitiveName } from '@sf-m3/core/internal';
 import type { RedactorLike } from './findKit';
 import { isAsymmetricMatcher, UNAVAILABLE } from './matchValue';
 

@@ -1,5 +1,4 @@
-import { describeExecutionStoreContract } from '../../core/src/store/executionStoreContract.testkit';
-import { describeRunShardContract } from '../../core/src/store/contract/runShards.contract.testkit';
+import { describeExecutionStoreContract, describeRunShardContract } from '@sf-m3/core/store';
 import { clusterForTests } from './cluster/clusterForTests.testkit';
 import { PostgresExecutionStore } from './PostgresExecutionStore';
 

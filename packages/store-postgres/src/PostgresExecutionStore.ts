@@ -1,15 +1,6 @@
 import {
-  aggregationReportOfRows,
-  canonicalInstant,
-  evidenceDigestOf,
   ModelValidationError,
-  normalizeSuiteName,
-  requireId,
-  requireJudgeRequestLimit,
   StoreError,
-  validateAggregationQuery,
-  verifyRawEvidence,
-  type AggregationCountsRow,
   type AggregationQuery,
   type AggregationReport,
   type AttemptRecord,
@@ -32,6 +23,17 @@ import {
   type TraceView,
   type TurnRecord,
 } from '@sf-m3/core';
+import {
+  aggregationReportOfRows,
+  canonicalInstant,
+  evidenceDigestOf,
+  normalizeSuiteName,
+  requireId,
+  requireJudgeRequestLimit,
+  validateAggregationQuery,
+  verifyRawEvidence,
+  type AggregationCountsRow,
+} from '@sf-m3/core/store';
 import type { Pool, PoolClient } from 'pg';
 import { aggregateCountsSql } from './aggregation/aggregateSql';
 import { describeDatabase, type PostgresLocation } from './connection/describeDatabase';

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeExecutionStoreContract } from '../../core/src/store/executionStoreContract.testkit';
+import { describeExecutionStoreContract } from '@sf-m3/core/store';
 import { SQLiteExecutionStore } from './SQLiteExecutionStore';
 
 const root = mkdtempSync(join(tmpdir(), 'm3-sqlite-contract-'));

@@ -1,14 +1,5 @@
 import {
-  aggregationReportOfRows,
-  canonicalInstant,
-  evidenceDigestOf,
-  normalizeSuiteName,
-  requireId,
-  requireJudgeRequestLimit,
   StoreError,
-  validateAggregationQuery,
-  verifyRawEvidence,
-  type AggregationCountsRow,
   type AggregationQuery,
   type AggregationReport,
   type AttemptRecord,
@@ -31,6 +22,17 @@ import {
   type TraceView,
   type TurnRecord,
 } from '@sf-m3/core';
+import {
+  aggregationReportOfRows,
+  canonicalInstant,
+  evidenceDigestOf,
+  normalizeSuiteName,
+  requireId,
+  requireJudgeRequestLimit,
+  validateAggregationQuery,
+  verifyRawEvidence,
+  type AggregationCountsRow,
+} from '@sf-m3/core/store';
 import { aggregateCountsSql } from './aggregation/aggregateCountsSql';
 import { isRequiredLineageRow, listLatestEvaluations } from './evaluationReads';
 import { readBlobBytes } from './evidenceBlobs';

@@ -1,11 +1,5 @@
-import {
-  canonicalInstant,
-  caseIdOfEvaluation,
-  lineageId,
-  requireId,
-  StoreError,
-  type StoredEvaluation,
-} from '@sf-m3/core';
+import { StoreError, type StoredEvaluation } from '@sf-m3/core';
+import { canonicalInstant, caseIdOfEvaluation, lineageId, requireId } from '@sf-m3/core/store';
 import { markLatest } from './latestRows';
 import { MultiRowInsert } from './multiRowInsert';
 import { sqliteErrorCode, type SqliteConnection, type SqlValue } from './SqliteConnection';

@@ -3,7 +3,8 @@
  * anything is written, their rows (one `blobs` row per digest, shared by every execution that
  * saved the same bytes, and one `execution_blobs` link per execution), and their bytes read back.
  */
-import { checkedEvidenceDigest, type RawEvidenceBlob } from '@sf-m3/core';
+import { type RawEvidenceBlob } from '@sf-m3/core';
+import { checkedEvidenceDigest } from '@sf-m3/core/store';
 import type { SqliteConnection } from './SqliteConnection';
 
 /** A blob of raw evidence with the digest its bytes were checked against. */

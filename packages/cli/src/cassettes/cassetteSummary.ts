@@ -2,7 +2,8 @@
 // were served (counted by their `metadata.cassette` label, which the stores save), and the obsolete
 // cassette entries the Jest workers reported at each file's end, listed the way Jest lists obsolete
 // snapshots.
-import type { CassetteFileReport, ExecutionRecord } from '@sf-m3/core';
+import type { ExecutionRecord } from '@sf-m3/core';
+import type { CassetteFileReport } from '@sf-m3/core/internal';
 
 export type { CassetteFileReport };
 

@@ -9,7 +9,7 @@ import { resolveResultsDb } from '../options/testOptions';
 import { checkResultsDbAccess } from '../project/resultsDbAccess';
 import { detectPackageManager } from '../project/packageManager';
 import { checkPostgresResultsDb } from '../store/checkPostgresResultsDb';
-import { isPostgresUrl } from '@sf-m3/core';
+import { isPostgresUrl } from '@sf-m3/core/internal';
 import {
   checkJestConfig,
   checkNode,

@@ -1,7 +1,7 @@
 // `m3 test --judge-max-requests N`: the cap on judge calls for the whole run. The CLI hands it to
 // every Jest worker as M3_JUDGE_MAX_REQUESTS; each kit then draws on one counter in the results
 // database (`ExecutionStore.reserveJudgeRequest`), so the cap holds across workers.
-import { JUDGE_MAX_REQUESTS_ENV } from '@sf-m3/core';
+import { JUDGE_MAX_REQUESTS_ENV } from '@sf-m3/core/internal';
 import { UsageError } from '../options/UsageError';
 
 /** The flag. */

@@ -1,6 +1,6 @@
 // Validation of `m3 test` options into one typed value. Every problem is a UsageError naming the flag.
 import { isAbsolute, resolve } from 'node:path';
-import { isPostgresUrl, PINNABLE_REVISIONS } from '@sf-m3/core';
+import { isPostgresUrl, PINNABLE_REVISIONS } from '@sf-m3/core/internal';
 import { parseJudgeMaxRequests } from '../judgeBudget/judgeMaxRequestsOption';
 import { UsageError } from './UsageError';
 import { buildServerGroups, type ServerSelection, type ServerToken } from './serverGroups';

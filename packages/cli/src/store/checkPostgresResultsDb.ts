@@ -1,5 +1,5 @@
 // postgres lane: what `m3 doctor` can say about a PostgreSQL results database without connecting.
-import { POSTGRES_STORE_PACKAGE } from '@sf-m3/core';
+import { POSTGRES_STORE_PACKAGE } from '@sf-m3/core/internal';
 import type { DoctorCheck } from '../commands/doctorChecks';
 import { detectPackageManager } from '../project/packageManager';
 

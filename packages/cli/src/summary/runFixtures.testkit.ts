@@ -1,6 +1,5 @@
 // Seeds realistic runs into a store (in-memory or SQLite) for the summary, baseline, feedback and report tests.
 import {
-  newId,
   type AttemptOutcome,
   type EvaluationResult,
   type EvaluationStatus,
@@ -8,6 +7,7 @@ import {
   type JsonObject,
   type RunRecord,
 } from '@sf-m3/core';
+import { newId } from '@sf-m3/core/internal';
 import { executionRecord } from '../../../core/src/store/storeFixtures.testkit';
 import { Redactor } from '../../../core/src/redaction/Redactor';
 import { TraceRecorder } from '../../../core/src/trace/TraceRecorder';

@@ -1,7 +1,7 @@
-import { describeExecutionStoreContract } from './executionStoreContract.testkit';
+import { describeExecutionStoreContract } from './contract/describeExecutionStoreContract';
 import { InMemoryExecutionStore } from './InMemoryExecutionStore';
 
 describeExecutionStoreContract('InMemoryExecutionStore', async () => new InMemoryExecutionStore());
-import { describeRunShardContract } from './contract/runShards.contract.testkit';
+import { describeRunShardContract } from './contract/describeRunShardContract';
 
 describeRunShardContract('InMemoryExecutionStore', async () => new InMemoryExecutionStore());

@@ -1,14 +1,68 @@
-export * from './AggregationQuery';
-export * from './ExecutionStore';
-export * from './records';
-export * from './InMemoryExecutionStore';
-export * from './finishedExecutionLabels';
-export * from './aggregation';
-export * from './storeInputs';
-export * from './verifyRawEvidence';
-export * from './interruptUnfinished';
-export * from './runProcess';
-export * from './closeAbandonedRuns';
-export * from './prune';
-export * from './runShards';
-export * from './resultsLocation';
+/**
+ * @sf-m3/core/store: what a store author needs (packages/core/docs/writing-a-store.md): the
+ * `ExecutionStore` interface and its records, the in-memory reference store, the input rules every
+ * store applies, the aggregation helpers and lineage key the SQL stores share, and the contract
+ * suite a store's Jest test runs (`describeExecutionStoreContract`). Our SQLite and Postgres stores
+ * are built on it. Importing it loads neither Jest nor a database driver.
+ */
+
+// the interface, its records and the in-memory reference store
+export type { ExecutionListFilter, ExecutionStore, FinishedExecution, StoredEvaluation } from './ExecutionStore';
+export { InMemoryExecutionStore } from './InMemoryExecutionStore';
+export type {
+  AttemptCounts,
+  AttemptRecord,
+  ExecutionRecord,
+  RunProblem,
+  RunRecord,
+  RunStatus,
+  ServerBindingRecord,
+  SessionRecord,
+  SuiteRecord,
+  TurnRecord,
+} from './records';
+export type { RunProcess } from './runProcess';
+export { shardRecordToSave } from './runShards';
+export type { RunShardRecord } from './runShards';
+
+// input rules every store applies before it writes
+export { finishedExecutionLabels, snapshotMetadata } from './finishedExecutionLabels';
+export { canonicalInstant, normalizeSuiteName, requireId, requireJudgeRequestLimit } from './storeInputs';
+export { checkedEvidenceDigest, evidenceDigestOf, verifyRawEvidence } from './verifyRawEvidence';
+
+// aggregation (contract §10): the query, its validation, items, counts, lineage and intervals
+export { AGGREGATION_LABELS } from './AggregationQuery';
+export type {
+  AggregateValues,
+  AggregationLabel,
+  AggregationQuery,
+  AggregationReport,
+  FixedLabel,
+  TimeBucket,
+} from './AggregationQuery';
+export { labelValue } from './aggregation/AggregationItem';
+export type { AggregationItem } from './aggregation/AggregationItem';
+export { aggregateItems, itemMatches } from './aggregation/aggregateItems';
+export { ALL_STATUSES, buildAggregateValues, compareGroupKeys, EMPTY_COUNTS } from './aggregation/aggregateValues';
+export type { AggregateCounts } from './aggregation/aggregateValues';
+export { aggregationReportOfRows, countsOfRow } from './aggregation/aggregationReportOfRows';
+export type { AggregationCountsRow } from './aggregation/aggregationReportOfRows';
+export { caseIdOfEvaluation, evaluationItem, requirementItem } from './aggregation/buildAggregationItems';
+export { isLaterRow, lineageKey } from './aggregation/lineage';
+export type { EvaluationLineage } from './aggregation/lineage';
+export { lineageId } from './aggregation/lineageId';
+export { isTimeBucket, TIME_BUCKETS, timeBucketOf } from './aggregation/timeBucket';
+export { metadataKeyOf, validateAggregationQuery } from './aggregation/validateAggregationQuery';
+export type { LabelFilter, NormalizedAggregationQuery } from './aggregation/validateAggregationQuery';
+export { wilsonInterval } from './aggregation/wilsonInterval';
+
+// retention and unfinished runs (contract §20)
+export { closeAbandonedRuns } from './closeAbandonedRuns';
+export { interruptUnfinished } from './interruptUnfinished';
+export type { InterruptedWork, InterruptionReason } from './interruptUnfinished';
+export { selectPrunedRuns, validatePruneSelection } from './prune';
+export type { PruneOptions, PruneReport, PruneSelection } from './prune';
+
+// the contract suite a store's Jest test runs (loads Jest's globals only when called)
+export { describeExecutionStoreContract } from './contract/describeExecutionStoreContract';
+export { describeRunShardContract } from './contract/describeRunShardContract';

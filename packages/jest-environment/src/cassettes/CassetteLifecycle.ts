@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
-import { cassetteFileOf, ModelValidationError, resolveCassetteSettings } from '@sf-m3/core';
-import type { CassetteMode, CassetteSettings, CassetteSuiteOptions } from '@sf-m3/core';
+import { ModelValidationError } from '@sf-m3/core';
+import { cassetteFileOf, resolveCassetteSettings } from '@sf-m3/core/internal';
+import type { CassetteMode } from '@sf-m3/core';
+import type { CassetteSettings, CassetteSuiteOptions } from '@sf-m3/core/internal';
 import type { CassetteFileReport } from '../RunStateDir';
 import type { BridgedCassetteBook, BridgedCassetteReport, CassetteBookRequest } from './bridgedCassettes';
 

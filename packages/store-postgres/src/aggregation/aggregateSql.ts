@@ -1,10 +1,5 @@
-import {
-  metadataKeyOf,
-  type AggregationLabel,
-  type FixedLabel,
-  type NormalizedAggregationQuery,
-  type TimeBucket,
-} from '@sf-m3/core';
+import { type AggregationLabel, type TimeBucket } from '@sf-m3/core';
+import { metadataKeyOf, type FixedLabel, type NormalizedAggregationQuery } from '@sf-m3/core/store';
 
 /**
  * The aggregation of contract §10 as one PostgreSQL statement: the same plan as the SQLite store's

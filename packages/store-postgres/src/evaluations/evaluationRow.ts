@@ -1,11 +1,5 @@
-import {
-  canonicalInstant,
-  caseIdOfEvaluation,
-  lineageId,
-  requireId,
-  type EvaluationResult,
-  type StoredEvaluation,
-} from '@sf-m3/core';
+import { type EvaluationResult, type StoredEvaluation } from '@sf-m3/core';
+import { canonicalInstant, caseIdOfEvaluation, lineageId, requireId } from '@sf-m3/core/store';
 
 /** One `evaluations` row as the batch writer inserts it (JSON keys are the column names). */
 export interface EvaluationRow {

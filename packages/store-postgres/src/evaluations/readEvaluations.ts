@@ -2,7 +2,8 @@
  * Reads of saved evaluations: the latest result of each lineage, and whether a lineage is
  * required. `EvaluationWriter` keeps both current (`is_latest`, `evaluation_lineages.required`).
  */
-import { lineageId, type EvaluationLineage, type EvaluationResult } from '@sf-m3/core';
+import { type EvaluationLineage, type EvaluationResult } from '@sf-m3/core';
+import { lineageId } from '@sf-m3/core/store';
 import type { Pool } from 'pg';
 
 /** Which latest evaluations to list; an absent field does not filter. */

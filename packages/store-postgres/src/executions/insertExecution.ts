@@ -1,4 +1,5 @@
-import { canonicalInstant, requireId, StoreError, type ExecutionRecord } from '@sf-m3/core';
+import { StoreError, type ExecutionRecord } from '@sf-m3/core';
+import { canonicalInstant, requireId } from '@sf-m3/core/store';
 import type { PoolClient } from 'pg';
 
 const json = (value: unknown): string => JSON.stringify(value);

@@ -1,13 +1,6 @@
 import { deflateRawSync } from 'node:zlib';
-import {
-  canonicalInstant,
-  checkedEvidenceDigest,
-  ExecutionNotFound,
-  finishedExecutionLabels,
-  ModelValidationError,
-  type ExecutionRecord,
-  type FinishedExecution,
-} from '@sf-m3/core';
+import { ExecutionNotFound, ModelValidationError, type ExecutionRecord, type FinishedExecution } from '@sf-m3/core';
+import { canonicalInstant, checkedEvidenceDigest, finishedExecutionLabels } from '@sf-m3/core/store';
 import type { PoolClient } from 'pg';
 
 const json = (value: unknown): string => JSON.stringify(value);

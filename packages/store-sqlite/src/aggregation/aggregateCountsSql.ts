@@ -1,4 +1,4 @@
-import type { NormalizedAggregationQuery } from '@sf-m3/core';
+import type { NormalizedAggregationQuery } from '@sf-m3/core/store';
 import type { SqlValue } from '../SqliteConnection';
 import { REQUIREMENTS, ROWS, sourceSelect, type SqlQuery } from './itemSources';
 

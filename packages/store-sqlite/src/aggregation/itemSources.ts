@@ -1,11 +1,6 @@
 /** The two sources of aggregation items (latest rows, missing or pending requirements) as SQL. */
-import {
-  metadataKeyOf,
-  type AggregationLabel,
-  type FixedLabel,
-  type NormalizedAggregationQuery,
-  type TimeBucket,
-} from '@sf-m3/core';
+import { type AggregationLabel, type TimeBucket } from '@sf-m3/core';
+import { metadataKeyOf, type FixedLabel, type NormalizedAggregationQuery } from '@sf-m3/core/store';
 import type { SqlValue } from '../SqliteConnection';
 
 /** How one source of aggregation items spells each label in SQL. */

@@ -5,14 +5,13 @@
  * whole finished execution or the unfinished one.
  */
 import {
-  canonicalInstant,
   ExecutionNotFound,
-  finishedExecutionLabels,
   ModelValidationError,
   type ExecutionRecord,
   type FinishedExecution,
   type TraceResultData,
 } from '@sf-m3/core';
+import { canonicalInstant, finishedExecutionLabels } from '@sf-m3/core/store';
 import { encodeEventChunks } from '../eventChunks';
 import { frameTexts, insertEventChunks } from '../eventRows';
 import { checkedBlobs, insertEvidenceBlobs, type CheckedBlob } from '../evidenceBlobs';

@@ -1,4 +1,5 @@
-import { validatePruneSelection, type PruneOptions, type PruneReport, type PruneSelection } from '@sf-m3/core';
+import { type PruneOptions, type PruneReport, type PruneSelection } from '@sf-m3/core';
+import { validatePruneSelection } from '@sf-m3/core/store';
 import type { SqliteConnection } from '../SqliteConnection';
 import { deleteRuns } from './deleteRuns';
 import { databaseBytes, reclaimSpace } from './reclaimSpace';

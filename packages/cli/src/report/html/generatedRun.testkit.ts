@@ -2,7 +2,8 @@
 // failing), each with a direct execution whose trace has several tool calls with kilobyte-sized
 // results and raw evidence, 17 evaluators of `m3.expect.*` rows with call sites, and earlier runs
 // of the same suite so the trends have a history. Deterministic for a given seed.
-import { newId, type ExecutionStore } from '@sf-m3/core';
+import { type ExecutionStore } from '@sf-m3/core';
+import { newId } from '@sf-m3/core/internal';
 import { Redactor } from '../../../../core/src/redaction/Redactor';
 import { TraceRecorder } from '../../../../core/src/trace/TraceRecorder';
 import { prng } from '../../../../core/src/store/generatedHistory.testkit';

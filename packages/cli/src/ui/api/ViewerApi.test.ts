@@ -1,5 +1,5 @@
 import { InMemoryExecutionStore, Redactor, type ExecutionStore } from '@sf-m3/core';
-import { seedWorkedExample } from '../../../../core/src/store/executionStoreContract.testkit';
+import { seedWorkedExample } from '../../../../core/src/store/contract/seedWorkedExample';
 import { parseOffset } from './executionsPage';
 import { parseTrendQuery } from './trendsPage';
 import { ViewerApi } from './ViewerApi';

@@ -1,10 +1,11 @@
 // Contract cases of `listRunningRuns` and of closing runs whose processes are gone
-// (closeAbandonedRuns), shared by every ExecutionStore; registered from executionStoreContract.testkit.ts.
+// (closeAbandonedRuns), shared by every ExecutionStore; registered from executionStoreSuite.ts.
+import { describe, expect, it } from '@jest/globals';
 import { closeAbandonedRuns, findAbandonedRuns } from '../closeAbandonedRuns';
 import type { ExecutionStore } from '../ExecutionStore';
 import type { RunRecord, RunStatus } from '../records';
 import type { RunProcess } from '../runProcess';
-import { attemptRecord, executionRecord } from '../storeFixtures.testkit';
+import { attemptRecord, executionRecord } from './storeFixtures';
 
 /** A process that owned a run, on the fake machine of these cases. */
 export const owner = (pid: number, role = 'jest'): RunProcess => ({

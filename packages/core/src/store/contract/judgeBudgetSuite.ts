@@ -1,5 +1,6 @@
 // Contract cases of `reserveJudgeRequest` (the judge budget of `m3 test --judge-max-requests`),
-// shared by every ExecutionStore; registered from executionStoreContract.testkit.ts.
+// shared by every ExecutionStore; registered from executionStoreSuite.ts.
+import { describe, expect, it } from '@jest/globals';
 import { ModelValidationError } from '../../errors/M3Error';
 import type { ExecutionStore } from '../ExecutionStore';
 

@@ -1,6 +1,7 @@
 // Contract cases for execution paging (the viewer pages through a run's executions).
+import { describe, expect, it } from '@jest/globals';
 import type { ExecutionStore } from '../ExecutionStore';
-import { attemptRecord, executionRecord } from '../storeFixtures.testkit';
+import { attemptRecord, executionRecord } from './storeFixtures';
 
 /** Registers the paging cases; `store()` is the contract's fresh store of the current test. */
 export function describeExecutionPagingContract(store: () => ExecutionStore): void {

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { ExecutionNotFound, ModelValidationError, RawEvidenceUnavailable } from '../../errors/M3Error';
 import { newId } from '../../ids';
 import { Redactor } from '../../redaction/Redactor';
@@ -5,7 +6,7 @@ import { TraceRecorder } from '../../trace/TraceRecorder';
 import type { EvidenceRef } from '../../trace/EvidenceRef';
 import type { ExecutionStore, FinishedExecution } from '../ExecutionStore';
 import type { RunRecord, RunStatus } from '../records';
-import { attemptRecord, executionRecord, storedEvaluation } from '../storeFixtures.testkit';
+import { attemptRecord, executionRecord, storedEvaluation } from './storeFixtures';
 
 const EVALUATOR = 'retention.check.v1';
 

@@ -1,8 +1,9 @@
 // Contract cases for the snapshot's metadata becoming labels when an execution finishes (contract
 // §24: `metadata.cassette` of a replayed, recorded or mixed execution is a `metadata.<key>` label).
+import { describe, expect, it } from '@jest/globals';
 import type { ExecutionStore } from '../ExecutionStore';
 import type { ExecutionRecord } from '../records';
-import { attemptRecord, executionRecord, finishedTrace, storedEvaluation } from '../storeFixtures.testkit';
+import { attemptRecord, executionRecord, finishedTrace, storedEvaluation } from './storeFixtures';
 
 /** Finishes `record` with `metadata` on its snapshot (none when undefined). */
 async function finishWith(store: ExecutionStore, record: ExecutionRecord, metadata?: Record<string, string>) {

@@ -1,8 +1,9 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { ExecutionStore } from '../ExecutionStore';
 import { closeAbandonedRuns, findAbandonedRuns } from '../closeAbandonedRuns';
 import type { RunProcess } from '../runProcess';
 import { allShardsFinished, runClosingShard, type RunShardRecord } from '../runShards';
-import { gone, owner, runWith } from './runningRuns.contract.testkit';
+import { gone, owner, runWith } from './runningRunsSuite';
 
 const shard = (
   index: number,
@@ -21,7 +22,7 @@ const shard = (
 });
 
 /** `recordRunShard` (optional in `ExecutionStore`) for the stores that coordinate shards. */
-export function describeRunShardContract(name: string, makeStore: () => Promise<ExecutionStore>): void {
+export function runShardSuite(name: string, makeStore: () => Promise<ExecutionStore>): void {
   describe(`${name} (run shard contract)`, () => {
     let store: ExecutionStore;
     beforeEach(async () => {

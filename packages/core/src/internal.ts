@@ -1,0 +1,60 @@
+/**
+ * @sf-m3/core/internal: what sf-m3's own packages (the Jest environment, the matchers, the CLI) share
+ * and users must not touch. NO STABILITY PROMISE: any name here may change or go in any release,
+ * without notice. It is not part of the public surface (e2e/publicSurface.test.ts keeps these names
+ * out of `@sf-m3/core` and `sf-m3`). Names a store needs are in `@sf-m3/core/store` instead.
+ */
+
+// ids
+export { newId } from './ids';
+
+// redaction and secrets (contract §22)
+export { CREDENTIAL_QUERY_PARAMS, isSensitiveName } from './redaction/Redactor';
+export { credentialForms, isSecretEnvName } from './redaction/credentialShape';
+
+// logging (contract §15)
+export { createLogger, getRootLogger, resetLogger } from './logging/logger';
+
+// server definitions and their trust rules (contract §2)
+export { parseEndpointUrl } from './servers/endpointTrust';
+export { PINNABLE_REVISIONS } from './servers/protocolSetting';
+export { redactCommandLine } from './servers/redactCommandLine';
+
+// LLM judges (contract §9)
+export { JUDGE_MAX_REQUESTS_ENV } from './judge/budget/JudgeBudget';
+
+// stores: where the history lives, closing abandoned runs, run shards (contract §10, §20)
+export { abandonedReason, closeAbandonedRun, findAbandonedRuns } from './store/closeAbandonedRuns';
+export {
+  isPostgresUrl,
+  openPostgresStore,
+  POSTGRES_STORE_PACKAGE,
+  resultsLocationSecrets,
+  showResultsLocation,
+} from './store/resultsLocation';
+export { runProcessOf } from './store/runProcess';
+export { allShardsFinished, runClosingShard } from './store/runShards';
+export { MAX_SUITE_NAME_LENGTH } from './store/storeInputs';
+
+// temporary files
+export { TEMP_DIR_ENV } from './tempfiles/privateTempDir';
+
+// the tool surface: coverage, fuzzing, lint (contract §25)
+export { SURFACE_MEASURES } from './surface/coverage/SurfaceCoverage';
+export { fuzzFailureMessage } from './surface/fuzz/FuzzFailure';
+export { fuzzSeed } from './surface/fuzz/fuzzTool';
+export { listToolsSync } from './surface/fuzz/listToolsSync';
+export type { CollectedToolListing } from './surface/fuzz/listToolsSync';
+export { TOOL_LISTING_MEMORY, toolListingMemory } from './surface/lint/ToolListingMemory';
+export { toolListingOrigin } from './surface/lint/toolListingLink';
+export { traceToolListings } from './surface/lint/traceToolListings';
+
+// cassettes (contract §24)
+export type { CassetteFileReport } from './cassettes/CassetteBook';
+export { CASSETTE_MODES } from './cassettes/CassetteMode';
+export type { CassetteSettings } from './cassettes/CassetteMode';
+export { cassetteFileOf } from './cassettes/cassetteFile';
+export { parseCassetteSuiteOptions } from './cassettes/settings/CassetteSuiteOptions';
+export type { CassetteSuiteOptions } from './cassettes/settings/CassetteSuiteOptions';
+export { CASSETTES_ENV, readCassetteEnv, UPDATE_CASSETTES_ENV } from './cassettes/settings/cassetteEnv';
+export { resolveCassetteSettings } from './cassettes/settings/resolveCassetteSettings';
