@@ -5,7 +5,7 @@ import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmS
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ExecutionStore } from '@sf-m3/core';
-import type { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
+import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
 
 /** The sf-m3 repository root. */
 export const repoRoot = resolve(__dirname, '..');
@@ -34,16 +34,9 @@ export function ensureBuilt(): void {
   if (build.status !== 0) throw new Error(`npx tsc -b failed:\n${build.stdout}${build.stderr}`);
 }
 
-/**
- * Opens a fixture folder's results database (`.m3/executions.sqlite`), reads it and closes it. The
- * store is required here, not at the top: most files that use this kit never open a database, and
- * `@sf-m3/store-sqlite` maps to its sources (and core's), which would cost each of them its load.
- */
+/** Opens a fixture folder's results database (`.m3/executions.sqlite`), reads it and closes it. */
 export async function withStore<T>(folder: string, read: (store: ExecutionStore) => Promise<T>): Promise<T> {
-  const { SQLiteExecutionStore: Store } = require('@sf-m3/store-sqlite') as {
-    SQLiteExecutionStore: typeof SQLiteExecutionStore;
-  };
-  const store = new Store(join(folder, '.m3', 'executions.sqlite'));
+  const store = new SQLiteExecutionStore(join(folder, '.m3', 'executions.sqlite'));
   try {
     return await read(store);
   } finally {
