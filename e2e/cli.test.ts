@@ -129,20 +129,17 @@ describe('m3 test on a green project', () => {
     expect(compared.stdout).toContain(`baseline    ${firstId}: 1 regressed`);
   });
 
-  test('--json prints only the summary on stdout and Jest output on stderr', () => {
-    const run = runM3(['test', '--json'], folder);
-    expect(run.status).toBe(0);
-    const summary = JSON.parse(run.stdout);
+  // One Jest run checks both --json and --run-id (each Jest run of the fixture costs seconds of CPU).
+  test('--json prints only the summary on stdout and Jest output on stderr; --run-id names the run; reusing it and an unknown --baseline are usage errors', () => {
+    const named = runM3(['test', '--json', '--run-id', 'e2e-named-run'], folder);
+    expect(named.status).toBe(0);
+    const summary = JSON.parse(named.stdout);
     expect(summary).toMatchObject({ schemaVersion: 1, verdict: 'passed', attempts: { passed: 2 } });
     expect(summary.feedbackPath).toBe(`.m3/reports/${summary.runId}/feedback.json`);
-    expect(run.stderr).toContain('Tests:');
-  });
-
-  test('--run-id names the run; reusing it and an unknown --baseline are usage errors', () => {
-    const named = runM3(['test', '--run-id', 'e2e-named-run'], folder);
-    expect(named.status).toBe(0);
-    expect(printedRunId(named.stdout)).toBe('e2e-named-run');
+    expect(named.stderr).toContain('Tests:');
+    expect(summary.runId).toBe('e2e-named-run');
     expect(existsSync(join(folder, '.m3', 'reports', 'e2e-named-run', 'feedback.json'))).toBe(true);
+    expect(printedRunId(runM3(['report', 'e2e-named-run'], folder).stdout)).toBe('e2e-named-run');
 
     const again = runM3(['test', '--run-id', 'e2e-named-run'], folder);
     expect(again.status).toBe(2);

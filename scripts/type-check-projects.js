@@ -5,7 +5,12 @@
 // and bound source files (lib files, @types, package sources), keyed like TypeScript's own
 // DocumentRegistry by the options that change a parsed file, so each file is parsed once; every
 // project is still checked by its own program with its own options.
-// Usage: node scripts/type-check-projects.js <tsconfig.json>...
+// With `--skip-built-by <tsconfig.json>`, the files that `tsc -b <that tsconfig.json>` compiles (its
+// project and every project it references) get only their syntax checked here: the build already
+// type-checks them under the same strict options, and a project that reaches them (relative imports
+// of a unit test, `paths` to a package's sources) would otherwise check every one of them again.
+// Every other file of each project is checked in full, as tsc would.
+// Usage: node scripts/type-check-projects.js [--skip-built-by <tsconfig.json>] <tsconfig.json>...
 'use strict';
 
 const path = require('node:path');
@@ -27,8 +32,45 @@ function sourceFileKey(options, languageVersionOrOptions) {
   return JSON.stringify([settings, fileOptions]);
 }
 
-/** Type-checks one project, as `tsc --noEmit -p tsconfig` does. */
-function typeCheck(tsconfig) {
+/**
+ * Every file `tsc -b rootTsconfig` compiles: the file names of that project and of each project it
+ * references, transitively, as absolute paths.
+ */
+function builtFiles(rootTsconfig) {
+  const files = new Set();
+  const visited = new Set();
+  const visit = (tsconfig) => {
+    const file = ts.resolveProjectReferencePath({ path: tsconfig });
+    if (visited.has(file)) return;
+    visited.add(file);
+    const parsed = ts.getParsedCommandLineOfConfigFile(
+      file,
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+    );
+    if (parsed === undefined) throw new Error(`${file}: cannot read this tsconfig, which --skip-built-by reaches`);
+    for (const name of parsed.fileNames) files.add(path.resolve(name));
+    for (const reference of parsed.projectReferences ?? []) visit(reference.path);
+  };
+  visit(path.resolve(rootTsconfig));
+  return files;
+}
+
+/**
+ * The diagnostics `getPreEmitDiagnostics` gives, except the semantic ones of files in `built`:
+ * options, global and syntax diagnostics of every file, semantic diagnostics of the others.
+ */
+function diagnosticsSkippingBuilt(program, built) {
+  const diagnostics = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()];
+  for (const sourceFile of program.getSourceFiles()) {
+    diagnostics.push(...program.getSyntacticDiagnostics(sourceFile));
+    if (!built.has(path.resolve(sourceFile.fileName))) diagnostics.push(...program.getSemanticDiagnostics(sourceFile));
+  }
+  return diagnostics;
+}
+
+/** Type-checks one project, as `tsc --noEmit -p tsconfig` does (`built`: files whose types the build checks). */
+function typeCheck(tsconfig, built) {
   const formatHost = {
     getCanonicalFileName: (fileName) => fileName,
     getCurrentDirectory: () => process.cwd(),
@@ -64,7 +106,7 @@ function typeCheck(tsconfig) {
   });
   const diagnostics = ts.sortAndDeduplicateDiagnostics([
     ...program.getConfigFileParsingDiagnostics(),
-    ...ts.getPreEmitDiagnostics(program),
+    ...(built === null ? ts.getPreEmitDiagnostics(program) : diagnosticsSkippingBuilt(program, built)),
   ]);
   return {
     tsconfig,
@@ -73,4 +115,11 @@ function typeCheck(tsconfig) {
   };
 }
 
-process.stdout.write(`${JSON.stringify(process.argv.slice(2).map(typeCheck))}\n`);
+const args = process.argv.slice(2);
+let built = null;
+if (args[0] === '--skip-built-by') {
+  if (args[1] === undefined) throw new Error('--skip-built-by needs a tsconfig.json (the one `tsc -b` builds)');
+  built = builtFiles(args[1]);
+  args.splice(0, 2);
+}
+process.stdout.write(`${JSON.stringify(args.map((tsconfig) => typeCheck(tsconfig, built)))}\n`);

@@ -1,5 +1,5 @@
 // Where the CLI writes and which process facts it reads; tests pass their own.
-import { environmentCanaries, Redactor } from '@sf-m3/core';
+import type { environmentCanaries, Redactor } from '@sf-m3/core';
 
 /** Output streams and process facts of one CLI invocation. */
 export interface CliIO {
@@ -30,5 +30,7 @@ export function cliRedactor(
   extra: readonly string[] = [],
   secretNames: readonly string[] = [],
 ): Redactor {
-  return new Redactor([...extra, ...environmentCanaries(env, secretNames)]);
+  // Required here: main.ts imports this file, and `m3 --version` or a usage error needs no core.
+  const core = require('@sf-m3/core') as { environmentCanaries: typeof environmentCanaries; Redactor: typeof Redactor };
+  return new core.Redactor([...extra, ...core.environmentCanaries(env, secretNames)]);
 }

@@ -3,19 +3,37 @@
 import { Command, CommanderError, Option } from 'commander';
 import { processIO, type CliIO } from './CliIO';
 import { cliVersion } from './cliVersion';
-import { runDoctorCommand } from './commands/doctor';
-import { runInitCommand } from './commands/init';
-import { runMergeCommand } from './commands/merge';
-import { runPruneCommand, type PruneCommandInput } from './commands/prune';
-import { runReportCommand, type ReportCommandInput } from './commands/report';
-import { runRunsCommand } from './commands/runs';
-import { runTestCommand } from './commands/test';
-import { runUiCommand } from './commands/ui';
-import { SERVER_FIELD_FLAGS, type ServerToken } from './options/serverGroups';
+import type * as DoctorCommand from './commands/doctor';
+import type * as InitCommand from './commands/init';
+import type * as MergeCommand from './commands/merge';
+import type { PruneCommandInput } from './commands/prune';
+import type * as PruneCommand from './commands/prune';
+import type { ReportCommandInput } from './commands/report';
+import type * as ReportCommand from './commands/report';
+import type * as RunsCommand from './commands/runs';
+import type * as TestCommand from './commands/test';
+import type * as UiCommand from './commands/ui';
+import { SERVER_FIELD_FLAGS, type ServerToken } from './options/serverTokens';
 import { UsageError } from './options/UsageError';
 
 /** Exit status of a usage or configuration error. */
 export const USAGE_EXIT = 2;
+
+/**
+ * The command modules, each required when its command runs: together they load @sf-m3/core, the
+ * viewer's server and the report writers, which `m3 --version`, `--help` or a usage error never
+ * need, and `m3 test` needs only some of.
+ */
+const commands = {
+  doctor: () => require('./commands/doctor') as typeof DoctorCommand,
+  init: () => require('./commands/init') as typeof InitCommand,
+  merge: () => require('./commands/merge') as typeof MergeCommand,
+  prune: () => require('./commands/prune') as typeof PruneCommand,
+  report: () => require('./commands/report') as typeof ReportCommand,
+  runs: () => require('./commands/runs') as typeof RunsCommand,
+  test: () => require('./commands/test') as typeof TestCommand,
+  ui: () => require('./commands/ui') as typeof UiCommand,
+};
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
@@ -102,7 +120,7 @@ export function buildProgram(
     );
   }
   test.action(async (paths: string[], opts: Record<string, unknown>) => {
-    const status = await runTestCommand(
+    const status = await commands.test().runTestCommand(
       {
         raw: {
           resultsDb: opts.resultsDb as string | undefined,
@@ -145,7 +163,7 @@ export function buildProgram(
     .option('--limit <n>', 'how many runs to list (default 20)')
     .option('--json', 'print the runs as JSON')
     .action(async (opts: { resultsDb?: string; limit?: string; json?: boolean }) => {
-      setStatus(await runRunsCommand(opts, io));
+      setStatus(await commands.runs().runRunsCommand(opts, io));
     });
 
   program
@@ -170,7 +188,7 @@ export function buildProgram(
       "print the run's surface coverage per server (tools, properties, enum values, prompts, resources)",
     )
     .action(async (runId: string | undefined, opts: Omit<ReportCommandInput, 'runId'>) => {
-      setStatus(await runReportCommand({ ...opts, runId }, io));
+      setStatus(await commands.report().runReportCommand({ ...opts, runId }, io));
     });
 
   // viewer: m3 ui
@@ -181,7 +199,7 @@ export function buildProgram(
     .option('--port <n>', 'port to listen on (default: any free port)')
     .option('--no-open', 'do not open a browser; only print the URL')
     .action(async (opts: { resultsDb?: string; port?: string; open?: boolean }) => {
-      setStatus(await runUiCommand(opts, io));
+      setStatus(await commands.ui().runUiCommand(opts, io));
     });
   // end viewer
 
@@ -196,7 +214,7 @@ export function buildProgram(
     .option('--include-running', 'also delete selected runs that are still running')
     .option('--json', 'print the prune report as JSON')
     .action(async (opts: PruneCommandInput) => {
-      setStatus(await runPruneCommand(opts, io));
+      setStatus(await commands.prune().runPruneCommand(opts, io));
     });
 
   program
@@ -206,7 +224,7 @@ export function buildProgram(
     .argument('<in...>', 'the databases to merge from (only read)')
     .option('--json', 'print the merge report as JSON')
     .action(async (out: string, inputs: string[], opts: { json?: boolean }) => {
-      setStatus(await runMergeCommand({ out, inputs, json: opts.json }, io));
+      setStatus(await commands.merge().runMergeCommand({ out, inputs, json: opts.json }, io));
     });
   // end retention
 
@@ -220,7 +238,7 @@ export function buildProgram(
     .option('--url <url>', 'the starter suite connects to this Streamable HTTP server instead')
     .option('--suite <name>', 'the starter suite\'s name (default "mcp-behavior")')
     .action(async (opts: { command?: string; arg?: string[]; url?: string; suite?: string }) => {
-      setStatus(await runInitCommand(opts, io));
+      setStatus(await commands.init().runInitCommand(opts, io));
     });
 
   program
@@ -231,7 +249,7 @@ export function buildProgram(
     .option('--results-db <path>', 'SQLite results database to check (default $M3_RESULTS_DB or .m3/executions.sqlite)')
     .option('--json', 'print the checks as JSON')
     .action(async (opts: { resultsDb?: string; json?: boolean }) => {
-      setStatus(await runDoctorCommand(opts, io));
+      setStatus(await commands.doctor().runDoctorCommand(opts, io));
     });
   return program;
 }

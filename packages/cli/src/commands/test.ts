@@ -30,7 +30,7 @@ import { jestShard } from '../shards/jestShard';
 import { reportUnfinishedShard } from '../shards/reportUnfinishedShard';
 import { settleShard } from '../shards/settleShard';
 import { openResultsStore, openRunResultsStore } from '../store/openResultsStore';
-import { serveViewer } from '../ui/serveViewer';
+import type { serveViewer } from '../ui/serveViewer';
 import { buildRunSummary, type SummarizedRun } from '../summary/buildRunSummary';
 import { formatSummary } from '../summary/formatSummary';
 import { roundSummaryRates } from '../summary/roundRates';
@@ -189,7 +189,9 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
     // returns the run's own status.
     if (options.ui !== null && signal === null) {
       await store.close();
-      await serveViewer(
+      // Required here: the viewer's server (its router and routes) is only for --ui.
+      const viewer = require('../ui/serveViewer') as { serveViewer: typeof serveViewer };
+      await viewer.serveViewer(
         {
           resultsDb: options.resultsDb,
           port: options.ui.port,

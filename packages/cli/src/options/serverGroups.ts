@@ -3,15 +3,10 @@
 // flag as a plain repeatable option; the order they appeared in is kept here and grouped.
 import { commandLineCanaries } from '@sf-m3/core';
 import { CREDENTIAL_QUERY_PARAMS, parseEndpointUrl } from '@sf-m3/core/internal';
+import { SERVER_FIELD_FLAGS, type ServerToken } from './serverTokens';
 import { UsageError } from './UsageError';
 
-/** The flags that belong to server groups. */
-export const SERVER_FIELD_FLAGS = ['url', 'header', 'bearer-env', 'trust', 'name', 'command', 'arg', 'env'] as const;
-/** One server-group flag occurrence, in command-line order. */
-export interface ServerToken {
-  flag: 'server' | (typeof SERVER_FIELD_FLAGS)[number];
-  value: string;
-}
+export { SERVER_FIELD_FLAGS, type ServerToken };
 
 /**
  * `--bearer-env NAME`: `HTTPServer({ auth: { kind: 'bearer', token: secretFromEnv(NAME) } })` (contract
