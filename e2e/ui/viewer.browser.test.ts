@@ -12,11 +12,11 @@ import type { Page } from 'puppeteer-core';
 import { copyFixture, printedRunId, removeFixture, runM3, runM3Async } from '../cli.testkit';
 import {
   canvasInk,
-  launchBrowser,
   prepareViewerTests,
   rawRequest,
   screenshotPath,
   serveM3,
+  serveWithBrowser,
   type ServingM3,
   type TestBrowser,
   type WatchedPage,
@@ -36,10 +36,7 @@ beforeAll(async () => {
   const first = await runM3Async(['test', 'tests/agents.test.js'], folder, {}, 300_000);
   expect(first.status).toBe(0);
   firstRunId = printedRunId(first.stdout);
-  [viewer, chromium] = await Promise.all([
-    serveM3(['test', '--ui'], folder, { UI_FIXTURE_SECOND_RUN: '1' }),
-    launchBrowser(),
-  ]);
+  ({ viewer, chromium } = await serveWithBrowser(serveM3(['test', '--ui'], folder, { UI_FIXTURE_SECOND_RUN: '1' })));
   secondRunId = printedRunId(viewer.output());
 });
 

@@ -17,11 +17,11 @@ import { seedNativeRuns, type NativeRuns } from '../../packages/cli/src/ui/nativ
 import { runM3 } from '../cli.testkit';
 import { cassetteRunId, seedCassetteRun } from './cassetteRun.testkit';
 import {
-  launchBrowser,
   prepareViewerTests,
   screenshotPath,
   seededResultsFolder,
   serveM3,
+  serveWithBrowser,
   type ServingM3,
   type TestBrowser,
 } from './viewer.testkit';
@@ -39,7 +39,7 @@ beforeAll(async () => {
     ids = await seedNativeRuns(store);
     await seedCassetteRun(store);
   });
-  [viewer, chromium] = await Promise.all([serveM3(['ui', '--no-open'], folder), launchBrowser()]);
+  ({ viewer, chromium } = await serveWithBrowser(serveM3(['ui', '--no-open'], folder)));
 });
 
 afterAll(async () => {

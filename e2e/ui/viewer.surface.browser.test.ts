@@ -11,10 +11,10 @@ import type { Page } from 'puppeteer-core';
 import { copyFixture, printedRunId, removeFixture, runM3, runM3Async } from '../cli.testkit';
 import {
   canvasInk,
-  launchBrowser,
   prepareViewerTests,
   screenshotPath,
   serveM3,
+  serveWithBrowser,
   type ServingM3,
   type TestBrowser,
 } from './viewer.testkit';
@@ -33,10 +33,7 @@ beforeAll(async () => {
   const first = await runM3Async(['test'], folder, {}, 300_000);
   expect([first.status, first.stderr]).toEqual([0, expect.any(String)]);
   firstRunId = printedRunId(first.stdout);
-  [viewer, chromium] = await Promise.all([
-    serveM3(['test', '--ui'], folder, { UI_SURFACE_SECOND_RUN: '1' }),
-    launchBrowser(),
-  ]);
+  ({ viewer, chromium } = await serveWithBrowser(serveM3(['test', '--ui'], folder, { UI_SURFACE_SECOND_RUN: '1' })));
   secondRunId = printedRunId(viewer.output());
 });
 

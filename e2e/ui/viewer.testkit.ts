@@ -208,3 +208,19 @@ export function rawRequest(
     req.end();
   });
 }
+
+/**
+ * Launches the browser while `serving` (an `m3` child printing its viewer URL) starts, and resolves
+ * both; when either fails, the other is stopped or closed before the error is thrown, so no
+ * Chromium or `m3` child outlives a failed setup.
+ */
+export async function serveWithBrowser(
+  serving: Promise<ServingM3>,
+): Promise<{ viewer: ServingM3; chromium: TestBrowser }> {
+  const [served, launched] = await Promise.allSettled([serving, launchBrowser()]);
+  if (served.status === 'fulfilled' && launched.status === 'fulfilled')
+    return { viewer: served.value, chromium: launched.value };
+  if (served.status === 'fulfilled') await served.value.stop();
+  if (launched.status === 'fulfilled') await launched.value.close();
+  throw served.status === 'rejected' ? served.reason : (launched as PromiseRejectedResult).reason;
+}
