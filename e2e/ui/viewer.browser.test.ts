@@ -1,22 +1,25 @@
 // End-to-end: the viewer in a real browser. The ui-run fixture is run twice through the real `m3`
-// CLI (the second time as `m3 test --ui`, with a test that fails with markup in its message), then
-// headless Chromium drives the served viewer and the static report: run → execution → back, a
+// CLI: first its agent suite alone (the baseline the second run's evaluator rates are compared
+// with), then everything as `m3 test --ui`, with a test that fails with markup in its message.
+// One headless Chromium drives the served viewer and the static report: run → execution → back, a
 // trace with a wire/reported conflict, charts rendered, stored markup shown as text, token and
 // Host checks refused. Screenshots of every view go to test-output/ui/.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'puppeteer-core';
-import { copyFixture, ensureBuilt, printedRunId, removeFixture, runM3, runM3Async } from '../cli.testkit';
+import { copyFixture, printedRunId, removeFixture, runM3, runM3Async } from '../cli.testkit';
 import {
-  chromiumPath,
-  launchBrowser,
+  canvasInk,
+  prepareViewerTests,
   rawRequest,
   screenshotPath,
   serveM3,
+  serveWithBrowser,
   type ServingM3,
   type TestBrowser,
+  type WatchedPage,
 } from './viewer.testkit';
 
 jest.setTimeout(600_000);
@@ -28,16 +31,13 @@ let viewer: ServingM3;
 let chromium: TestBrowser;
 
 beforeAll(async () => {
-  ensureBuilt();
-  if (!existsSync(chromiumPath))
-    throw new Error(`no Chromium at ${chromiumPath}: run \`apt-get install chromium\` (.ci/run does)`);
+  prepareViewerTests();
   folder = copyFixture('ui-run');
-  const first = await runM3Async(['test'], folder, {}, 300_000);
+  const first = await runM3Async(['test', 'tests/agents.test.js'], folder, {}, 300_000);
   expect(first.status).toBe(0);
   firstRunId = printedRunId(first.stdout);
-  viewer = await serveM3(['test', '--ui'], folder, { UI_FIXTURE_SECOND_RUN: '1' });
+  ({ viewer, chromium } = await serveWithBrowser(serveM3(['test', '--ui'], folder, { UI_FIXTURE_SECOND_RUN: '1' })));
   secondRunId = printedRunId(viewer.output());
-  chromium = await launchBrowser();
 });
 
 afterAll(async () => {
@@ -46,15 +46,11 @@ afterAll(async () => {
   if (folder) removeFixture(folder);
 });
 
-/** A fresh browser context (no cookies) with a page that records failed requests and page errors. */
-async function freshPage(): Promise<{ page: Page; problems: string[]; requests: string[] }> {
-  const context = await chromium.browser.createBrowserContext();
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const requests: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${String(error)}`));
-  page.on('request', (request) => requests.push(request.url()));
-  return { page, problems, requests };
+/** The reused page, opened on the printed viewer URL (the token URL sets the cookie, then the new run shows). */
+async function viewerPage(): Promise<WatchedPage> {
+  const watched = await chromium.page();
+  await watched.page.goto(viewer.url);
+  return watched;
 }
 
 /** Follows a link by its visible text inside `scope`. */
@@ -139,21 +135,10 @@ async function expectFailuresFirst(page: Page): Promise<void> {
   expect(wrongZone.text).toContain('ui direct › a quote for the wrong zone is caught');
 }
 
-async function canvasSize(page: Page, scope: string): Promise<{ width: number; height: number; inked: boolean }> {
-  await page.waitForSelector(`${scope} canvas`);
-  return page.$eval(`${scope} canvas`, (canvas) => {
-    const c = canvas as HTMLCanvasElement;
-    const pixels = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-    let inked = false;
-    for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! > 0) inked = true;
-    return { width: c.width, height: c.height, inked };
-  });
-}
-
 describe('m3 test --ui serves the new run after Jest finishes', () => {
   test('the printed URL opens on the new run; the runs view lists both runs with a drawn trend line', async () => {
     expect(viewer.url).toMatch(new RegExp(`#/runs/${secondRunId}$`));
-    const { page, problems } = await freshPage();
+    const { page, problems } = await chromium.freshPage(); // a first visit: no cookie yet
     await page.goto(viewer.url);
     await page.waitForSelector('[data-testid=attempts]');
     expect(page.url()).not.toContain('token='); // the token moved into the HttpOnly cookie
@@ -165,7 +150,7 @@ describe('m3 test --ui serves the new run after Jest finishes', () => {
     const runs = await page.$eval('[data-testid=runs-table]', (t) => t.textContent ?? '');
     expect(runs).toContain(firstRunId);
     expect(runs).toContain(secondRunId);
-    const chart = await canvasSize(page, '[data-testid=runs-trend]');
+    const chart = await canvasInk(page, '[data-testid=runs-trend]');
     expect(chart.width).toBeGreaterThan(100);
     expect(chart.inked).toBe(true);
     await page.screenshot({ path: screenshotPath('runs'), fullPage: true });
@@ -173,8 +158,7 @@ describe('m3 test --ui serves the new run after Jest finishes', () => {
   });
 
   test('run → execution with a wire/reported conflict → back to the run; markup in a failure message stays text', async () => {
-    const { page, problems } = await freshPage();
-    await page.goto(viewer.url);
+    const { page, problems } = await viewerPage();
     await page.waitForSelector('[data-testid=attempts]');
     const attempts = await page.$eval('[data-testid=attempts]', (t) => t.textContent ?? '');
     expect(attempts).toContain('<script>window.__m3Injected=2</script><b id="m3-injected">bold?</b> stays text');
@@ -205,8 +189,7 @@ describe('m3 test --ui serves the new run after Jest finishes', () => {
   });
 
   test('a passing test’s expected protocol error: the failed execution says why and that the test expected it', async () => {
-    const { page, problems } = await freshPage();
-    await page.goto(viewer.url);
+    const { page, problems } = await viewerPage();
     await page.waitForSelector('[data-testid=raised-in-passing-test]');
     const row = await page.$$eval('[data-testid=executions] tbody tr', (rows) => {
       const found = rows.find((r) => r.querySelector('[data-testid=raised-in-passing-test]'));
@@ -227,8 +210,7 @@ describe('m3 test --ui serves the new run after Jest finishes', () => {
   });
 
   test('a direct tool call shows the wire only: no reported side, no "harness_unsupported"', async () => {
-    const { page, problems } = await freshPage();
-    await page.goto(viewer.url);
+    const { page, problems } = await viewerPage();
     await page.waitForSelector('[data-testid=executions] tbody tr');
     const href = await page.$$eval('[data-testid=executions] tbody tr', (rows) =>
       rows
@@ -250,8 +232,7 @@ describe('m3 test --ui serves the new run after Jest finishes', () => {
   });
 
   test('raw evidence reads through the verifying reader', async () => {
-    const { page } = await freshPage();
-    await page.goto(viewer.url);
+    const { page } = await viewerPage();
     const link = await misreportingExecutionLink(page);
     await page.click(`[data-testid=executions] a[href="${link}"]`);
     await page.waitForSelector('#evidence button');
@@ -263,8 +244,7 @@ describe('m3 test --ui serves the new run after Jest finishes', () => {
   });
 
   test('trends per configuration (metadata.harness_config) are charted with their intervals', async () => {
-    const { page, problems } = await freshPage();
-    await page.goto(viewer.url);
+    const { page, problems } = await viewerPage();
     await page.waitForSelector('[data-testid=attempts]');
     await clickLink(page, 'header.top nav', 'Trends');
     await page.waitForSelector('[data-testid=trend-table]');
@@ -275,7 +255,7 @@ describe('m3 test --ui serves the new run after Jest finishes', () => {
     const table = await page.$eval('[data-testid=trend-table]', (t) => t.textContent ?? '');
     expect(table).toMatch(/ui\.report_matches_wire\.v1 · acp:misreporting.*0\.0% \[0\.0%, 65\.8%\] 0\/2/);
     expect(table).toMatch(/ui\.report_matches_wire\.v1 · acp:honest.*100\.0% \[34\.2%, 100\.0%\] 2\/2/);
-    const chart = await canvasSize(page, '[data-testid=trend-chart]');
+    const chart = await canvasInk(page, '[data-testid=trend-chart]');
     expect(chart.inked).toBe(true);
     await page.select('[data-testid=trend-evaluator]', 'ui.report_matches_wire.v1');
     expect(await page.$$('[data-testid=trend-chart]')).toHaveLength(1);
@@ -291,7 +271,7 @@ describe('m3 test --ui serves the new run after Jest finishes', () => {
   });
 
   test('the browser is refused without the token and under a foreign Host', async () => {
-    const { page } = await freshPage();
+    const { page } = await chromium.freshPage(); // no token cookie
     const origin = new URL(viewer.url).origin;
     const bare = await page.goto(`${origin}/#/runs/${secondRunId}`);
     expect(bare?.status()).toBe(401);
@@ -438,7 +418,7 @@ describe('m3 report RUN --html DIR', () => {
     expect(html).not.toContain('<script>window.__m3Injected'); // embedded data escapes every <
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet[^>]+href=/);
 
-    const { page, problems, requests } = await freshPage();
+    const { page, problems, requests } = await chromium.page();
     await page.goto(pathToFileURL(join(out, 'index.html')).href);
     await page.waitForSelector('[data-testid=attempts]');
     expect(await page.$eval('h1', (h) => h.textContent)).toContain(secondRunId);
@@ -455,7 +435,7 @@ describe('m3 report RUN --html DIR', () => {
     await page.waitForSelector('[data-testid=attempts]');
 
     await clickLink(page, 'header.top nav', 'Trends');
-    const chart = await canvasSize(page, '[data-testid=trend-chart]');
+    const chart = await canvasInk(page, '[data-testid=trend-chart]');
     expect(chart.inked).toBe(true);
     await clickLink(page, 'header.top nav', 'Runs');
     await page.waitForSelector('[data-testid=runs-table]');

@@ -1,21 +1,27 @@
-// End-to-end: native agent traces (claude_code, codex) in the viewer, in a real browser. Two runs
-// are stored in a fresh results database (the second run's `tools/list` catalog differs from the
-// first's), then `m3 ui` and `m3 report --html` are driven by headless Chromium: the execution
-// view shows the runtime facts or their Observation states, hidden reasoning as its state, the
-// denied call and the turn conflict, each label once; the run view shows the interface changes.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+// End-to-end: the viewer on runs stored through the store API, in a real browser. One results
+// database holds two native agent runs (claude_code, codex; the second run's `tools/list` catalog
+// differs from the first's) and a run whose executions a cassette replayed, recorded or not at
+// all (contract §24); one `m3 ui` serves it and `m3 report --html` writes each run's static page,
+// both driven by one headless Chromium page:
+// - native: the execution view shows the runtime facts or their Observation states, hidden
+//   reasoning as its state, the denied call and the turn conflict, each label once; the run view
+//   shows the interface changes;
+// - cassettes: the run view and the execution view mark replayed and recorded executions, and
+//   nothing on a live one.
+import { rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'puppeteer-core';
-import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
 import { seedNativeRuns, type NativeRuns } from '../../packages/cli/src/ui/nativeRuns.testkit';
-import { ensureBuilt, runM3 } from '../cli.testkit';
+import { runM3 } from '../cli.testkit';
+import { cassetteRunId, seedCassetteRun } from './cassetteRun.testkit';
 import {
-  chromiumPath,
-  launchBrowser,
+  prepareViewerTests,
   screenshotPath,
+  seededResultsFolder,
   serveM3,
+  serveWithBrowser,
   type ServingM3,
   type TestBrowser,
 } from './viewer.testkit';
@@ -28,19 +34,12 @@ let viewer: ServingM3;
 let chromium: TestBrowser;
 
 beforeAll(async () => {
-  ensureBuilt();
-  if (!existsSync(chromiumPath))
-    throw new Error(`no Chromium at ${chromiumPath}: run \`apt-get install chromium\` (.ci/run does)`);
-  folder = mkdtempSync(join(tmpdir(), 'm3-ui-native-'));
-  mkdirSync(join(folder, '.m3'));
-  const store = new SQLiteExecutionStore(join(folder, '.m3', 'executions.sqlite'));
-  try {
+  prepareViewerTests();
+  folder = await seededResultsFolder('m3-ui-seeded-', async (store) => {
     ids = await seedNativeRuns(store);
-  } finally {
-    await store.close();
-  }
-  viewer = await serveM3(['ui', '--no-open'], folder);
-  chromium = await launchBrowser();
+    await seedCassetteRun(store);
+  });
+  ({ viewer, chromium } = await serveWithBrowser(serveM3(['ui', '--no-open'], folder)));
 });
 
 afterAll(async () => {
@@ -49,12 +48,11 @@ afterAll(async () => {
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
-async function freshPage(): Promise<{ page: Page; problems: string[] }> {
-  const context = await chromium.browser.createBrowserContext();
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${String(error)}`));
-  return { page, problems };
+/** The reused page, signed in to the served viewer (the token URL sets the cookie once). */
+async function viewerPage(): Promise<{ page: Page; problems: string[] }> {
+  const watched = await chromium.page();
+  await watched.page.goto(viewer.url);
+  return watched;
 }
 
 /** The runtime table as `key → shown text`. */
@@ -143,10 +141,49 @@ async function expectInterfaceChanges(page: Page): Promise<void> {
   );
 }
 
+/** The run view's executions table as `execution id → cassette mark shown` (null: none). */
+async function marksInRunView(page: Page, url: string): Promise<Record<string, string | null>> {
+  await page.goto(`${url.replace(/#.*$/, '')}#/runs/${cassetteRunId}`);
+  await page.waitForSelector('[data-testid=executions] tbody tr');
+  return page.$$eval('[data-testid=executions] tbody tr', (rows) =>
+    Object.fromEntries(
+      rows.map((row) => [
+        row.querySelector('a')?.textContent ?? '',
+        row.querySelector('[data-testid=cassette-mark]')?.textContent ?? null,
+      ]),
+    ),
+  );
+}
+
+/** The execution view's header mark (null: none), and its tooltip. */
+async function markInExecutionView(
+  page: Page,
+  url: string,
+  executionId: string,
+): Promise<{ text: string | null; title: string | null }> {
+  await page.goto(`${url.replace(/#.*$/, '')}#/executions/${executionId}`);
+  await page.waitForSelector('[data-testid=labels]');
+  return page.$eval('h1', (h1) => {
+    const mark = h1.querySelector('[data-testid=cassette-mark]');
+    return { text: mark?.textContent ?? null, title: mark?.getAttribute('title') ?? null };
+  });
+}
+
+async function expectMarks(page: Page, url: string): Promise<void> {
+  expect(await marksInRunView(page, url)).toEqual({
+    'exec-replayed': 'replayed',
+    'exec-recorded': 'recorded',
+    'exec-live': null,
+  });
+  const replayed = await markInExecutionView(page, url, 'exec-replayed');
+  expect(replayed).toEqual({ text: 'replayed', title: expect.stringContaining('no model was called in this run') });
+  expect((await markInExecutionView(page, url, 'exec-recorded')).text).toBe('recorded');
+  expect((await markInExecutionView(page, url, 'exec-live')).text).toBeNull();
+}
+
 describe('m3 ui on native agent runs', () => {
   test('the execution view shows the claude_code runtime, usage, encrypted reasoning, the denied call and the turn conflict', async () => {
-    const { page, problems } = await freshPage();
-    await page.goto(viewer.url);
+    const { page, problems } = await viewerPage();
     await openExecution(page, page.url(), ids.claudeExecutionId);
     await expectClaudeView(page);
     await page.screenshot({ path: screenshotPath('native-execution'), fullPage: true });
@@ -154,8 +191,7 @@ describe('m3 ui on native agent runs', () => {
   });
 
   test('what the codex CLI did not report shows its state, never a blank or a made-up value', async () => {
-    const { page, problems } = await freshPage();
-    await page.goto(viewer.url);
+    const { page, problems } = await viewerPage();
     await openExecution(page, page.url(), ids.codexExecutionId);
     const facts = await runtimeFacts(page);
     expect(facts.kind).toBe('codex');
@@ -168,8 +204,7 @@ describe('m3 ui on native agent runs', () => {
   });
 
   test('the run view lists the tool-catalog changes against the baseline run', async () => {
-    const { page, problems } = await freshPage();
-    await page.goto(viewer.url);
+    const { page, problems } = await viewerPage();
     await page.goto(`${page.url().replace(/#.*$/, '')}#/runs/${ids.runId}`);
     await expectInterfaceChanges(page);
     await page.screenshot({ path: screenshotPath('native-run'), fullPage: true });
@@ -190,12 +225,40 @@ describe('m3 report --html on a native run', () => {
   test('the static page shows the same interface changes and execution view', async () => {
     const report = runM3(['report', ids.runId, '--html', out], folder);
     expect(report.stderr).toContain(`wrote the HTML report of ${ids.runId}`);
-    const { page, problems } = await freshPage();
+    const { page, problems } = await chromium.page();
     const file = pathToFileURL(join(out, 'index.html')).href;
     await page.goto(`${file}#/runs/${ids.runId}`);
     await expectInterfaceChanges(page);
     await openExecution(page, file, ids.claudeExecutionId);
     await expectClaudeView(page);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('m3 ui marks executions a cassette served', () => {
+  test('the run view and the execution view show replayed and recorded, and nothing on a live execution', async () => {
+    const { page, problems } = await viewerPage();
+    await expectMarks(page, page.url());
+    await markInExecutionView(page, page.url(), 'exec-replayed');
+    await page.screenshot({ path: screenshotPath('cassette-execution') });
+    await marksInRunView(page, page.url());
+    await page.screenshot({ path: screenshotPath('cassette-run'), fullPage: true });
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('m3 report --html marks executions a cassette served', () => {
+  let out: string;
+  beforeAll(() => {
+    out = mkdtempSync(join(tmpdir(), 'm3-ui-cassettes-report-'));
+  });
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  test('the static page shows the same marks', async () => {
+    const report = runM3(['report', cassetteRunId, '--html', out], folder);
+    expect(report.stderr).toContain(`wrote the HTML report of ${cassetteRunId}`);
+    const { page, problems } = await chromium.page();
+    await expectMarks(page, pathToFileURL(join(out, 'index.html')).href);
     expect(problems).toEqual([]);
   });
 });
