@@ -12,3 +12,4 @@ export * from './closeAbandonedRuns';
 export * from './prune';
 export * from './runShards';
 export * from './resultsLocation';
+export * from './sql';
