@@ -1,6 +1,7 @@
 import {
   aggregationReportOfRows,
   canonicalInstant,
+  checkedExecutionRecord,
   evidenceDigestOf,
   ModelValidationError,
   normalizeSuiteName,
@@ -40,7 +41,7 @@ import { transaction } from './connection/transaction';
 import { evaluationRow } from './evaluations/evaluationRow';
 import { EvaluationWriter } from './evaluations/EvaluationWriter';
 import { isRequiredLineage, listEvaluations } from './evaluations/readEvaluations';
-import { executionRecordToInsert, insertExecution } from './executions/insertExecution';
+import { insertExecution } from './executions/insertExecution';
 import {
   countExecutions,
   getExecution,
@@ -214,7 +215,7 @@ export class PostgresExecutionStore implements ExecutionStore {
   // executions ---------------------------------------------------------------------------------
 
   async createExecution(record: ExecutionRecord): Promise<void> {
-    const stored = executionRecordToInsert(record);
+    const stored = checkedExecutionRecord(record);
     await this.write((db) => insertExecution(db, stored));
   }
 

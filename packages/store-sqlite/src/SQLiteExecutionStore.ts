@@ -1,6 +1,8 @@
 import {
   aggregationReportOfRows,
   canonicalInstant,
+  checkedExecutionRecord,
+  checkFinishedExecution,
   evidenceDigestOf,
   normalizeSuiteName,
   requireId,
@@ -41,7 +43,7 @@ import {
   listTurnRecords,
   readExecutionRecord,
 } from './executions/executionReads';
-import { checkFinishedExecution, writeFinishedExecution } from './executions/finishExecutionRows';
+import { writeFinishedExecution } from './executions/finishExecutionRows';
 import { insertExecution } from './executions/insertExecution';
 import { readTrace } from './executions/readTrace';
 import { countJudgeRequestRows, reserveJudgeRequestRow } from './judgeBudget/reserveJudgeRequestRow';
@@ -192,8 +194,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
   // executions: the rows live in executions/ ---------------------------------------------------
 
   async createExecution(record: ExecutionRecord): Promise<void> {
-    requireId(record.executionId, 'executionId');
-    const stored: ExecutionRecord = { ...record, createdAt: canonicalInstant(record.createdAt, 'createdAt') };
+    const stored = checkedExecutionRecord(record);
     await this.write((db) => insertExecution(db, stored));
   }
 
