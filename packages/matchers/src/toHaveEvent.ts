@@ -3,7 +3,7 @@ import type { MatcherContext } from 'expect';
 import { defineMatcher } from './defineMatcher';
 import type { M3MatcherScope, MatcherVerdict } from './defineMatcher';
 import { checkOptions, hint, notFinalizedMessage, requireTraceSubject, usageError } from './messages';
-import { resolveSubject } from './resolveSubject';
+import { resolveSubject } from '@sf-m3/core';
 
 /** The public timeline entry kinds `toHaveEvent` counts. */
 export const ENTRY_KINDS: readonly EntryKind[] = [

@@ -1,7 +1,7 @@
 import type { ToolCallEntry } from '@sf-m3/core';
 import { isPlainObject, UNAVAILABLE } from './matchValue';
 import type { Unavailable } from './matchValue';
-import type { ViewLike } from './resolveSubject';
+import type { ViewLike } from '@sf-m3/core';
 
 /** Which evidence of a tool call an assertion reads (contract §7): the MCP wire, the agent's report, or either. */
 export type ToolCallEvidence = 'wire' | 'reported' | 'any';
