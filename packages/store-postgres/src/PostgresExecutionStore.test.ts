@@ -1,6 +1,6 @@
 import { describeExecutionStoreContract } from '../../core/src/store/executionStoreContract.testkit';
-import { describeRunShardContract } from '../../core/src/store/contract/runShards.contract.testkit';
-import { clusterForTests } from './cluster/clusterForTests.testkit';
+import { describeRunShardContract } from '@sf-m3/test-utils/store';
+import { clusterForTests } from '@sf-m3/test-utils/postgres';
 import { PostgresExecutionStore } from './PostgresExecutionStore';
 
 const cluster = clusterForTests();

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import * as sqlite3 from 'sqlite3';
 import { TraceResult, type ExecutionRecord } from '@sf-m3/core';
 import type { TraceResultData } from '../../core/src/trace/TraceResult';
-import { executionRecord, finishedTrace } from '../../core/src/store/storeFixtures.testkit';
+import { executionRecord, finishedTrace } from '@sf-m3/test-utils/store';
 import { SF_M3_APPLICATION_ID } from './databaseIdentity';
 import { SCHEMA_VERSION } from './schema';
 import { SQLiteExecutionStore } from './SQLiteExecutionStore';

@@ -8,7 +8,7 @@ import {
   type JsonObject,
   type RunRecord,
 } from '@sf-m3/core';
-import { executionRecord } from '../../../core/src/store/storeFixtures.testkit';
+import { executionRecord } from '@sf-m3/test-utils/store';
 import { Redactor } from '../../../core/src/redaction/Redactor';
 import { TraceRecorder } from '../../../core/src/trace/TraceRecorder';
 

@@ -3,7 +3,7 @@
 import { resolveTraceView } from '../evaluation/resolveSubject';
 import { InMemoryExecutionStore } from '../store/InMemoryExecutionStore';
 import { isViewLike, resolveSubject } from './resolveSubject';
-import { buildDirectTrace } from './traceBuilder.testkit';
+import { buildDirectTrace } from '@sf-m3/test-utils/trace';
 import { TraceView } from './TraceView';
 
 const EXEC_ID = `exec-${'c'.repeat(32)}`;

@@ -3,12 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as sqlite3 from 'sqlite3';
 import { StoreError, type ExecutionStore } from '@sf-m3/core';
-import {
-  attemptRecord,
-  executionRecord,
-  finishedTrace,
-  storedEvaluation,
-} from '../../../core/src/store/storeFixtures.testkit';
+import { attemptRecord, executionRecord, finishedTrace, storedEvaluation } from '@sf-m3/test-utils/store';
 import { SQLiteExecutionStore } from '../SQLiteExecutionStore';
 
 const root = mkdtempSync(join(tmpdir(), 'm3-prune-'));

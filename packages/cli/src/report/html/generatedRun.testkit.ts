@@ -5,8 +5,8 @@
 import { newId, type ExecutionStore } from '@sf-m3/core';
 import { Redactor } from '../../../../core/src/redaction/Redactor';
 import { TraceRecorder } from '../../../../core/src/trace/TraceRecorder';
-import { prng } from '../../../../core/src/store/generatedHistory.testkit';
-import { attemptRecord, executionRecord, storedEvaluation } from '../../../../core/src/store/storeFixtures.testkit';
+import { prng } from '@sf-m3/test-utils/store';
+import { attemptRecord, executionRecord, storedEvaluation } from '@sf-m3/test-utils/store';
 
 /** What the generator wrote. */
 export interface GeneratedRun {

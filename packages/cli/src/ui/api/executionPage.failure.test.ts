@@ -9,7 +9,7 @@ import {
   type AttemptRecord,
   type M3Error,
 } from '@sf-m3/core';
-import { createFeatureServer, rejection } from '../../../../core/src/client/directClient.testkit';
+import { createFeatureServer, rejection } from '@sf-m3/test-utils/client';
 import { ViewerApi } from './ViewerApi';
 
 const RUN = 'run-0123456789abcdef0123456789abcdef';
