@@ -23,6 +23,8 @@ module.exports = {
     '^@sf-m3/core/internal$': '<rootDir>/packages/core/src/internal.ts',
     '^@sf-m3/(store-sqlite|store-postgres|matchers|jest-environment|cli)$': '<rootDir>/packages/$1/src/index.ts',
     '^@sf-m3/example-servers$': '<rootDir>/examples/servers/src/index.ts',
+    // The private test kits (never built): each kit its own entry, loaded from source.
+    '^@sf-m3/test-utils/(trace|store|client|agents|postgres)$': '<rootDir>/packages/test-utils/src/$1/index.ts',
   },
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],

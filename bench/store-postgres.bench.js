@@ -197,7 +197,9 @@ async function aggregateComparison(PostgresExecutionStore, Client, url) {
 async function run() {
   let cluster;
   try {
-    const { ThrowawayCluster } = require(path.join(DIST, 'cluster/ThrowawayCluster.js'));
+    // The throwaway cluster is test setup (the private @sf-m3/test-utils), loaded from its source.
+    require(path.join(ROOT, 'scripts/registerTypeScript'));
+    const { ThrowawayCluster } = require(path.join(ROOT, 'packages/test-utils/src/postgres/ThrowawayCluster.ts'));
     cluster = await ThrowawayCluster.start();
   } catch (error) {
     process.stdout.write(

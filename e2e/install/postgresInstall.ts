@@ -4,7 +4,7 @@
 // throwaway PostgreSQL cluster, through a URL whose password must never be printed or saved.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { clusterForTests } from '../../packages/store-postgres/src/cluster/clusterForTests.testkit';
+import { clusterForTests } from '@sf-m3/test-utils/postgres';
 import { STORE_POSTGRES, type InstalledProject } from './installedProject';
 import { sourceMappedFiles } from './packTarballs';
 import { brokenInstalledLinks } from './shippedLinks';

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ThrowawayCluster } from '../../packages/store-postgres/src/cluster/ThrowawayCluster';
+import { ThrowawayCluster } from '@sf-m3/test-utils/postgres';
 import { PostgresExecutionStore } from '../../packages/store-postgres/src/PostgresExecutionStore';
 import { copyFixture, ensureBuilt, removeFixture, repoRoot, runM3Async, type M3Run } from '../cli.testkit';
 

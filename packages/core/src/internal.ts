@@ -58,3 +58,11 @@ export { parseCassetteSuiteOptions } from './cassettes/settings/CassetteSuiteOpt
 export type { CassetteSuiteOptions } from './cassettes/settings/CassetteSuiteOptions';
 export { CASSETTES_ENV, readCassetteEnv, UPDATE_CASSETTES_ENV } from './cassettes/settings/cassetteEnv';
 export { resolveCassetteSettings } from './cassettes/settings/resolveCassetteSettings';
+
+// the subject a matcher or an evaluation is about (one resolver for both; @sf-m3/matchers re-exports it)
+export { isViewLike, resolveSubject, subjectIds, viewForTurn } from './trace/resolveSubject';
+export type { SubjectResolution, UnresolvedReason, ViewLike } from './trace/resolveSubject';
+
+// the native harnesses' executables and packages (one table for the drivers and `m3 doctor`)
+export { NATIVE_HARNESS_DEFAULTS } from './agents/native/nativeHarnessDefaults';
+export type { NativeHarnessDefaults } from './agents/native/nativeSelection';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { ModelValidationError, type ExecutionStore } from '@sf-m3/core';
+import { type ExecutionStore, ModelValidationError } from '@sf-m3/core';
 import { isPostgresUrl, openPostgresStore } from '@sf-m3/core/internal';
 
 /** Environment variable the `m3` CLI sets to the results database path; it turns persistence on. */

@@ -1,7 +1,6 @@
-import { InMemoryExecutionStore } from '@sf-m3/core';
+import { type AttemptRecord, type EvaluationResult, InMemoryExecutionStore } from '@sf-m3/core';
 import { newId } from '@sf-m3/core/internal';
-import type { AttemptRecord, EvaluationResult } from '@sf-m3/core';
-import { EMPTY_LABELS } from '../../core/src/store/storeFixtures.testkit';
+import { EMPTY_LABELS } from '@sf-m3/test-utils/store';
 import {
   anyTestFailed,
   countAttempts,

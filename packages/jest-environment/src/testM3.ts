@@ -1,5 +1,4 @@
-import { ModelValidationError } from '@sf-m3/core';
-import type { AgentSelection, MCPTestKit, ServerDefinition } from '@sf-m3/core';
+import { type AgentSelection, type MCPTestKit, ModelValidationError, type ServerDefinition } from '@sf-m3/core';
 import { applyHarnessOverrides } from './harnessOverrides';
 import type { M3SuiteOptions } from './runtimeBridge';
 

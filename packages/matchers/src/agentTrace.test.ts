@@ -1,4 +1,4 @@
-import { agentTurnId, buildAgentTrace } from '../../core/src/trace/agentTraceBuilder.testkit';
+import { agentTurnId, buildAgentTrace } from '@sf-m3/test-utils/trace';
 import { m3Matchers } from './index';
 import { failureOf } from './matchers.testkit';
 

@@ -4,7 +4,7 @@ import { findKit, linkedKit, redactorOf } from './findKit';
 import type { KitLike, RedactorLike } from './findKit';
 import { finishMessage, safeValue, stripAnsi } from './formatValue';
 import { recordVerdict } from './recordVerdict';
-import { resolveSubject, subjectIds } from './resolveSubject';
+import { resolveSubject, subjectIds } from '@sf-m3/core/internal';
 
 /** What one matcher implementation decides. */
 export interface MatcherVerdict {

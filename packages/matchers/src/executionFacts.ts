@@ -1,4 +1,4 @@
-import { resolveSubject } from './resolveSubject';
+import { resolveSubject } from '@sf-m3/core/internal';
 
 type Bag = Record<string, unknown>;
 const isObject = (value: unknown): value is Bag => typeof value === 'object' && value !== null;

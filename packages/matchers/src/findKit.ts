@@ -1,5 +1,4 @@
-import { kitOf, Redactor } from '@sf-m3/core';
-import type { RecordedCheck } from '@sf-m3/core';
+import { kitOf, type RecordedCheck, Redactor } from '@sf-m3/core';
 
 /** Redacts strings and JSON-like values (the kit's `Redactor` has this shape). */
 export interface RedactorLike {

@@ -2,8 +2,7 @@ import type { MatcherContext } from 'expect';
 import { defineMatcher } from './defineMatcher';
 import type { M3MatcherScope, MatcherVerdict } from './defineMatcher';
 import { hint, notFinalizedMessage, requireTraceSubject, usageError } from './messages';
-import { resolveSubject } from './resolveSubject';
-import type { ViewLike } from './resolveSubject';
+import { resolveSubject, type ViewLike } from '@sf-m3/core/internal';
 
 type Bag = Record<string, unknown>;
 const isObject = (value: unknown): value is Bag => typeof value === 'object' && value !== null;

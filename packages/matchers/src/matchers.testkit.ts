@@ -7,8 +7,8 @@ import { buildExecutionResult } from '../../core/src/execution/buildExecutionRes
 import type { ExecutionResult, TurnResult } from '../../core/src/execution/ExecutionResult';
 import { linkToKit } from '../../core/src/ownership/kitLink';
 import { Redactor } from '../../core/src/redaction/Redactor';
-import { buildDirectTrace, TraceEventListBuilder } from '../../core/src/trace/traceBuilder.testkit';
-import type { DirectTraceSpec } from '../../core/src/trace/traceBuilder.testkit';
+import { buildDirectTrace, TraceEventListBuilder } from '@sf-m3/test-utils/trace';
+import type { DirectTraceSpec } from '@sf-m3/test-utils/trace';
 import { TraceResult } from '../../core/src/trace/TraceResult';
 import type { TraceViewData } from '../../core/src/trace/TraceEntry';
 import type { MatcherCheck } from './findKit';

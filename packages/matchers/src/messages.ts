@@ -3,7 +3,7 @@ import type { M3MatcherScope } from './defineMatcher';
 import type { RedactorLike } from './findKit';
 import { preview } from './formatValue';
 import { UNAVAILABLE } from './matchValue';
-import type { SubjectResolution } from './resolveSubject';
+import type { SubjectResolution } from '@sf-m3/core/internal';
 import type { ToolCallCandidate } from './toolCallCandidates';
 
 /** Most calls listed in a failure message. */

@@ -1,4 +1,4 @@
-import { resolveSubject, subjectIds } from './resolveSubject';
+import { resolveSubject, subjectIds } from '@sf-m3/core/internal';
 import { closedClient, EXEC_ID, executionOf, openClient, trace, turnOf } from './matchers.testkit';
 
 describe('resolveSubject', () => {

@@ -1,9 +1,9 @@
 import type { EntryKind } from '@sf-m3/core';
+import { resolveSubject } from '@sf-m3/core/internal';
 import type { MatcherContext } from 'expect';
 import { defineMatcher } from './defineMatcher';
 import type { M3MatcherScope, MatcherVerdict } from './defineMatcher';
 import { checkOptions, hint, notFinalizedMessage, requireTraceSubject, usageError } from './messages';
-import { resolveSubject } from './resolveSubject';
 
 /** The public timeline entry kinds `toHaveEvent` counts. */
 export const ENTRY_KINDS: readonly EntryKind[] = [

@@ -2,7 +2,7 @@
 // asks for one elicitation round on 2026-07-28, and on 2025-11-25 sends a server-to-client
 // elicitation instead (no round).
 import { MCPTestKit } from '../../core/src/kit/MCPTestKit';
-import { v2InProcess } from '../../core/src/client/v2EraServers.testkit';
+import { v2InProcess } from '@sf-m3/test-utils/client';
 import type { DirectClient } from '../../core/src/client/DirectClient';
 import { m3Matchers } from './index';
 import { failureOf } from './matchers.testkit';

@@ -3,8 +3,7 @@ import { defineMatcher } from './defineMatcher';
 import type { M3MatcherScope, MatcherVerdict } from './defineMatcher';
 import { matchValue, UNAVAILABLE } from './matchValue';
 import { describeCalls, hint, notFinalizedMessage, plural, requireTraceSubject, usageError } from './messages';
-import { resolveSubject } from './resolveSubject';
-import type { ViewLike } from './resolveSubject';
+import { resolveSubject, type ViewLike } from '@sf-m3/core/internal';
 import {
   normaliseExpectedResult,
   serversDiscoveringTool,

@@ -3,7 +3,7 @@ import { defineMatcher } from './defineMatcher';
 import type { M3MatcherScope, MatcherVerdict } from './defineMatcher';
 import { matchValue, UNAVAILABLE } from './matchValue';
 import { describeCalls, hint, notFinalizedMessage, redactedDiff, requireTraceSubject, usageError } from './messages';
-import { resolveSubject } from './resolveSubject';
+import { resolveSubject } from '@sf-m3/core/internal';
 import { toolCallCandidates } from './toolCallCandidates';
 import { OptionError, turnIdOf, validateToolCallsOptions } from './toolCallOptions';
 import type { ToolCallsOptions } from './toolCallOptions';

@@ -2,7 +2,7 @@ import type { MatcherContext } from 'expect';
 import { defineMatcher } from './defineMatcher';
 import type { M3MatcherScope, MatcherVerdict } from './defineMatcher';
 import { checkOptions, hint, notFinalizedMessage, requireTraceSubject, usageError } from './messages';
-import { resolveSubject } from './resolveSubject';
+import { resolveSubject } from '@sf-m3/core/internal';
 
 /** Options of `toHaveTrace`. */
 export interface TraceOptions {

@@ -1,7 +1,6 @@
 import type { MatcherContext } from 'expect';
-import { lintTools, M3Error } from '@sf-m3/core';
+import { lintTools, M3Error, type ToolLintOptions, type ToolLintReport, type ToolLintViolation } from '@sf-m3/core';
 import { toolListingMemory, toolListingOrigin, traceToolListings } from '@sf-m3/core/internal';
-import type { ToolLintOptions, ToolLintReport, ToolLintViolation } from '@sf-m3/core';
 import { defineMatcher } from './defineMatcher';
 import type { M3MatcherScope, MatcherVerdict } from './defineMatcher';
 import { hint, usageError } from './messages';

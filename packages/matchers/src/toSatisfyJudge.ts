@@ -2,7 +2,7 @@ import type { MatcherContext } from 'expect';
 import { defineMatcher } from './defineMatcher';
 import type { M3MatcherScope, MatcherVerdict } from './defineMatcher';
 import { checkOptions, hint, usageError } from './messages';
-import { subjectIds } from './resolveSubject';
+import { subjectIds } from '@sf-m3/core/internal';
 import { resolveText, TEXT_SUBJECTS } from './resolveText';
 
 /** Options of `toSatisfyJudge`. */

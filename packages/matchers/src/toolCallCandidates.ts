@@ -1,7 +1,7 @@
 import type { ToolCallEntry } from '@sf-m3/core';
+import type { ViewLike } from '@sf-m3/core/internal';
 import { isPlainObject, UNAVAILABLE } from './matchValue';
 import type { Unavailable } from './matchValue';
-import type { ViewLike } from './resolveSubject';
 
 /** Which evidence of a tool call an assertion reads (contract §7): the MCP wire, the agent's report, or either. */
 export type ToolCallEvidence = 'wire' | 'reported' | 'any';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { clusterForTests } from './cluster/clusterForTests.testkit';
+import { clusterForTests } from '@sf-m3/test-utils/postgres';
 import { PostgresExecutionStore } from './PostgresExecutionStore';
 
 const WRITER = join(__dirname, '__fixtures__', 'concurrentWriter.js');

@@ -1,5 +1,5 @@
 import { describeExecutionStoreContract, describeRunShardContract } from '@sf-m3/core/store';
-import { clusterForTests } from './cluster/clusterForTests.testkit';
+import { clusterForTests } from '@sf-m3/test-utils/postgres';
 import { PostgresExecutionStore } from './PostgresExecutionStore';
 
 const cluster = clusterForTests();

@@ -1,6 +1,4 @@
 import {
-  ModelValidationError,
-  StoreError,
   type AggregationQuery,
   type AggregationReport,
   type AttemptRecord,
@@ -10,6 +8,7 @@ import {
   type ExecutionRecord,
   type ExecutionStore,
   type FinishedExecution,
+  ModelValidationError,
   type PruneOptions,
   type PruneReport,
   type PruneSelection,
@@ -18,21 +17,23 @@ import {
   type RunShardRecord,
   type SessionRecord,
   type StoredEvaluation,
+  StoreError,
   type SuiteRecord,
   type TraceResult,
   type TraceView,
   type TurnRecord,
 } from '@sf-m3/core';
 import {
+  type AggregationCountsRow,
   aggregationReportOfRows,
   canonicalInstant,
+  checkedExecutionRecord,
   evidenceDigestOf,
   normalizeSuiteName,
   requireId,
   requireJudgeRequestLimit,
   validateAggregationQuery,
   verifyRawEvidence,
-  type AggregationCountsRow,
 } from '@sf-m3/core/store';
 import type { Pool, PoolClient } from 'pg';
 import { aggregateCountsSql } from './aggregation/aggregateSql';
@@ -42,7 +43,7 @@ import { transaction } from './connection/transaction';
 import { evaluationRow } from './evaluations/evaluationRow';
 import { EvaluationWriter } from './evaluations/EvaluationWriter';
 import { isRequiredLineage, listEvaluations } from './evaluations/readEvaluations';
-import { executionRecordToInsert, insertExecution } from './executions/insertExecution';
+import { insertExecution } from './executions/insertExecution';
 import {
   countExecutions,
   getExecution,
@@ -216,7 +217,7 @@ export class PostgresExecutionStore implements ExecutionStore {
   // executions ---------------------------------------------------------------------------------
 
   async createExecution(record: ExecutionRecord): Promise<void> {
-    const stored = executionRecordToInsert(record);
+    const stored = checkedExecutionRecord(record);
     await this.write((db) => insertExecution(db, stored));
   }
 

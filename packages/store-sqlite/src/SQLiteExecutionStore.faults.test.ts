@@ -9,7 +9,7 @@ import {
   StoreError,
   StoreSchemaError,
 } from '@sf-m3/core';
-import { executionRecord, finishedTrace } from '../../core/src/store/storeFixtures.testkit';
+import { executionRecord, finishedTrace } from '@sf-m3/test-utils/store';
 import { newId } from '../../core/src/ids';
 import { Redactor } from '../../core/src/redaction/Redactor';
 import { TraceRecorder } from '../../core/src/trace/TraceRecorder';

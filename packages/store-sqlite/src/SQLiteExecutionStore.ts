@@ -1,13 +1,12 @@
 import {
-  StoreError,
   type AggregationQuery,
   type AggregationReport,
   type AttemptRecord,
   type EvaluationLineage,
   type EvaluationResult,
   type EvidenceRef,
-  type ExecutionRecord,
   type ExecutionListFilter,
+  type ExecutionRecord,
   type ExecutionStore,
   type FinishedExecution,
   type PruneOptions,
@@ -17,21 +16,24 @@ import {
   type RunRecord,
   type SessionRecord,
   type StoredEvaluation,
+  StoreError,
   type SuiteRecord,
   type TraceResult,
   type TraceView,
   type TurnRecord,
 } from '@sf-m3/core';
 import {
+  type AggregationCountsRow,
   aggregationReportOfRows,
   canonicalInstant,
+  checkedExecutionRecord,
+  checkFinishedExecution,
   evidenceDigestOf,
   normalizeSuiteName,
   requireId,
   requireJudgeRequestLimit,
   validateAggregationQuery,
   verifyRawEvidence,
-  type AggregationCountsRow,
 } from '@sf-m3/core/store';
 import { aggregateCountsSql } from './aggregation/aggregateCountsSql';
 import { isRequiredLineageRow, listLatestEvaluations } from './evaluationReads';
@@ -43,7 +45,7 @@ import {
   listTurnRecords,
   readExecutionRecord,
 } from './executions/executionReads';
-import { checkFinishedExecution, writeFinishedExecution } from './executions/finishExecutionRows';
+import { writeFinishedExecution } from './executions/finishExecutionRows';
 import { insertExecution } from './executions/insertExecution';
 import { readTrace } from './executions/readTrace';
 import { countJudgeRequestRows, reserveJudgeRequestRow } from './judgeBudget/reserveJudgeRequestRow';
@@ -194,8 +196,7 @@ export class SQLiteExecutionStore implements ExecutionStore {
   // executions: the rows live in executions/ ---------------------------------------------------
 
   async createExecution(record: ExecutionRecord): Promise<void> {
-    requireId(record.executionId, 'executionId');
-    const stored: ExecutionRecord = { ...record, createdAt: canonicalInstant(record.createdAt, 'createdAt') };
+    const stored = checkedExecutionRecord(record);
     await this.write((db) => insertExecution(db, stored));
   }
 

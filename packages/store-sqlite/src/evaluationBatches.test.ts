@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemoryExecutionStore, StoreError, type StoredEvaluation } from '@sf-m3/core';
-import { executionRecord, storedEvaluation } from '../../core/src/store/storeFixtures.testkit';
+import { InMemoryExecutionStore, type StoredEvaluation, StoreError } from '@sf-m3/core';
+import { executionRecord, storedEvaluation } from '@sf-m3/test-utils/store';
 import { SQLiteExecutionStore } from './SQLiteExecutionStore';
 
 // Concurrent saveEvaluation calls are coalesced by the write queue into one json_each insert per

@@ -3,7 +3,7 @@
  * lineage is required. Rows stay append-only, so both read only what `is_latest` and the sticky
  * `required` flag say; a schema-2 file opened read-only answers from its `evaluation_lineages`.
  */
-import { type EvaluationLineage, type EvaluationResult } from '@sf-m3/core';
+import type { EvaluationLineage, EvaluationResult } from '@sf-m3/core';
 import { lineageId } from '@sf-m3/core/store';
 import type { SqliteConnection } from './SqliteConnection';
 

@@ -1,5 +1,6 @@
-import { StoreError, type StoredEvaluation } from '@sf-m3/core';
-import { canonicalInstant, caseIdOfEvaluation, lineageId, requireId } from '@sf-m3/core/store';
+import { type StoredEvaluation, StoreError } from '@sf-m3/core';
+import { columnNames, EVALUATION_COLUMNS, type EvaluationColumn, evaluationColumns } from '@sf-m3/core/store';
+import { SQLITE_DIALECT } from './sqliteDialect';
 import { markLatest } from './latestRows';
 import { MultiRowInsert } from './multiRowInsert';
 import { sqliteErrorCode, type SqliteConnection, type SqlValue } from './SqliteConnection';
@@ -10,36 +11,11 @@ import { sqliteErrorCode, type SqliteConnection, type SqlValue } from './SqliteC
  */
 export type EvaluationRow = readonly SqlValue[];
 
-/** Columns of `evaluations` filled from the row array, by position. */
-const EVALUATION_FIELDS = [
-  'evaluation_id',
-  'evaluator',
-  'lineage_id',
-  'subject_digest',
-  'execution_id',
-  'turn_id',
-  'status',
-  'score',
-  'required',
-  'created_at',
-  'run_id',
-  'suite_name',
-  'case_id',
-  'server',
-  'tool',
-  'transport',
-  'harness',
-  'model',
-  'trial',
-  'judge_model',
-  'rubric_id',
-  'matrix_id',
-  'metadata_json',
-  'result_json',
-] as const;
-type Field = (typeof EVALUATION_FIELDS)[number];
+/** Columns of `evaluations` filled from the row array, by position (core's `EVALUATION_COLUMNS`). */
+const EVALUATION_FIELDS = columnNames(SQLITE_DIALECT, EVALUATION_COLUMNS);
+type Field = EvaluationColumn;
 
-const index = (field: Field): number => EVALUATION_FIELDS.indexOf(field);
+const index = (field: Field): number => EVALUATION_COLUMNS.indexOf(field);
 const KEY = index('lineage_id');
 const EXECUTION_ID = index('execution_id');
 const CREATED_AT = index('created_at');
@@ -66,38 +42,12 @@ export const EXECUTION_TIMES_SQL = `SELECT x.execution_id, x.created_at FROM exe
 
 /** Checks one evaluation and encodes it as the row the insert statement reads. */
 export function evaluationRow(evaluation: StoredEvaluation): EvaluationRow {
-  const { result, labels } = evaluation;
-  requireId(result.evaluationId, 'evaluationId');
-  requireId(result.evaluator, 'evaluator');
-  const createdAt = canonicalInstant(result.createdAt, 'createdAt');
-  // Most results already carry the canonical form: no copy then (the JSON is the same).
-  const row = createdAt === result.createdAt ? result : { ...result, createdAt };
-  return [
-    row.evaluationId,
-    row.evaluator,
-    lineageId(row),
-    row.subjectDigest,
-    row.executionId,
-    row.turnId,
-    row.status,
-    row.score,
-    row.required ? 1 : 0,
-    row.createdAt,
-    labels.runId,
-    labels.suiteName,
-    caseIdOfEvaluation(evaluation),
-    labels.server,
-    labels.tool,
-    labels.transport,
-    labels.harness,
-    labels.model,
-    labels.trial,
-    labels.judgeModel,
-    labels.rubricId,
-    labels.matrixId,
-    JSON.stringify(labels.metadata ?? {}),
-    JSON.stringify(row),
-  ];
+  const columns = evaluationColumns(evaluation);
+  return EVALUATION_COLUMNS.map((field): SqlValue => {
+    const value = columns[field];
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    return typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
 import type { TraceEvent } from '@sf-m3/core';
-import { finishedTrace } from '../../core/src/store/storeFixtures.testkit';
+import { finishedTrace } from '@sf-m3/test-utils/store';
 import {
   encodeEventChunks,
   EVENTS_PER_CHUNK,

@@ -3,26 +3,8 @@
  * anything is written, their rows (one `blobs` row per digest, shared by every execution that
  * saved the same bytes, and one `execution_blobs` link per execution), and their bytes read back.
  */
-import { type RawEvidenceBlob } from '@sf-m3/core';
-import { checkedEvidenceDigest } from '@sf-m3/core/store';
+import type { CheckedBlob } from '@sf-m3/core/store';
 import type { SqliteConnection } from './SqliteConnection';
-
-/** A blob of raw evidence with the digest its bytes were checked against. */
-export interface CheckedBlob {
-  readonly sha256: string;
-  readonly blob: RawEvidenceBlob;
-}
-
-/**
- * Each blob with its digest, in order; throws (`RawEvidenceIntegrityError`, or
- * `RawEvidenceUnavailable` for a malformed reference) at the first blob whose bytes do not match.
- */
-export function checkedBlobs(evidence: readonly RawEvidenceBlob[]): CheckedBlob[] {
-  return evidence.map((blob) => ({
-    sha256: checkedEvidenceDigest(blob.reference, blob.bytes),
-    blob,
-  }));
-}
 
 /**
  * Stores the blobs (a digest already stored keeps its row) and links each to the execution;

@@ -2,7 +2,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createExampleServer, exampleServerBin } from '@sf-m3/example-servers';
-import { CallTool, InProcessServer, MCPTestKit, StdioServer, type ServerDefinition } from '@sf-m3/core';
+import { CallTool, InProcessServer, MCPTestKit, type ServerDefinition, StdioServer } from '@sf-m3/core';
 import { FakeChatCompletionsServer } from '../../core/src/testing/FakeChatCompletionsServer';
 import { SQLiteExecutionStore } from './SQLiteExecutionStore';
 

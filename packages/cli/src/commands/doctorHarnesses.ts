@@ -4,17 +4,13 @@
 // Native CLIs on PATH that no test file names get one line with their versions.
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { NATIVE_HARNESS_DEFAULTS, type NativeHarnessDefaults } from '@sf-m3/core/internal';
 import { scanHarnessUses, type HarnessUse } from '../project/harnessUsage';
 import type { DoctorCheck } from './doctorChecks';
 import { probeVersion, type VersionProbe } from './harnessVersionProbe';
 
-/** The CLI each native harness drives, and the npm package that installs it. */
-export const NATIVE_HARNESS_EXECUTABLES: Readonly<Record<string, { executable: string; npm: string }>> = {
-  claude_code: { executable: 'claude', npm: '@anthropic-ai/claude-code' },
-  codex: { executable: 'codex', npm: '@openai/codex' },
-  opencode: { executable: 'opencode', npm: 'opencode-ai' },
-  pi: { executable: 'pi', npm: '@mariozechner/pi-coding-agent' },
-};
+/** The CLI each native harness drives and the npm package that installs it: core's one table. */
+const NATIVE_HARNESSES: Readonly<Record<string, NativeHarnessDefaults | undefined>> = NATIVE_HARNESS_DEFAULTS;
 
 function isExecutableFile(path: string): boolean {
   try {
@@ -55,7 +51,7 @@ async function checkUse(
   if (kind === 'openai') {
     return { name, status: 'ok', detail: `${where}; no executable needed (it calls an OpenAI-compatible endpoint)` };
   }
-  const native = NATIVE_HARNESS_EXECUTABLES[kind];
+  const native = NATIVE_HARNESSES[kind];
   if (kind !== 'acp' && native === undefined) {
     return {
       name,
@@ -84,12 +80,12 @@ async function checkUse(
       name,
       status: 'warn',
       detail: `${where}; ${executable} found at ${found}, but \`${executable} --version\` ${probe.problem}`,
-      fix: `check that \`${found} --version\` runs in a clean HOME; reinstall it with npm install -g ${native.npm} or point the selection's executable at a working ${native.executable}`,
+      fix: `check that \`${found} --version\` runs in a clean HOME; reinstall it with npm install -g ${native.npmPackage} or point the selection's executable at a working ${native.executable}`,
     };
   }
   const fix =
     native !== undefined && command === null
-      ? `npm install -g ${native.npm} (or give the selection an executable path)`
+      ? `npm install -g ${native.npmPackage} (or give the selection an executable path)`
       : `install ${executable} on PATH or give its absolute path in the manifest`;
   return {
     name,
@@ -109,7 +105,7 @@ async function otherNativeClis(
   env: NodeJS.ProcessEnv,
   prober: VersionProber,
 ): Promise<DoctorCheck[]> {
-  const found = Object.entries(NATIVE_HARNESS_EXECUTABLES).flatMap(([kind, { executable }]) => {
+  const found = Object.values(NATIVE_HARNESS_DEFAULTS).flatMap(({ kind, executable }) => {
     const path = named.has(kind) ? null : findExecutable(executable, cwd, env.PATH);
     return path === null ? [] : [{ kind, path }];
   });

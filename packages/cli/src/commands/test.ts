@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { displayPath } from '../displayPath';
-import { type Redactor } from '@sf-m3/core';
+import type { Redactor } from '@sf-m3/core';
 import { isSecretEnvName, newId, resultsLocationSecrets } from '@sf-m3/core/internal';
 import { resolveBaseline, type ResolvedBaseline } from '../baseline/resolveBaseline';
 import { cliRedactor, type CliIO } from '../CliIO';

@@ -1,5 +1,5 @@
 import { InMemoryExecutionStore } from '@sf-m3/core';
-import { executionRecord } from '../../../core/src/store/storeFixtures.testkit';
+import { executionRecord } from '@sf-m3/test-utils/store';
 import { seedRun } from '../summary/runFixtures.testkit';
 import { closeRun } from './closeRun';
 

@@ -1,6 +1,6 @@
 // Makes the saved run agree with how Jest ended, so `m3 runs`, `m3 report` and feedback.json tell
 // the same story as `m3 test`'s exit status (contract §22).
-import { type ExecutionStore, type RunProblem, type RunRecord } from '@sf-m3/core';
+import type { ExecutionStore, RunProblem, RunRecord } from '@sf-m3/core';
 import { interruptUnfinished } from '@sf-m3/core/store';
 import type { JestExit } from '../jest/spawnJest';
 import { tallyAttempts } from '../summary/buildRunSummary';

@@ -1,5 +1,5 @@
 // postgres lane: what `m3 test` does after Jest ran one shard of a run.
-import { type ExecutionStore, type RunProblem, type RunRecord } from '@sf-m3/core';
+import type { ExecutionStore, RunProblem, RunRecord } from '@sf-m3/core';
 import { allShardsFinished, runClosingShard } from '@sf-m3/core/internal';
 import type { JestExit } from '../jest/spawnJest';
 import type { JestShard } from './jestShard';

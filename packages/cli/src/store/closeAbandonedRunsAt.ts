@@ -1,5 +1,5 @@
 // `m3 runs` and `m3 report` close the runs a killed `jest` left `running` before they read.
-import { type ExecutionStore, type Redactor } from '@sf-m3/core';
+import type { ExecutionStore, Redactor } from '@sf-m3/core';
 import { abandonedReason, closeAbandonedRun, findAbandonedRuns } from '@sf-m3/core/internal';
 import type { CliIO } from '../CliIO';
 import { openRunResultsStore } from './openResultsStore';

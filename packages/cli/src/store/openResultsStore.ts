@@ -1,6 +1,6 @@
 // Opens the results database the CLI reads (and, before a run, checks the baseline in).
 import { existsSync } from 'node:fs';
-import { type ExecutionStore, type Redactor } from '@sf-m3/core';
+import type { ExecutionStore, Redactor } from '@sf-m3/core';
 import { isPostgresUrl, openPostgresStore } from '@sf-m3/core/internal';
 import type { CliIO } from '../CliIO';
 import { UsageError } from '../options/UsageError';

@@ -1,10 +1,10 @@
 // Builds the run summary from the store, with the verdict the exit status follows.
 import {
-  mergeSurfaceEvidence,
-  surfaceEvidenceOfRecords,
   type AttemptRecord,
+  mergeSurfaceEvidence,
   type Redactor,
   type RunProblem,
+  surfaceEvidenceOfRecords,
 } from '@sf-m3/core';
 import { collectCassetteSummary, type CassetteFileReport } from '../cassettes/cassetteSummary';
 import { compareBaseline } from '../baseline/compareBaseline';

@@ -1,5 +1,5 @@
-import { InMemoryExecutionStore, Redactor, type ExecutionStore } from '@sf-m3/core';
-import { EMPTY_LABELS } from '../../../core/src/store/storeFixtures.testkit';
+import { type ExecutionStore, InMemoryExecutionStore, Redactor } from '@sf-m3/core';
+import { EMPTY_LABELS } from '@sf-m3/test-utils/store';
 import { buildRunSummary } from './buildRunSummary';
 import { formatSummary } from './formatSummary';
 import { formatJudgeBudgetLine } from './judgeBudgetUsage';

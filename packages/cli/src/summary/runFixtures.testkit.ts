@@ -1,14 +1,14 @@
 // Seeds realistic runs into a store (in-memory or SQLite) for the summary, baseline, feedback and report tests.
-import {
-  type AttemptOutcome,
-  type EvaluationResult,
-  type EvaluationStatus,
-  type ExecutionStore,
-  type JsonObject,
-  type RunRecord,
+import type {
+  AttemptOutcome,
+  EvaluationResult,
+  EvaluationStatus,
+  ExecutionStore,
+  JsonObject,
+  RunRecord,
 } from '@sf-m3/core';
 import { newId } from '@sf-m3/core/internal';
-import { executionRecord } from '../../../core/src/store/storeFixtures.testkit';
+import { executionRecord } from '@sf-m3/test-utils/store';
 import { Redactor } from '../../../core/src/redaction/Redactor';
 import { TraceRecorder } from '../../../core/src/trace/TraceRecorder';
 

@@ -1,7 +1,7 @@
 // A run's surface coverage for the CLI's formatter, gate and JUnit tests: the shipping server of
 // the contract's example (9 tools, 7 called, an enum, a redefined tool, a call to an unadvertised
 // tool), a server whose tools no test listed, merged by the real `mergeSurfaceEvidence`.
-import { mergeSurfaceEvidence, type AdvertisedTool, type RunSurfaceCoverage, type ToolUse } from '@sf-m3/core';
+import { type AdvertisedTool, mergeSurfaceEvidence, type RunSurfaceCoverage, type ToolUse } from '@sf-m3/core';
 
 const tool = (hash: string, properties: string[] = [], enums: AdvertisedTool['enums'] = {}): AdvertisedTool => ({
   definitionHash: hash,

@@ -2,7 +2,7 @@
 // `m3.verdict`; contract §25), named `m3.surface.<server>.<measure>` with `covered/total` values
 // (`not listed` when no test listed that kind), and `m3.surface.<server>.neverCalled` when an
 // advertised tool was never called.
-import { type RunSurfaceCoverage } from '@sf-m3/core';
+import type { RunSurfaceCoverage } from '@sf-m3/core';
 import { SURFACE_MEASURES } from '@sf-m3/core/internal';
 
 /** Which listing each measure needs before it can be counted. */

@@ -2,8 +2,8 @@
 // drivers and the capture proxy record them, and two stored runs of them whose `tools/list`
 // catalogs differ (a baseline and the run after it). Used by the api unit tests and e2e/ui.
 import type { ExecutionStore, JsonObject, TraceResult, UsageValue } from '@sf-m3/core';
-import { TraceEventListBuilder } from '../../../core/src/trace/TraceEventListBuilder.testkit';
-import { attemptRecord, executionRecord } from '../../../core/src/store/storeFixtures.testkit';
+import { TraceEventListBuilder } from '@sf-m3/test-utils/trace';
+import { attemptRecord, executionRecord } from '@sf-m3/test-utils/store';
 
 /** What one native trace holds. */
 export interface NativeTraceSpec {

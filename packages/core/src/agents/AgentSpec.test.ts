@@ -3,7 +3,7 @@ import { ModelValidationError } from '../errors';
 import { MCPTestKit } from '../kit/MCPTestKit';
 import { StdioServer } from '../servers/StdioServer';
 import type { TraceEvent } from '../trace/Event';
-import { agentManifests, alive, ensureBuilt, tracedPids } from './acp/acpHarness.testkit';
+import { agentManifests, alive, ensureBuilt, tracedPids } from '@sf-m3/test-utils/agents';
 import { AgentSpec } from './AgentSpec';
 
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createExampleServer, exampleServerBin } from '@sf-m3/example-servers';
-import { waitForExit } from '../client/directClient.testkit';
+import { waitForExit } from '@sf-m3/test-utils/client';
 import { UnsupportedFeature } from '../errors';
 import { MCPTestKit } from '../kit/MCPTestKit';
 import { InProcessServer } from '../servers/InProcessServer';

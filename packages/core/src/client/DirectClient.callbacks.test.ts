@@ -1,5 +1,5 @@
 import { InProcessServer } from '../servers/InProcessServer';
-import { createFeatureServer, kinds, requests, useKitPerTest } from './directClient.testkit';
+import { createFeatureServer, kinds, requests, useKitPerTest } from '@sf-m3/test-utils/client';
 
 const feature = new InProcessServer({ name: 'feature', factory: createFeatureServer });
 

@@ -3,8 +3,8 @@ import { ProtocolError, ProtocolVersionError, UnsupportedFeature } from '../erro
 import { InProcessServer } from '../servers/InProcessServer';
 import type { ServerDefinition } from '../servers/ServerDefinition';
 import type { DirectClient } from './DirectClient';
-import { useKitPerTest } from './directClient.testkit';
-import { startV2Http, v2InProcess, v2Stdio, type V2HttpEndpoint } from './v2EraServers.testkit';
+import { useKitPerTest } from '@sf-m3/test-utils/client';
+import { startV2Http, v2InProcess, v2Stdio, type V2HttpEndpoint } from '@sf-m3/test-utils/client';
 
 const kit = useKitPerTest({ suiteName: 'protocol-eras', caseId: 'eras' });
 

@@ -5,7 +5,7 @@ import { TransportError } from '../errors';
 import { MCPTestKit } from '../kit/MCPTestKit';
 import { secretFromEnv } from '../redaction/SecretRef';
 import { StdioServer } from '../servers/StdioServer';
-import { rejection, waitForExit } from './directClient.testkit';
+import { rejection, waitForExit } from '@sf-m3/test-utils/client';
 
 const DYING = join(__dirname, '__fixtures__', 'dying-server.js');
 const TOKEN = 'fixture-token-4d1f0a7c9e';

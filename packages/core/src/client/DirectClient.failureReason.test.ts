@@ -3,7 +3,7 @@
 // tell an operation a passing test expected to raise from a broken connection) without the trace.
 import { M3Error } from '../errors';
 import { InProcessServer } from '../servers/InProcessServer';
-import { createFeatureServer, createPagedServer, rejection, useKitPerTest } from './directClient.testkit';
+import { createFeatureServer, createPagedServer, rejection, useKitPerTest } from '@sf-m3/test-utils/client';
 
 const kit = useKitPerTest({ suiteName: 'direct-client', caseId: 'case-1' });
 

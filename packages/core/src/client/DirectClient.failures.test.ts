@@ -20,7 +20,7 @@ import { secretFromEnv } from '../redaction/SecretRef';
 import { HTTPServer } from '../servers/HTTPServer';
 import { StdioServer } from '../servers/StdioServer';
 import type { DirectClient } from './DirectClient';
-import { pidAlive, rejection, STDIO_FIXTURE, waitForExit } from './directClient.testkit';
+import { pidAlive, rejection, STDIO_FIXTURE, waitForExit } from '@sf-m3/test-utils/client';
 import { ensureExampleServerBuilt, spawnExampleHttp } from './exampleTransports.testkit';
 
 beforeAll(() => ensureExampleServerBuilt(), 120_000);

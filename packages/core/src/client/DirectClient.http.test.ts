@@ -3,7 +3,7 @@ import { OperationCancelled, OperationTimeout, ProtocolError, TransportError } f
 import { MCPTestKit } from '../kit/MCPTestKit';
 import { secretFromEnv } from '../redaction/SecretRef';
 import { HTTPServer } from '../servers/HTTPServer';
-import { createFeatureServer, startLoopbackHttp, type LoopbackEndpoint } from './directClient.testkit';
+import { createFeatureServer, startLoopbackHttp, type LoopbackEndpoint } from '@sf-m3/test-utils/client';
 
 let kit: MCPTestKit;
 let endpoint: LoopbackEndpoint;

@@ -2,8 +2,8 @@ import { ProtocolError } from '../errors';
 import type { ServerDefinition } from '../servers/ServerDefinition';
 import type { DirectClient } from './DirectClient';
 import type { ElicitationCallback } from './DirectClientOptions';
-import { useKitPerTest } from './directClient.testkit';
-import { v2InProcess, v2Stdio } from './v2EraServers.testkit';
+import { useKitPerTest } from '@sf-m3/test-utils/client';
+import { v2InProcess, v2Stdio } from '@sf-m3/test-utils/client';
 
 const kit = useKitPerTest({ suiteName: 'input-rounds', caseId: 'rounds' });
 

@@ -2,7 +2,7 @@
 import { createExampleServer } from '@sf-m3/example-servers';
 import { ClientNotReady, KitClosed, M3Error, OperationCancelled } from '../errors';
 import { InProcessServer } from '../servers/InProcessServer';
-import { createFeatureServer, rejection, useKitPerTest } from './directClient.testkit';
+import { createFeatureServer, rejection, useKitPerTest } from '@sf-m3/test-utils/client';
 
 const example = new InProcessServer({ name: 'example', factory: createExampleServer });
 const feature = new InProcessServer({ name: 'feature', factory: createFeatureServer });

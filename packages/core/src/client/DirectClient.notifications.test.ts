@@ -5,8 +5,8 @@ import { ModelValidationError, OperationCancelled, OperationTimeout } from '../e
 import type { ServerDefinition } from '../servers/ServerDefinition';
 import { StdioServer } from '../servers/StdioServer';
 import type { DirectClient } from './DirectClient';
-import { SERVER_EVERYTHING, useKitPerTest } from './directClient.testkit';
-import { startV2Http, v2InProcess, v2Stdio, type V2HttpEndpoint } from './v2EraServers.testkit';
+import { SERVER_EVERYTHING, useKitPerTest } from '@sf-m3/test-utils/client';
+import { startV2Http, v2InProcess, v2Stdio, type V2HttpEndpoint } from '@sf-m3/test-utils/client';
 
 const kit = useKitPerTest({ suiteName: 'notifications', caseId: 'notifications' });
 

@@ -17,7 +17,7 @@ import {
   startLoopbackHttp,
   STDIO_FIXTURE,
   type LoopbackEndpoint,
-} from './directClient.testkit';
+} from '@sf-m3/test-utils/client';
 
 const ENV_TOKEN = 'plain-env-token-value-8c7b6a';
 const ENV_PASSWORD = 'plain-env-password-3e2d1c';

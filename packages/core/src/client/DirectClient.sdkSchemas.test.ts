@@ -6,7 +6,7 @@ import { ModelValidationError } from '../errors';
 import { InProcessServer } from '../servers/InProcessServer';
 import type { ServerDefinition } from '../servers/ServerDefinition';
 import { StdioServer } from '../servers/StdioServer';
-import { rejection, requests, useKitPerTest } from './directClient.testkit';
+import { rejection, requests, useKitPerTest } from '@sf-m3/test-utils/client';
 import { SCHEMA_VALIDATION_FAILED } from './ToolSchemaValidator';
 
 const SCHEMA_SERVER = join(__dirname, '__fixtures__', 'sdk-schema-server.js');

@@ -2,7 +2,7 @@ import { KitClosed, M3Error, OperationCancelled, TransportError } from '../error
 import { MCPTestKit } from '../kit/MCPTestKit';
 import { secretFromEnv } from '../redaction/SecretRef';
 import { StdioServer } from '../servers/StdioServer';
-import { pidAlive, SERVER_EVERYTHING, STDIO_FIXTURE, waitForExit } from './directClient.testkit';
+import { pidAlive, SERVER_EVERYTHING, STDIO_FIXTURE, waitForExit } from '@sf-m3/test-utils/client';
 
 const fixture = (env: Record<string, ReturnType<typeof secretFromEnv> | string> = {}): StdioServer =>
   new StdioServer({ name: 'fixture', command: process.execPath, args: [STDIO_FIXTURE], env });

@@ -10,7 +10,7 @@ import {
   requests,
   type PagedMode,
   useKitPerTest,
-} from './directClient.testkit';
+} from '@sf-m3/test-utils/client';
 
 const example = new InProcessServer({ name: 'example', factory: createExampleServer });
 const feature = new InProcessServer({ name: 'feature', factory: createFeatureServer });

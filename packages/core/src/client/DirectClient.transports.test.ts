@@ -4,7 +4,7 @@
 import { EXAMPLE_SERVER_NAME, TESTING_GUIDE_TEXT } from '@sf-m3/example-servers';
 import { kitOf } from '../ownership/kitLink';
 import type { DirectClient } from './DirectClient';
-import { requests, waitForExit, useKitPerTest } from './directClient.testkit';
+import { requests, waitForExit, useKitPerTest } from '@sf-m3/test-utils/client';
 import { exampleServerRows, useExampleHttpServer } from './exampleTransports.testkit';
 
 const httpUrl = useExampleHttpServer();

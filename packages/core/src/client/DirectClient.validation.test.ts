@@ -1,6 +1,6 @@
 import { ModelValidationError } from '../errors';
 import { InProcessServer } from '../servers/InProcessServer';
-import { createPagedServer, rejection, requests, type PagedMode, useKitPerTest } from './directClient.testkit';
+import { createPagedServer, rejection, requests, type PagedMode, useKitPerTest } from '@sf-m3/test-utils/client';
 import { SCHEMA_VALIDATION_FAILED } from './ToolSchemaValidator';
 
 const paged = (mode: PagedMode): InProcessServer =>

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ModelValidationError } from '../errors';
 import { InProcessServer } from '../servers/InProcessServer';
 import { checkCapabilities, declaredCapabilities } from './clientCapabilities';
-import { requests, useKitPerTest } from './directClient.testkit';
+import { requests, useKitPerTest } from '@sf-m3/test-utils/client';
 
 /** The text of a text content block (the profile tool answers with one). */
 function textOf(block: unknown): string {

@@ -9,7 +9,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createExampleServer } from '@sf-m3/example-servers';
 import { StartedTransport } from '../transport/StartedTransport';
 import { classifyProbeAnswer, ENVELOPE_KEYS, probeEra, retryRevision } from './eraProbe';
-import { V2_ERA_SERVER } from './v2EraServers.testkit';
+import { V2_ERA_SERVER } from '@sf-m3/test-utils/client';
 
 const options = { timeoutMs: 5000, clientInfo: { name: 'sf-m3', version: '0.1.0' }, capabilities: {} };
 

@@ -9,7 +9,7 @@ import { MCPTestKit } from '../kit/MCPTestKit';
 import { HTTPServer } from '../servers/HTTPServer';
 import type { ServerDefinition } from '../servers/ServerDefinition';
 import { StdioServer } from '../servers/StdioServer';
-import { rejection, requests, SERVER_EVERYTHING, waitForExit } from './directClient.testkit';
+import { rejection, requests, SERVER_EVERYTHING, waitForExit } from '@sf-m3/test-utils/client';
 
 /** A port that was free a moment ago. */
 async function freePort(): Promise<number> {

@@ -4,7 +4,7 @@
 // over stdio, Streamable HTTP and in-process.
 import { ModelValidationError } from '../errors';
 import { CallTool } from '../kit/DirectSpec';
-import { requests, waitForExit, useKitPerTest } from './directClient.testkit';
+import { requests, waitForExit, useKitPerTest } from '@sf-m3/test-utils/client';
 import { exampleServerRows, useExampleHttpServer } from './exampleTransports.testkit';
 
 const httpUrl = useExampleHttpServer();

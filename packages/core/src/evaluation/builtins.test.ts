@@ -1,7 +1,7 @@
 import type { ExecutionResult, ToolCallResult } from '../execution/ExecutionResult';
 import { Redactor } from '../redaction/Redactor';
 import { InMemoryExecutionStore } from '../store/InMemoryExecutionStore';
-import { buildDirectTrace, type DirectCallSpec } from '../trace/traceBuilder.testkit';
+import { buildDirectTrace, type DirectCallSpec } from '@sf-m3/test-utils/trace';
 import { EvaluationEngine } from './EvaluationEngine';
 
 function engine(): EvaluationEngine {

@@ -1,6 +1,8 @@
 import { ModelValidationError } from '../errors/M3Error';
 import type { ExecutionStore } from '../store/ExecutionStore';
-import type { TraceView } from '../trace/TraceView';
+import { resolveSubject, type SubjectResolution } from '../trace/resolveSubject';
+import type { TraceViewData } from '../trace/TraceEntry';
+import { TraceView } from '../trace/TraceView';
 
 /** A non-empty string property of a subject, or null. */
 export function ownString(value: unknown, key: string): string | null {
@@ -30,20 +32,26 @@ export function pickId(
   return explicit === null ? null : fromSubject;
 }
 
-function isTraceView(value: unknown): value is TraceView {
-  return typeof value === 'object' && value !== null && Array.isArray((value as { toolCalls?: unknown }).toolCalls);
-}
-
-/** A finalized view from a `TraceView`, or a `TraceResult` (`.view()`); undefined otherwise or when unfinished. */
+/**
+ * The one finalized view of `value` as a `TraceView` (a subject resolves as the matchers resolve
+ * it: `resolveSubject`, one definition of a trace view); undefined when it has none, several, or
+ * is not finished: the callback then gets no trace rather than a partial one.
+ */
 function viewOf(value: unknown): TraceView | undefined {
-  if (isTraceView(value)) return value;
-  const view = (value as { view?: unknown } | null | undefined)?.view;
-  if (typeof view !== 'function') return undefined;
+  let resolved: SubjectResolution;
   try {
-    const v: unknown = view.call(value);
-    return isTraceView(v) ? v : undefined;
+    resolved = resolveSubject(value);
   } catch {
-    return undefined; // not finalized: the callback gets no trace rather than a partial one
+    return undefined;
+  }
+  if (resolved.status !== 'resolved' || resolved.views.length !== 1) return undefined;
+  const view = resolved.views[0]!;
+  if (view instanceof TraceView) return view;
+  try {
+    // A JSON form or a view of another copy of core: evaluators are given the class's helpers.
+    return TraceView.fromData(view as unknown as TraceViewData);
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,5 +1,5 @@
 import { ModelValidationError, OperationTimeout } from '../errors';
-import { buildDirectTrace } from '../trace/traceBuilder.testkit';
+import { buildDirectTrace } from '@sf-m3/test-utils/trace';
 import type { TraceEvent } from '../trace/Event';
 import { buildExecutionResult } from './buildExecutionResult';
 import { ExecutionHandle, type ExecutionEventFeed } from './ExecutionHandle';

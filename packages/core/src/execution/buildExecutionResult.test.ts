@@ -1,7 +1,7 @@
 import { ProtocolError } from '../errors';
 import { kitOf } from '../ownership/kitLink';
 import { Redactor } from '../redaction/Redactor';
-import { buildDirectTrace } from '../trace/traceBuilder.testkit';
+import { buildDirectTrace } from '@sf-m3/test-utils/trace';
 import { buildExecutionResult, toErrorInfo } from './buildExecutionResult';
 
 describe('buildExecutionResult', () => {

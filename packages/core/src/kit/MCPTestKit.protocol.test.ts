@@ -1,6 +1,6 @@
 // `new MCPTestKit({ protocol })`: the setting `describe.m3({ protocols })` gives each test's kit.
 // Checked against the SDK v2 fixture server in process, which serves both eras.
-import { v2InProcess } from '../client/v2EraServers.testkit';
+import { v2InProcess } from '@sf-m3/test-utils/client';
 import { MCPTestKit } from './MCPTestKit';
 
 describe('MCPTestKit protocol', () => {

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { exampleServerBin, TESTING_GUIDE_TEXT } from '@sf-m3/example-servers';
-import { pidAlive, STDIO_FIXTURE, waitForExit } from '../client/directClient.testkit';
+import { pidAlive, STDIO_FIXTURE, waitForExit } from '@sf-m3/test-utils/client';
 import type { ExecutionResult } from '../execution/ExecutionResult';
 import { StdioServer } from '../servers/StdioServer';
 import { CallTool, GetPrompt, ListTools, Ping, ReadResource, type DirectSpec } from './DirectSpec';

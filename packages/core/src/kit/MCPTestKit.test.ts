@@ -1,5 +1,5 @@
 import { createExampleServer } from '@sf-m3/example-servers';
-import { createFeatureServer } from '../client/directClient.testkit';
+import { createFeatureServer } from '@sf-m3/test-utils/client';
 import { KitClosed, ModelValidationError, OperationTimeout, UnsupportedFeature } from '../errors';
 import type { ToolCallResult } from '../execution/ExecutionResult';
 import { InProcessServer } from '../servers/InProcessServer';

@@ -66,3 +66,21 @@ export type { PruneOptions, PruneReport, PruneSelection } from './prune';
 // the contract suite a store's Jest test runs (loads Jest's globals only when called)
 export { describeExecutionStoreContract } from './contract/describeExecutionStoreContract';
 export { describeRunShardContract } from './contract/describeRunShardContract';
+
+// the SQL stores' shared facts (column and label maps, aggregation item sources and partials, the
+// finish check, the saved-trace rebuild), spelled per database by a SqlDialect
+export type { SqlDialect } from './sql/SqlDialect';
+export { aggregationItemSources, aggregationLabelSql, aggregationSourceSelect } from './sql/aggregationItemSources';
+export type { AggregationItemSource, AggregationItemSources } from './sql/aggregationItemSources';
+export { AGGREGATION_PARTIALS } from './sql/aggregationPartials';
+export type { AggregationPartial } from './sql/aggregationPartials';
+export { checkedBlobs, checkFinishedExecution } from './sql/checkFinishedExecution';
+export type { CheckedBlob, CheckedFinish } from './sql/checkFinishedExecution';
+export { columnNames } from './sql/columnNames';
+export { EVALUATION_COLUMNS, evaluationColumns } from './sql/evaluationColumns';
+export type { EvaluationColumn, EvaluationColumns } from './sql/evaluationColumns';
+export { checkedExecutionRecord, EXECUTION_COLUMNS, executionColumnValues } from './sql/executionColumns';
+export type { ExecutionColumn } from './sql/executionColumns';
+export { EVALUATION_LABEL_COLUMNS, EXECUTION_LABEL_COLUMNS } from './sql/labelColumns';
+export { savedTrace } from './sql/savedTrace';
+export type { SavedTraceHeader } from './sql/savedTrace';

@@ -3,7 +3,7 @@ import { kitOf, linkToKit } from '../ownership/kitLink';
 import type { TraceEvent } from './Event';
 import { TraceResult, type TraceResultData } from './TraceResult';
 import { TraceView } from './TraceView';
-import { buildDirectTrace, TraceEventListBuilder } from './traceBuilder.testkit';
+import { buildDirectTrace, TraceEventListBuilder } from '@sf-m3/test-utils/trace';
 
 function unfinished(): TraceResultData {
   const builder = new TraceEventListBuilder({ executionId: 'exec-00000000000000000000000000000001' });

@@ -1,7 +1,7 @@
 import { ModelValidationError } from '../errors';
 import type { TraceViewData } from './TraceEntry';
 import { TraceView } from './TraceView';
-import { buildDirectTrace, TraceEventListBuilder } from './traceBuilder.testkit';
+import { buildDirectTrace, TraceEventListBuilder } from '@sf-m3/test-utils/trace';
 
 function twoServerTrace() {
   return buildDirectTrace({

@@ -1,4 +1,4 @@
-import { agentTurnId, buildAgentTrace } from './agentTraceBuilder.testkit';
+import { agentTurnId, buildAgentTrace } from '@sf-m3/test-utils/trace';
 
 describe('buildAgentTrace', () => {
   const trace = buildAgentTrace({

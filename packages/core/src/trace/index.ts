@@ -7,3 +7,4 @@ export * from './payloads';
 export * from './TraceResult';
 export * from './TraceView';
 export * from './readToolCall';
+export * from './resolveSubject';

@@ -1,7 +1,7 @@
 import { createExampleServer } from '@sf-m3/example-servers';
 import { MCPTestKit } from '../kit/MCPTestKit';
 import { InProcessServer } from '../servers/InProcessServer';
-import { buildAgentTrace } from './agentTraceBuilder.testkit';
+import { buildAgentTrace } from '@sf-m3/test-utils/trace';
 import { readToolCall } from './readToolCall';
 import { TraceView } from './TraceView';
 

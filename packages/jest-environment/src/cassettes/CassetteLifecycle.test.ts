@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { M3Error, openCassetteBook } from '@sf-m3/core';
-import type { CassetteRequest, CassetteScope } from '@sf-m3/core';
+import { type CassetteRequest, type CassetteScope, M3Error, openCassetteBook } from '@sf-m3/core';
 import type { CassetteFileReport } from '../RunStateDir';
 import { CassetteLifecycle, type CassetteLifecycleOptions } from './CassetteLifecycle';
 

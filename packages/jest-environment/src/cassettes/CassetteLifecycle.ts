@@ -1,8 +1,11 @@
 import * as fs from 'node:fs';
-import { ModelValidationError } from '@sf-m3/core';
-import { cassetteFileOf, resolveCassetteSettings } from '@sf-m3/core/internal';
-import type { CassetteMode } from '@sf-m3/core';
-import type { CassetteSettings, CassetteSuiteOptions } from '@sf-m3/core/internal';
+import { type CassetteMode, ModelValidationError } from '@sf-m3/core';
+import {
+  cassetteFileOf,
+  type CassetteSettings,
+  type CassetteSuiteOptions,
+  resolveCassetteSettings,
+} from '@sf-m3/core/internal';
 import type { CassetteFileReport } from '../RunStateDir';
 import type { BridgedCassetteBook, BridgedCassetteReport, CassetteBookRequest } from './bridgedCassettes';
 

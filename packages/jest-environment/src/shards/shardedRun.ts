@@ -3,7 +3,7 @@
 // from every shard's attempts and problems. Until then the run stays `running`, and no shard
 // interrupts work that another shard may still be doing.
 import type { Config } from '@jest/types';
-import { type ExecutionStore, type RunProblem, type RunRecord, type RunShardRecord } from '@sf-m3/core';
+import type { ExecutionStore, RunProblem, RunRecord, RunShardRecord } from '@sf-m3/core';
 import { allShardsFinished, runClosingShard } from '@sf-m3/core/internal';
 import type { GlobalRunState } from '../runLifecycle';
 

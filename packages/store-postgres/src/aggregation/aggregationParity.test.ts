@@ -1,15 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemoryExecutionStore, type AggregationReport } from '@sf-m3/core';
+import { type AggregationReport, InMemoryExecutionStore } from '@sf-m3/core';
 import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
-import { clusterForTests } from '../cluster/clusterForTests.testkit';
+import { clusterForTests } from '@sf-m3/test-utils/postgres';
 import { PostgresExecutionStore } from '../PostgresExecutionStore';
-import {
-  GENERATED_HISTORY_QUERIES,
-  prng,
-  seedGeneratedHistory,
-} from '../../../core/src/store/generatedHistory.testkit';
+import { GENERATED_HISTORY_QUERIES, prng, seedGeneratedHistory } from '@sf-m3/test-utils/store';
 
 const cluster = clusterForTests();
 

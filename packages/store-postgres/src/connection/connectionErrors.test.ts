@@ -1,5 +1,5 @@
 import { StoreError } from '@sf-m3/core';
-import { clusterForTests } from '../cluster/clusterForTests.testkit';
+import { clusterForTests } from '@sf-m3/test-utils/postgres';
 import { PostgresExecutionStore } from '../PostgresExecutionStore';
 import { describeDatabase } from './describeDatabase';
 

@@ -2,7 +2,7 @@
  * Reads of saved evaluations: the latest result of each lineage, and whether a lineage is
  * required. `EvaluationWriter` keeps both current (`is_latest`, `evaluation_lineages.required`).
  */
-import { type EvaluationLineage, type EvaluationResult } from '@sf-m3/core';
+import type { EvaluationLineage, EvaluationResult } from '@sf-m3/core';
 import { lineageId } from '@sf-m3/core/store';
 import type { Pool } from 'pg';
 

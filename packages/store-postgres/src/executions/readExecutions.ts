@@ -5,13 +5,13 @@
 import { inflateRawSync } from 'node:zlib';
 import {
   ExecutionNotFound,
-  TraceResult,
-  TraceUnavailable,
   type ExecutionRecord,
   type SessionRecord,
   type TraceEvent,
+  type TraceResult,
   type TurnRecord,
 } from '@sf-m3/core';
+import { savedTrace, type SavedTraceHeader } from '@sf-m3/core/store';
 import type { Pool } from 'pg';
 
 /** Executions of run `$1` and/or attempt `$2` (its own attempt id or the attempt's linked list). */
@@ -56,11 +56,7 @@ export async function countExecutions(pool: Pool, filter: ExecutionFilter): Prom
   return Number(rows[0]!.n);
 }
 
-interface TraceRow {
-  trace_id: string | null;
-  completeness: string;
-  limitations_json: string;
-  event_count: number;
+interface TraceRow extends SavedTraceHeader {
   events: Buffer | null;
 }
 
@@ -76,29 +72,13 @@ export async function readTrace(pool: Pool, executionId: string): Promise<TraceR
     [executionId],
   );
   const header = rows[0];
-  if (header === undefined) throw new ExecutionNotFound(executionId);
-  if (header.trace_id === null || header.events === null) {
-    throw new TraceUnavailable(`execution ${executionId} has no saved trace: it has not finished yet`, {
-      executionId,
-    });
-  }
-  try {
-    const events = JSON.parse(inflateRawSync(header.events).toString('utf8')) as TraceEvent[];
-    if (events.length !== header.event_count) {
-      throw new Error(`${events.length} of ${header.event_count} events`);
-    }
-    return TraceResult.fromJSON({
-      traceId: header.trace_id,
-      executionId,
-      completeness: header.completeness as TraceResult['completeness'],
-      limitations: JSON.parse(header.limitations_json) as string[],
-      events,
-    });
-  } catch (error) {
-    throw new TraceUnavailable(`the saved trace of ${executionId} is unreadable: ${(error as Error).message}`, {
-      executionId,
-    });
-  }
+  // A header without events is a trace that was never written whole: not finished.
+  const saved = header?.events === null ? { ...header, trace_id: null } : header;
+  return savedTrace(
+    executionId,
+    saved,
+    () => JSON.parse(inflateRawSync(header!.events!).toString('utf8')) as TraceEvent[],
+  );
 }
 
 /** The sessions saved with execution `executionId` (the caller checks that it exists). */

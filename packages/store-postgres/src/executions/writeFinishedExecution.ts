@@ -1,36 +1,21 @@
 import { deflateRawSync } from 'node:zlib';
-import { ExecutionNotFound, ModelValidationError, type ExecutionRecord, type FinishedExecution } from '@sf-m3/core';
-import { canonicalInstant, checkedEvidenceDigest, finishedExecutionLabels } from '@sf-m3/core/store';
+import { ExecutionNotFound, type ExecutionRecord, type FinishedExecution } from '@sf-m3/core';
+import { type CheckedFinish, checkFinishedExecution, finishedExecutionLabels } from '@sf-m3/core/store';
 import type { PoolClient } from 'pg';
 
 const json = (value: unknown): string => JSON.stringify(value);
 
-/** A finished execution checked and encoded before its transaction starts (no lock held meanwhile). */
-export interface PreparedFinish {
-  readonly finished: FinishedExecution;
+/** A finished execution checked (core's `checkFinishedExecution`) and its events deflated, before its transaction starts. */
+export interface PreparedFinish extends CheckedFinish {
   readonly id: string;
-  readonly finishedAt: string;
-  readonly data: ReturnType<FinishedExecution['trace']['toJSON']>;
   readonly events: Buffer;
-  readonly blobs: readonly { sha256: string; blob: FinishedExecution['evidence'][number] }[];
 }
 
-/** Validates the trace and evidence digests and deflates the events (one JSON array). */
+/** Checks the finished execution and deflates its events (one JSON array). */
 export function prepareFinishedExecution(finished: FinishedExecution): PreparedFinish {
-  const data = finished.trace.toJSON();
-  if (data.executionId !== finished.executionId) {
-    throw new ModelValidationError('finishExecution: the trace belongs to another execution', {
-      executionId: finished.executionId,
-    });
-  }
-  const finishedAt = canonicalInstant(finished.finishedAt, 'finishedAt');
-  const blobs = finished.evidence.map((blob) => ({
-    sha256: checkedEvidenceDigest(blob.reference, blob.bytes),
-    blob,
-  }));
-  const events = deflateRawSync(Buffer.from(json(data.events), 'utf8'));
-  const id = finished.executionId;
-  return { finished, id, finishedAt, data, events, blobs };
+  const checked = checkFinishedExecution(finished);
+  const events = deflateRawSync(Buffer.from(json(checked.data.events), 'utf8'));
+  return { ...checked, id: finished.executionId, events };
 }
 
 /**

@@ -1,13 +1,8 @@
 // The methods other lanes add to ExecutionStore (TEAM.md signatures), on PostgreSQL; their shared
 // contract cases run here too once they land in core.
 import { Client } from 'pg';
-import {
-  attemptRecord,
-  executionRecord,
-  finishedTrace,
-  storedEvaluation,
-} from '../../../core/src/store/storeFixtures.testkit';
-import { clusterForTests } from '../cluster/clusterForTests.testkit';
+import { attemptRecord, executionRecord, finishedTrace, storedEvaluation } from '@sf-m3/test-utils/store';
+import { clusterForTests } from '@sf-m3/test-utils/postgres';
 import { PostgresExecutionStore } from '../PostgresExecutionStore';
 
 const cluster = clusterForTests();

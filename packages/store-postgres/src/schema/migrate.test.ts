@@ -1,6 +1,6 @@
 import { StoreError, StoreSchemaError } from '@sf-m3/core';
 import { Client, Pool } from 'pg';
-import { clusterForTests } from '../cluster/clusterForTests.testkit';
+import { clusterForTests } from '@sf-m3/test-utils/postgres';
 import { PostgresExecutionStore } from '../PostgresExecutionStore';
 import { migrate } from './migrate';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';

@@ -1,4 +1,4 @@
-import { type RunShardRecord } from '@sf-m3/core';
+import type { RunShardRecord } from '@sf-m3/core';
 import { shardRecordToSave } from '@sf-m3/core/store';
 import type { Pool, PoolClient } from 'pg';
 

@@ -1,23 +1,23 @@
-import type { NormalizedAggregationQuery } from '@sf-m3/core/store';
+import {
+  AGGREGATION_PARTIALS as PARTIALS,
+  aggregationItemSources,
+  aggregationSourceSelect,
+  type NormalizedAggregationQuery,
+} from '@sf-m3/core/store';
 import type { SqlValue } from '../SqliteConnection';
-import { REQUIREMENTS, ROWS, sourceSelect, type SqlQuery } from './itemSources';
+import { SQLITE_DIALECT } from '../sqliteDialect';
 
-/** The partial counts each trial row carries, summed per group and for the totals. */
-const PARTIALS = [
-  'evaluation_count',
-  'passed',
-  'failed',
-  'inconclusive',
-  'error',
-  'not_run',
-  'missing',
-  'pending',
-  'score_sum',
-  'score_count',
-] as const;
+/** The two sources of aggregation items (latest rows, missing or pending requirements), in SQLite. */
+const SOURCES = aggregationItemSources(SQLITE_DIALECT);
+
+/** A statement and its parameters. */
+export interface SqlQuery {
+  readonly sql: string;
+  readonly params: SqlValue[];
+}
 
 /**
- * The counts of one trial's latest rows, in `PARTIALS` order, then `trial_passed`: every row is
+ * The counts of one trial's latest rows, in `AGGREGATION_PARTIALS` order, then `trial_passed`: every row is
  * an evaluation (status is never NULL), and the trial passed when all its rows passed.
  */
 const ROW_TRIAL_COUNTS = `COUNT(*) AS evaluation_count, TOTAL(status = 'passed') AS passed,
@@ -72,13 +72,13 @@ export function aggregateCountsSql(query: NormalizedAggregationQuery): SqlQuery 
   const ctes = [
     `row_trials AS MATERIALIZED (
   SELECT ${keyList} case_id, execution_id, ${ROW_TRIAL_COUNTS}
-  FROM (${sourceSelect(ROWS, query, params, grouped)}) GROUP BY ${trialKey} ORDER BY ${trialKey})`,
+  FROM (${aggregationSourceSelect(SQLITE_DIALECT, SOURCES.rows, query, params, grouped)}) GROUP BY ${trialKey} ORDER BY ${trialKey})`,
   ];
   const parts = ['row_trials'];
   if (!query.statusScoped) {
     ctes.push(`requirement_trials AS MATERIALIZED (
   SELECT ${keyList} case_id, execution_id, ${REQUIREMENT_TRIAL_COUNTS}
-  FROM (${sourceSelect(REQUIREMENTS, query, params, grouped)}) GROUP BY ${trialKey} ORDER BY ${trialKey})`);
+  FROM (${aggregationSourceSelect(SQLITE_DIALECT, SOURCES.requirements, query, params, grouped)}) GROUP BY ${trialKey} ORDER BY ${trialKey})`);
     parts.push('requirement_trials');
   }
   // A part of a UNION ALL takes no ORDER BY; the parts read ordered trials, so they stream in order.

@@ -1,12 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemoryExecutionStore, type AggregationReport } from '@sf-m3/core';
-import {
-  GENERATED_HISTORY_QUERIES,
-  prng,
-  seedGeneratedHistory,
-} from '../../../core/src/store/generatedHistory.testkit';
+import { type AggregationReport, InMemoryExecutionStore } from '@sf-m3/core';
+import { GENERATED_HISTORY_QUERIES, prng, seedGeneratedHistory } from '@sf-m3/test-utils/store';
 import { SQLiteExecutionStore } from '../SQLiteExecutionStore';
 
 function rounded(report: AggregationReport): unknown {

@@ -4,8 +4,8 @@
  * sessions and turns. Each runs on the connection it is given (the store's reader).
  */
 import {
-  ExecutionNotFound,
   type ExecutionListFilter,
+  ExecutionNotFound,
   type ExecutionRecord,
   type SessionRecord,
   type TurnRecord,

@@ -1,46 +1,18 @@
 /**
  * `SQLiteExecutionStore.finishExecution` in two steps: the finished execution is checked before
- * any write (its trace belongs to it, its time is canonical, every evidence blob matches its
+ * any write (core's `checkFinishedExecution`) (its trace belongs to it, its time is canonical, every evidence blob matches its
  * reference), then its rows are replaced in one write transaction, so a crash leaves either the
  * whole finished execution or the unfinished one.
  */
-import {
-  ExecutionNotFound,
-  ModelValidationError,
-  type ExecutionRecord,
-  type FinishedExecution,
-  type TraceResultData,
-} from '@sf-m3/core';
-import { canonicalInstant, finishedExecutionLabels } from '@sf-m3/core/store';
+import { ExecutionNotFound, type ExecutionRecord } from '@sf-m3/core';
+import { type CheckedFinish, finishedExecutionLabels } from '@sf-m3/core/store';
 import { encodeEventChunks } from '../eventChunks';
 import { frameTexts, insertEventChunks } from '../eventRows';
-import { checkedBlobs, insertEvidenceBlobs, type CheckedBlob } from '../evidenceBlobs';
+import { insertEvidenceBlobs } from '../evidenceBlobs';
 import type { SqliteConnection } from '../SqliteConnection';
 
 /** The tables that hold what an execution saved when it finished, cleared before it is saved again. */
 const FINISHED_TABLES = ['events', 'event_chunks', 'traces', 'sessions', 'turns', 'execution_blobs'];
-
-/** A finished execution that passed the checks, with what its write needs computed once. */
-export interface CheckedFinish {
-  readonly finished: FinishedExecution;
-  /** The trace's JSON form. */
-  readonly data: TraceResultData;
-  /** `finished.finishedAt`, canonical. */
-  readonly finishedAt: string;
-  readonly blobs: readonly CheckedBlob[];
-}
-
-/** Checks `finished` before anything is written; throws what the first failed check throws. */
-export function checkFinishedExecution(finished: FinishedExecution): CheckedFinish {
-  const data = finished.trace.toJSON();
-  if (data.executionId !== finished.executionId) {
-    throw new ModelValidationError('finishExecution: the trace belongs to another execution', {
-      executionId: finished.executionId,
-    });
-  }
-  const finishedAt = canonicalInstant(finished.finishedAt, 'finishedAt');
-  return { finished, data, finishedAt, blobs: checkedBlobs(finished.evidence) };
-}
 
 /**
  * Marks the stored execution finished and replaces its trace, event chunks, evidence links,

@@ -3,13 +3,8 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as sqlite3 from 'sqlite3';
-import { StoreError, StoreSchemaError, type ExecutionStore, type RunRecord } from '@sf-m3/core';
-import {
-  attemptRecord,
-  executionRecord,
-  finishedTrace,
-  storedEvaluation,
-} from '../../../core/src/store/storeFixtures.testkit';
+import { type ExecutionStore, type RunRecord, StoreError, StoreSchemaError } from '@sf-m3/core';
+import { attemptRecord, executionRecord, finishedTrace, storedEvaluation } from '@sf-m3/test-utils/store';
 import { SCHEMA_VERSION } from '../schema';
 import { SQLiteExecutionStore } from '../SQLiteExecutionStore';
 import { mergeResultsDatabases } from './mergeDatabases';

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { StoreError, StoreSchemaError, type AttemptCounts, type RunRecord } from '@sf-m3/core';
+import { type AttemptCounts, type RunRecord, StoreError, StoreSchemaError } from '@sf-m3/core';
 import { identifyDatabase } from '../databaseIdentity';
 import { isBusyError } from '../immediateTransaction';
 import { BUSY_TIMEOUT_MS, openDatabase } from '../openDatabase';

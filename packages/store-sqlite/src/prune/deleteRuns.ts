@@ -1,4 +1,4 @@
-import { type PruneOptions, type PruneReport, type PruneSelection, type RunRecord } from '@sf-m3/core';
+import type { PruneOptions, PruneReport, PruneSelection, RunRecord } from '@sf-m3/core';
 import { selectPrunedRuns } from '@sf-m3/core/store';
 import type { SqliteConnection } from '../SqliteConnection';
 import { recomputeLineages } from './recomputeLineages';

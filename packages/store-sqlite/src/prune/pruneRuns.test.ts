@@ -2,13 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as sqlite3 from 'sqlite3';
-import { StoreError, type ExecutionStore } from '@sf-m3/core';
-import {
-  attemptRecord,
-  executionRecord,
-  finishedTrace,
-  storedEvaluation,
-} from '../../../core/src/store/storeFixtures.testkit';
+import { type ExecutionStore, StoreError } from '@sf-m3/core';
+import { attemptRecord, executionRecord, finishedTrace, storedEvaluation } from '@sf-m3/test-utils/store';
 import { SQLiteExecutionStore } from '../SQLiteExecutionStore';
 
 const root = mkdtempSync(join(tmpdir(), 'm3-prune-'));

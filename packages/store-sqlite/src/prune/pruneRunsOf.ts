@@ -1,4 +1,4 @@
-import { type PruneOptions, type PruneReport, type PruneSelection } from '@sf-m3/core';
+import type { PruneOptions, PruneReport, PruneSelection } from '@sf-m3/core';
 import { validatePruneSelection } from '@sf-m3/core/store';
 import type { SqliteConnection } from '../SqliteConnection';
 import { deleteRuns } from './deleteRuns';

@@ -2,12 +2,12 @@
 // failing), each with a direct execution whose trace has several tool calls with kilobyte-sized
 // results and raw evidence, 17 evaluators of `m3.expect.*` rows with call sites, and earlier runs
 // of the same suite so the trends have a history. Deterministic for a given seed.
-import { type ExecutionStore } from '@sf-m3/core';
+import type { ExecutionStore } from '@sf-m3/core';
 import { newId } from '@sf-m3/core/internal';
 import { Redactor } from '../../../../core/src/redaction/Redactor';
 import { TraceRecorder } from '../../../../core/src/trace/TraceRecorder';
-import { prng } from '../../../../core/src/store/generatedHistory.testkit';
-import { attemptRecord, executionRecord, storedEvaluation } from '../../../../core/src/store/storeFixtures.testkit';
+import { prng } from '@sf-m3/test-utils/store';
+import { attemptRecord, executionRecord, storedEvaluation } from '@sf-m3/test-utils/store';
 
 /** What the generator wrote. */
 export interface GeneratedRun {

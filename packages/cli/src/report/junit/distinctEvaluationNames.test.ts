@@ -1,4 +1,4 @@
-import { storedEvaluation } from '../../../../core/src/store/storeFixtures.testkit';
+import { storedEvaluation } from '@sf-m3/test-utils/store';
 import { distinctEvaluationNames } from './distinctEvaluationNames';
 
 const row = (evaluator: string, line?: number) =>

@@ -1,4 +1,4 @@
-import { InMemoryExecutionStore, Redactor, type ExecutionStore } from '@sf-m3/core';
+import { type ExecutionStore, InMemoryExecutionStore, Redactor } from '@sf-m3/core';
 import { seedWorkedExample } from '../../../../core/src/store/contract/seedWorkedExample';
 import { parseOffset } from './executionsPage';
 import { parseTrendQuery } from './trendsPage';

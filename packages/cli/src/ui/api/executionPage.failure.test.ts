@@ -2,14 +2,14 @@
 // an operation to raise leaves a failed execution whose page says why and that the test passed; a
 // plain direct execution's page has no failure; the run's execution list carries the reason.
 import {
+  type AttemptRecord,
   InMemoryExecutionStore,
   InProcessServer,
+  type M3Error,
   MCPTestKit,
   Redactor,
-  type AttemptRecord,
-  type M3Error,
 } from '@sf-m3/core';
-import { createFeatureServer, rejection } from '../../../../core/src/client/directClient.testkit';
+import { createFeatureServer, rejection } from '@sf-m3/test-utils/client';
 import { ViewerApi } from './ViewerApi';
 
 const RUN = 'run-0123456789abcdef0123456789abcdef';

@@ -1,9 +1,9 @@
 // The execution view: the record, its trace view (timeline, tool calls with wire and reported
 // evidence, messages, reasoning, protocol errors, processes), evaluations, sessions and turns.
 import {
-  ExecutionNotFound,
   type EvaluationResult,
   type EvidenceRef,
+  ExecutionNotFound,
   type ExecutionRecord,
   type ExecutionStore,
   type RawEvidence,

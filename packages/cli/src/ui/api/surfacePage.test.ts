@@ -1,12 +1,12 @@
 import {
-  InMemoryExecutionStore,
-  Redactor,
   type ExecutionStore,
+  InMemoryExecutionStore,
   type JsonObject,
+  Redactor,
   type RunSurfaceCoverage,
   type ServerSurfaceEvidence,
 } from '@sf-m3/core';
-import { executionRecord, finishedTrace } from '../../../../core/src/store/storeFixtures.testkit';
+import { executionRecord, finishedTrace } from '@sf-m3/test-utils/store';
 import { collectReportData } from '../../report/html/collectReportData';
 import { apiPaths, SURFACE_TREND_RUNS } from './apiPaths';
 import type { SurfaceTrendsPage } from './surfaceTrendsPage';

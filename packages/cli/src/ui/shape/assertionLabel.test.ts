@@ -1,4 +1,4 @@
-import { storedEvaluation } from '../../../../core/src/store/storeFixtures.testkit';
+import { storedEvaluation } from '@sf-m3/test-utils/store';
 import { assertionLabel, assertionText, MAX_ASSERTION_ARGS } from './assertionLabel';
 
 describe('assertionLabel', () => {

@@ -1,4 +1,4 @@
-import { attemptRecord, executionRecord, storedEvaluation } from '../../../../core/src/store/storeFixtures.testkit';
+import { attemptRecord, executionRecord, storedEvaluation } from '@sf-m3/test-utils/store';
 import { failedTestEntries } from './failedTestEntries';
 
 const failed = {

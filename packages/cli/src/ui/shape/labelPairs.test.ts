@@ -1,4 +1,4 @@
-import { executionRecord } from '../../../../core/src/store/storeFixtures.testkit';
+import { executionRecord } from '@sf-m3/test-utils/store';
 import { labelPairs } from './labelPairs';
 
 const text = (pairs: ReturnType<typeof labelPairs>): string[] => pairs.map((p) => `${p.key}=${p.value}`);

@@ -3,9 +3,9 @@
 import type { ToolCallEntry, TraceView } from '@sf-m3/core';
 import { MCPTestKit } from '../../../../core/src/kit/MCPTestKit';
 import { StdioServer } from '../../../../core/src/servers/StdioServer';
-import { ensureBuilt } from '../../../../core/src/agents/acp/acpHarness.testkit';
-import { fakeClaudeAgent } from '../../../../core/src/agents/claude_code/claudeCode.testkit';
-import { fakeCodexAgent } from '../../../../core/src/agents/codex/codexHarness.testkit';
+import { ensureBuilt } from '@sf-m3/test-utils/agents';
+import { fakeClaudeAgent } from '@sf-m3/test-utils/agents';
+import { fakeCodexAgent } from '@sf-m3/test-utils/agents';
 import { exampleServerBin } from '@sf-m3/example-servers';
 import { reasoningText } from './reasoningText';
 import { runtimeFacts } from './runtimeFacts';

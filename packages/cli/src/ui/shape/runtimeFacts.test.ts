@@ -1,6 +1,6 @@
 import type { ContentBlock, TraceViewData } from '@sf-m3/core';
 import { projectTraceView } from '../../../../core/src/trace/projection/projectTraceView';
-import { buildDirectTrace } from '../../../../core/src/trace/traceBuilder.testkit';
+import { buildDirectTrace } from '@sf-m3/test-utils/trace';
 import { buildNativeTrace, type NativeTraceSpec } from '../nativeRuns.testkit';
 import { reasoningText } from './reasoningText';
 import { runtimeFacts } from './runtimeFacts';

@@ -12,7 +12,7 @@ import {
   livePidsOf,
   pidsOnceSeen,
   tracedPids,
-} from './acpHarness.testkit';
+} from '@sf-m3/test-utils/agents';
 
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
 

@@ -5,7 +5,7 @@ import { MCPTestKit } from '../../kit/MCPTestKit';
 import { secretFromEnv } from '../../redaction/SecretRef';
 import { InProcessServer } from '../../servers/InProcessServer';
 import { StdioServer } from '../../servers/StdioServer';
-import { agentManifests, agentPidOf, alive, ensureBuilt, livePidsOf, tracedPids } from './acpHarness.testkit';
+import { agentManifests, agentPidOf, alive, ensureBuilt, livePidsOf, tracedPids } from '@sf-m3/test-utils/agents';
 
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
 const SECRET = 'acp-secret-value-7f3e9c';

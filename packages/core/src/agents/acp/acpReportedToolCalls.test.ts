@@ -2,7 +2,7 @@
 // Gemini CLI 0.61.0 sent them in `npm run e2e:real-agents`), recorded by AcpUpdateRecorder next to
 // the wire evidence of the same call, then projected: the report and the wire must agree.
 import type { JsonObject } from '../../json';
-import { TraceEventListBuilder } from '../../trace/TraceEventListBuilder.testkit';
+import { TraceEventListBuilder } from '@sf-m3/test-utils/trace';
 import type { ToolCallEntry } from '../../trace/TraceEntry';
 import type { TraceRecorder } from '../../trace/TraceRecorder';
 import { projectTraceView } from '../../trace/projection/projectTraceView';

@@ -3,8 +3,8 @@
 // 2025-only v1 SDK client and, as the real CLI does, carries on without a server it could not
 // reach; the session fails the turn with the capture layer's words.
 import { MCPTestKit } from '../../kit/MCPTestKit';
-import { v2Stdio } from '../../client/v2EraServers.testkit';
-import { fakeClaudeAgent } from './claudeCode.testkit';
+import { v2Stdio } from '@sf-m3/test-utils/client';
+import { fakeClaudeAgent } from '@sf-m3/test-utils/agents';
 
 describe('the claude_code harness against an SDK v2 server', () => {
   let kit: MCPTestKit;

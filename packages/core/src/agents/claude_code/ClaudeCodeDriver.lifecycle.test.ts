@@ -7,8 +7,8 @@ import type { RawMessageEntry } from '../../trace/TraceEntry';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { StdioServer } from '../../servers/StdioServer';
 import { holdNextDeadline, sessionEventSeen } from '../heldDeadline.testkit';
-import { agentPidOf, alive, ensureBuilt, livePidsOf, pidsOnceSeen, tracedPids } from '../acp/acpHarness.testkit';
-import { FAKE_CLAUDE, fakeClaudeAgent } from './claudeCode.testkit';
+import { agentPidOf, alive, ensureBuilt, livePidsOf, pidsOnceSeen, tracedPids } from '@sf-m3/test-utils/agents';
+import { FAKE_CLAUDE, fakeClaudeAgent } from '@sf-m3/test-utils/agents';
 
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
 

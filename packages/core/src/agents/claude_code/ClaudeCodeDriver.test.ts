@@ -7,8 +7,8 @@ import { createExampleServer, exampleServerBin } from '@sf-m3/example-servers';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { InProcessServer } from '../../servers/InProcessServer';
 import { StdioServer } from '../../servers/StdioServer';
-import { alive, ensureBuilt, tracedPids } from '../acp/acpHarness.testkit';
-import { fakeClaudeAgent } from './claudeCode.testkit';
+import { alive, ensureBuilt, tracedPids } from '@sf-m3/test-utils/agents';
+import { fakeClaudeAgent } from '@sf-m3/test-utils/agents';
 
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
 const QUOTE = 'call:shipping_quote{"weight_kg":2,"zone":"local"}';

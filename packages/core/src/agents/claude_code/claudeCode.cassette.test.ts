@@ -1,6 +1,6 @@
 // Claude Code (the fixture CLI, model-driven) recorded and replayed through a cassette (contract §24).
 import { describeCassetteRoundTrip, KEY_ENV } from '../native/__fixtures__/cassetteTrials.testkit';
-import { FAKE_CLAUDE } from './claudeCode.testkit';
+import { FAKE_CLAUDE } from '@sf-m3/test-utils/agents';
 
 describeCassetteRoundTrip({
   kind: 'claude_code',

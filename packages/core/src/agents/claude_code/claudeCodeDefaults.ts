@@ -1,9 +1,5 @@
+import { NATIVE_HARNESS_DEFAULTS } from '../native/nativeHarnessDefaults';
 import type { NativeHarnessDefaults } from '../native/nativeSelection';
 
-/** Claude Code's CLI, its npm package and its key variable. */
-export const CLAUDE_CODE_DEFAULTS: NativeHarnessDefaults = {
-  kind: 'claude_code',
-  executable: 'claude',
-  npmPackage: '@anthropic-ai/claude-code',
-  apiKeyEnv: 'ANTHROPIC_API_KEY',
-};
+/** Claude Code's CLI, its npm package and its key variable (its row of `NATIVE_HARNESS_DEFAULTS`). */
+export const CLAUDE_CODE_DEFAULTS: NativeHarnessDefaults = NATIVE_HARNESS_DEFAULTS.claude_code;

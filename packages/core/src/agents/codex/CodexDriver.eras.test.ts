@@ -2,8 +2,8 @@
 // the SDK v2 fixture server with the 2025-only v1 SDK client, as Codex does.
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { TraceView } from '../../trace/TraceView';
-import { v2Stdio } from '../../client/v2EraServers.testkit';
-import { fakeCodexAgent } from './codexHarness.testkit';
+import { v2Stdio } from '@sf-m3/test-utils/client';
+import { fakeCodexAgent } from '@sf-m3/test-utils/agents';
 
 describe('the codex harness against an SDK v2 server', () => {
   let kit: MCPTestKit;

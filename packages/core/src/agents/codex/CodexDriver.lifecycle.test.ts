@@ -9,7 +9,7 @@ import {
   harnessFrames,
   pidsOnceSeen,
   tracedPids,
-} from './codexHarness.testkit';
+} from '@sf-m3/test-utils/agents';
 
 beforeAll(ensureBuilt, 120_000);
 

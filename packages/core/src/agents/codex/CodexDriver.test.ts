@@ -11,7 +11,7 @@ import {
   livePidsOf,
   providerEvents,
   tracedPids,
-} from './codexHarness.testkit';
+} from '@sf-m3/test-utils/agents';
 
 beforeAll(ensureBuilt, 120_000);
 

@@ -1,6 +1,6 @@
 // Codex (the fixture CLI, model-driven) recorded and replayed through a cassette (contract §24).
 import { describeCassetteRoundTrip, KEY_ENV } from '../native/__fixtures__/cassetteTrials.testkit';
-import { FAKE_CODEX } from './codexHarness.testkit';
+import { FAKE_CODEX } from '@sf-m3/test-utils/agents';
 
 describeCassetteRoundTrip({
   kind: 'codex',

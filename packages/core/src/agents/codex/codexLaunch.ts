@@ -3,19 +3,15 @@ import { join } from 'node:path';
 import { ModelValidationError } from '../../errors';
 import type { Redactor } from '../../redaction/Redactor';
 import type { ExecutionCassette } from '../cassette/ExecutionCassette';
+import { NATIVE_HARNESS_DEFAULTS } from '../native/nativeHarnessDefaults';
 import { prepareNativeLaunch, type NativeLaunch } from '../native/nativeLaunch';
 import type { NativeHarnessDefaults, ResolvedNativeSelection } from '../native/nativeSelection';
 import type { NativeServerTools } from '../native/nativeToolSelection';
 import type { AgentMcpServerDescriptor } from '../wire/AgentServerGroup';
 import { codexConfigToml, OPENAI_BASE_URL } from './codexConfig';
 
-/** The `codex` kind: its CLI, package and key variable. */
-export const CODEX_DEFAULTS: NativeHarnessDefaults = {
-  kind: 'codex',
-  executable: 'codex',
-  npmPackage: '@openai/codex',
-  apiKeyEnv: 'OPENAI_API_KEY',
-};
+/** The `codex` kind: its CLI, package and key variable (its row of `NATIVE_HARNESS_DEFAULTS`). */
+export const CODEX_DEFAULTS: NativeHarnessDefaults = NATIVE_HARNESS_DEFAULTS.codex;
 
 /**
  * Prepares `codex app-server` for one execution: the temp root, `CODEX_HOME` = the launch's config

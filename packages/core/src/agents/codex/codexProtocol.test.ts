@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { holdNextDeadline, sessionEventSeen } from '../heldDeadline.testkit';
-import { ensureBuilt, example, fakeCodexAgent, harnessFrames } from './codexHarness.testkit';
+import { ensureBuilt, example, fakeCodexAgent, harnessFrames } from '@sf-m3/test-utils/agents';
 
 // The app-server types of codex-cli 0.171.0 (pin-codex-schema.js), for the messages the harness uses.
 interface PinnedSchema {

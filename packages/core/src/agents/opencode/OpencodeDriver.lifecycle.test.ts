@@ -4,7 +4,7 @@ import { MCPTestKit } from '../../kit/MCPTestKit';
 import { StdioServer } from '../../servers/StdioServer';
 import type { TraceEvent } from '../../trace/Event';
 import { holdNextDeadline, sessionEventSeen } from '../heldDeadline.testkit';
-import { alive, ensureBuilt, livePidsOf, pidsOnceSeen, tracedPids } from '../acp/acpHarness.testkit';
+import { alive, ensureBuilt, livePidsOf, pidsOnceSeen, tracedPids } from '@sf-m3/test-utils/agents';
 
 const FAKE_OPENCODE = join(__dirname, '__fixtures__', 'fake-opencode.js');
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });

@@ -4,7 +4,7 @@ import { createExampleServer, exampleServerBin as exampleBin } from '@sf-m3/exam
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { InProcessServer } from '../../servers/InProcessServer';
 import { StdioServer } from '../../servers/StdioServer';
-import { agentPidOf, alive, ensureBuilt, livePidsOf, tracedPids } from '../acp/acpHarness.testkit';
+import { agentPidOf, alive, ensureBuilt, livePidsOf, tracedPids } from '@sf-m3/test-utils/agents';
 
 const FAKE_OPENCODE = join(__dirname, '__fixtures__', 'fake-opencode.js');
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleBin] });

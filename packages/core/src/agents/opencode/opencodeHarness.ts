@@ -1,16 +1,12 @@
 import { providerUpstream } from '../../cassettes/clients/defaultUpstreams';
+import { NATIVE_HARNESS_DEFAULTS } from '../native/nativeHarnessDefaults';
 import type { NativeHarness } from '../native/nativeHarnesses';
 import type { NativeHarnessDefaults } from '../native/nativeSelection';
 import { parseOpencodeModel } from './opencodeConfig';
 import type { OpencodeDriver } from './OpencodeDriver';
 
-/** OpenCode's CLI (`opencode-ai` on npm) and its defaults. */
-export const OPENCODE_DEFAULTS: NativeHarnessDefaults = {
-  kind: 'opencode',
-  executable: 'opencode',
-  npmPackage: 'opencode-ai',
-  apiKeyEnv: 'OPENCODE_API_KEY',
-};
+/** OpenCode's CLI (`opencode-ai` on npm) and its defaults (its row of `NATIVE_HARNESS_DEFAULTS`). */
+export const OPENCODE_DEFAULTS: NativeHarnessDefaults = NATIVE_HARNESS_DEFAULTS.opencode;
 
 /** The `opencode` native harness (contract §18): `opencode serve` and its HTTP API. */
 export const OPENCODE_HARNESS: NativeHarness = {

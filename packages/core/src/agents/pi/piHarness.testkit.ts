@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { exampleServerBin } from '@sf-m3/example-servers';
 import { PI_EXTENSION_PATH } from './piLaunch';
 
-export { agentPidOf, alive, livePidsOf, pidsOnceSeen, tracedPids } from '../acp/acpHarness.testkit';
+export { agentPidOf, alive, livePidsOf, pidsOnceSeen, tracedPids } from '@sf-m3/test-utils/agents';
 
 const root = join(__dirname, '..', '..', '..', '..', '..');
 

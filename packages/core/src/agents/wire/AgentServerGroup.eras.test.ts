@@ -3,7 +3,7 @@
 // v2 fixture server answers over stdio (capture proxy script), Streamable HTTP (reverse proxy) and
 // in process (hosted endpoint behind the reverse proxy).
 import type { Client as V2Client } from '@modelcontextprotocol/client';
-import { startV2Http, v2InProcess, v2Stdio, type V2HttpEndpoint } from '../../client/v2EraServers.testkit';
+import { startV2Http, v2InProcess, v2Stdio, type V2HttpEndpoint } from '@sf-m3/test-utils/client';
 import type { ServerDefinition } from '../../servers/ServerDefinition';
 import type { TraceEvent } from '../../trace/Event';
 import { connectAsV2Agent, setupGroup, type AgentEra } from './wire.testkit';

@@ -1,6 +1,6 @@
 // 2026-07-28 client requirement (docs/contract.md §23): list results keep the server's cache hints
 // (`ttlMs`, `cacheScope`) as sent, and the kit never answers a request from a cache.
-import { useKitPerTest } from '../directClient.testkit';
+import { useKitPerTest } from '@sf-m3/test-utils/client';
 import { startConformanceV2 } from './conformanceV2Server.testkit';
 import type { RecordingV2Server } from './recordingV2Server.testkit';
 

@@ -1,7 +1,7 @@
 // 2026-07-28 client requirement: arguments a tool's `inputSchema` marks with `x-mcp-header` are
 // mirrored into `Mcp-Param-{Name}` HTTP headers, Base64-wrapped when not plain ASCII, omitted when
 // null (conformance scenario `http-custom-headers`, SEP-2243). Read off the wire.
-import { useKitPerTest } from '../directClient.testkit';
+import { useKitPerTest } from '@sf-m3/test-utils/client';
 import { startConformanceV2 } from './conformanceV2Server.testkit';
 import type { RecordingV2Server } from './recordingV2Server.testkit';
 

@@ -3,8 +3,8 @@
 // the fixture server runs with `--omit-result-type`, which strips `resultType: 'complete'` from
 // every result it writes, as a server written without the SDK may.
 import { StdioServer } from '../../servers/StdioServer';
-import { useKitPerTest } from '../directClient.testkit';
-import { V2_ERA_SERVER } from '../v2EraServers.testkit';
+import { useKitPerTest } from '@sf-m3/test-utils/client';
+import { V2_ERA_SERVER } from '@sf-m3/test-utils/client';
 
 const kit = useKitPerTest({ suiteName: 'conformance-2026-07-28', caseId: 'default-result-type' });
 

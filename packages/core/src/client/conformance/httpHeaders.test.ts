@@ -1,6 +1,6 @@
 // 2026-07-28 client requirement: the standard `Mcp-Method` / `Mcp-Name` HTTP request headers
 // (conformance scenario `http-standard-headers`, SEP-2243), read off the wire.
-import { useKitPerTest } from '../directClient.testkit';
+import { useKitPerTest } from '@sf-m3/test-utils/client';
 import { startConformanceV2 } from './conformanceV2Server.testkit';
 import type { RecordingV2Server } from './recordingV2Server.testkit';
 

@@ -2,7 +2,7 @@
 // `sep-2322-client-request-state`, SEP-2322): `requestState` echoed byte for byte, `inputResponses`
 // keyed as the server asked, a new JSON-RPC id per retry, no `requestState` the server did not
 // send, nothing carried over to an unrelated call. Read off the wire.
-import { useKitPerTest } from '../directClient.testkit';
+import { useKitPerTest } from '@sf-m3/test-utils/client';
 import { MINTED_STATE, startConformanceV2 } from './conformanceV2Server.testkit';
 import type { RecordingV2Server, WireMessage } from './recordingV2Server.testkit';
 

@@ -4,7 +4,7 @@
 // still lists such a tool (a test must see what the server sends); calling it after it was listed
 // fails with `ProtocolError` code `invalid_tool_definition`, and nothing reaches the wire.
 import { ProtocolError } from '../../errors';
-import { useKitPerTest } from '../directClient.testkit';
+import { useKitPerTest } from '@sf-m3/test-utils/client';
 import { INVALID_HEADER_TOOLS, startConformanceV2 } from './conformanceV2Server.testkit';
 import type { RecordingV2Server } from './recordingV2Server.testkit';
 

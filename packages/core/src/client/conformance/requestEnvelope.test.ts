@@ -1,6 +1,6 @@
 // 2026-07-28 client requirement: the per-request `_meta` envelope (conformance scenario
 // `request-metadata`, SEP-2575) and `server/discover` first, read off the wire.
-import { useKitPerTest } from '../directClient.testkit';
+import { useKitPerTest } from '@sf-m3/test-utils/client';
 import { startConformanceV2 } from './conformanceV2Server.testkit';
 import type { RecordingV2Server } from './recordingV2Server.testkit';
 

@@ -4,7 +4,7 @@
 // CallToolResult and sends -32602 instead. This pins that, so the day the SDK ships the extension
 // this test fails and the kit's task driver gets built (packages/core/README.md "Protocol eras").
 import { ProtocolError } from '../../errors';
-import { useKitPerTest } from '../directClient.testkit';
+import { useKitPerTest } from '@sf-m3/test-utils/client';
 import { startConformanceV2 } from './conformanceV2Server.testkit';
 import type { RecordingV2Server } from './recordingV2Server.testkit';
 

@@ -1,7 +1,7 @@
 // 2026-07-28 client requirements on tool schemas (SEP-2106, SEP-1613): a `$ref` to a network URI
 // is never dereferenced (conformance scenario `json-schema-ref-no-deref`), and the 2020-12
 // vocabulary survives in the schema the client hands back (`json-schema-2020-12-preservation`).
-import { useKitPerTest } from '../directClient.testkit';
+import { useKitPerTest } from '@sf-m3/test-utils/client';
 import { SCHEMA_2020_12, remoteRefSchema, startConformanceV2 } from './conformanceV2Server.testkit';
 import type { RecordingV2Server } from './recordingV2Server.testkit';
 

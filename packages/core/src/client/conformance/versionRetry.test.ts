@@ -2,7 +2,7 @@
 // `sep-2575-client-retry-supported-version`): when the server rejects the first request with the
 // unsupported-protocol-version error (-32022, `data.supported`), the client retries with a
 // version from that list.
-import { useKitPerTest } from '../directClient.testkit';
+import { useKitPerTest } from '@sf-m3/test-utils/client';
 import { startConformanceV2 } from './conformanceV2Server.testkit';
 import type { RecordingV2Server } from './recordingV2Server.testkit';
 

@@ -3,7 +3,7 @@
 // model server, and the ACP shipping fixture agent, whose stdio server is reached through the
 // capture proxy (origin `wire_observed`).
 import { createExampleServer, exampleServerBin } from '@sf-m3/example-servers';
-import { agentManifests, ensureBuilt } from '../../agents/acp/acpHarness.testkit';
+import { agentManifests, ensureBuilt } from '@sf-m3/test-utils/agents';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { InProcessServer } from '../../servers/InProcessServer';
 import { StdioServer } from '../../servers/StdioServer';

@@ -1,4 +1,4 @@
-import { TraceEventListBuilder } from '../traceBuilder.testkit';
+import { TraceEventListBuilder } from '@sf-m3/test-utils/trace';
 import { pairExchanges } from './pairExchanges';
 
 describe('pairExchanges', () => {

@@ -10,7 +10,7 @@ import type {
   UsageEntry,
   EvaluationEntry,
 } from '../TraceEntry';
-import { TraceEventListBuilder } from '../traceBuilder.testkit';
+import { TraceEventListBuilder } from '@sf-m3/test-utils/trace';
 import { projectTraceView } from './projectTraceView';
 
 describe('projectTraceView on an agent trace', () => {

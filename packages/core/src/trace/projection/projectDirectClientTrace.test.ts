@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createExampleServer } from '@sf-m3/example-servers';
-import { createFeatureServer } from '../../client/directClient.testkit';
+import { createFeatureServer } from '@sf-m3/test-utils/client';
 import { OperationCancelled, OperationTimeout, ProtocolError } from '../../errors';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { InProcessServer } from '../../servers/InProcessServer';

@@ -1,6 +1,6 @@
 import { TraceNotFinalized } from '../../errors';
 import type { DiagnosticEntry, InitializationEntry, ProtocolEntry, ToolCallEntry } from '../TraceEntry';
-import { buildDirectTrace, TraceEventListBuilder } from '../traceBuilder.testkit';
+import { buildDirectTrace, TraceEventListBuilder } from '@sf-m3/test-utils/trace';
 import { projectTraceView } from './projectTraceView';
 
 describe('projectTraceView health and runtime edge cases', () => {

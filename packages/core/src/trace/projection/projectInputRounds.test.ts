@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../json';
-import { TraceEventListBuilder } from '../traceBuilder.testkit';
+import { TraceEventListBuilder } from '@sf-m3/test-utils/trace';
 import { pairExchanges } from './pairExchanges';
 import type { ProjectionContext } from './ProjectionContext';
 import { splitInputRounds } from './projectInputRounds';

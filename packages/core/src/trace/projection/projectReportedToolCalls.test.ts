@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../json';
 import type { ToolCallEntry } from '../TraceEntry';
-import { TraceEventListBuilder } from '../TraceEventListBuilder.testkit';
+import { TraceEventListBuilder } from '@sf-m3/test-utils/trace';
 import { projectTraceView } from './projectTraceView';
 
 const turn = { sessionId: 's', turnId: 'turn-1', server: 'example' };

@@ -1,7 +1,7 @@
 import type { RuntimeKind } from '../../enums';
 import type { JsonObject } from '../../json';
 import type { ToolCallEntry } from '../TraceEntry';
-import { TraceEventListBuilder } from '../TraceEventListBuilder.testkit';
+import { TraceEventListBuilder } from '@sf-m3/test-utils/trace';
 import { wireCallIds } from './correlateToolCalls';
 import { projectTraceView } from './projectTraceView';
 

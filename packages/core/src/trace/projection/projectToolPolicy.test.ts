@@ -1,5 +1,5 @@
 import type { ToolCallEntry } from '../TraceEntry';
-import { TraceEventListBuilder } from '../traceBuilder.testkit';
+import { TraceEventListBuilder } from '@sf-m3/test-utils/trace';
 import { projectTraceView } from './projectTraceView';
 
 describe('projectTraceView: tool policy verdicts from the capture layer', () => {

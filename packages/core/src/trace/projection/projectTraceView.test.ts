@@ -8,7 +8,7 @@ import type {
   ToolCallEntry,
   TransportEntry,
 } from '../TraceEntry';
-import { buildDirectTrace } from '../traceBuilder.testkit';
+import { buildDirectTrace } from '@sf-m3/test-utils/trace';
 import { projectTraceView } from './projectTraceView';
 
 const sha = (ids: string[]) => `entry:${createHash('sha256').update(ids.join('\n')).digest('hex')}`;

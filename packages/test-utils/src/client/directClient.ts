@@ -18,11 +18,11 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MCPTestKit, type MCPTestKitOptions } from '../kit/MCPTestKit';
-import type { TraceEvent } from '../trace/Event';
+import { MCPTestKit, type MCPTestKitOptions } from '../../../core/src/kit/MCPTestKit';
+import type { TraceEvent } from '../../../core/src/trace/Event';
 
 /** Absolute path of the stdio fixture server script (CommonJS, uses the SDK). */
-export const STDIO_FIXTURE = join(__dirname, '__fixtures__', 'stdio-fixture-server.js');
+export const STDIO_FIXTURE = join(__dirname, '../../../core/src/client/__fixtures__/stdio-fixture-server.js');
 
 /** The `@modelcontextprotocol/server-everything` entry, run with the `stdio` argument. */
 export const SERVER_EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');

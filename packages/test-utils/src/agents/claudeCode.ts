@@ -1,9 +1,9 @@
 // Helpers for tests of the claude_code harness against its protocol fixture (fake-claude.js).
 import { join } from 'node:path';
-import type { MCPTestKit } from '../../kit/MCPTestKit';
+import type { MCPTestKit } from '../../../core/src/kit/MCPTestKit';
 
 /** The stream-json fixture standing in for `claude` (executable, with a shebang). */
-export const FAKE_CLAUDE = join(__dirname, '__fixtures__', 'fake-claude.js');
+export const FAKE_CLAUDE = join(__dirname, '../../../core/src/agents/claude_code/__fixtures__/fake-claude.js');
 
 /** A loopback model endpoint: the fixture calls no model, and a loopback baseUrl needs no real API key. */
 export const LOOPBACK_BASE_URL = 'http://127.0.0.1:9';

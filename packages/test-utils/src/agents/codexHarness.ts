@@ -1,27 +1,19 @@
 // Helpers for the codex harness tests: the protocol fixture, the example server, a kit agent.
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { exampleServerBin } from '@sf-m3/example-servers';
-import type { MCPTestKit } from '../../kit/MCPTestKit';
-import { StdioServer } from '../../servers/StdioServer';
-import type { TraceEvent } from '../../trace/Event';
-import type { TraceView } from '../../trace/TraceView';
+import type { MCPTestKit } from '../../../core/src/kit/MCPTestKit';
+import { StdioServer } from '../../../core/src/servers/StdioServer';
+import type { TraceEvent } from '../../../core/src/trace/Event';
+import type { TraceView } from '../../../core/src/trace/TraceView';
 
-export { agentPidOf, alive, livePidsOf, pidsOnceSeen, tracedPids } from '../acp/acpHarness.testkit';
+export { agentPidOf, alive, ensureBuilt, livePidsOf, pidsOnceSeen, tracedPids } from './acpHarness';
 
 /** `fake-codex.js`: codex app-server's protocol from a recorded session, scripted by the prompt. */
-export const FAKE_CODEX = join(__dirname, '__fixtures__', 'fake-codex.js');
+export const FAKE_CODEX = join(__dirname, '../../../core/src/agents/codex/__fixtures__/fake-codex.js');
 /** A loopback endpoint nothing listens on: the fixture has no model, the harness needs a baseUrl or key. */
 export const NO_MODEL_URL = 'http://127.0.0.1:9/v1';
 
 export const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
-
-/** Builds the example servers when they are missing. */
-export function ensureBuilt(): void {
-  const root = join(__dirname, '..', '..', '..', '..', '..');
-  if (!existsSync(exampleServerBin)) execFileSync('npx', ['tsc', '-b', 'examples/servers'], { cwd: root });
-}
 
 /** A `codex` agent of `kit` running the fixture (extra selection fields override). */
 export function fakeCodexAgent(kit: MCPTestKit, extra: Record<string, unknown> = {}) {

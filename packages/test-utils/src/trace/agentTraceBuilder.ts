@@ -3,10 +3,10 @@
  * and/or reported evidence), as a harness plus the kit's MCP capture proxy would record it.
  * Excluded from the build; see `traceBuilder.testkit.ts` for direct traces.
  */
-import type { ExecutionOutcome } from '../enums';
-import type { JsonObject, JsonValue } from '../json';
-import { toolCallResult, TraceEventListBuilder } from './traceBuilder.testkit';
-import type { TraceResult } from './TraceResult';
+import type { ExecutionOutcome } from '../../../core/src/enums/index';
+import type { JsonObject, JsonValue } from '../../../core/src/json';
+import { toolCallResult, TraceEventListBuilder } from './traceBuilder';
+import type { TraceResult } from '../../../core/src/trace/TraceResult';
 
 /** One tool call inside a turn. */
 export interface AgentCallSpec {

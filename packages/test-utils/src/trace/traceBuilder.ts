@@ -2,12 +2,12 @@
  * Test helpers that build realistic traces, event by event, the way the trace recorder emits them
  * (payloads per `payloads.ts`). Used by matcher, store and evaluation tests; excluded from the build.
  */
-import type { ExecutionOutcome, TransportKind } from '../enums';
-import type { JsonObject, JsonValue } from '../json';
-import { TraceEventListBuilder } from './TraceEventListBuilder.testkit';
-import type { TraceResult } from './TraceResult';
+import type { ExecutionOutcome, TransportKind } from '../../../core/src/enums/index';
+import type { JsonObject, JsonValue } from '../../../core/src/json';
+import { TraceEventListBuilder } from './TraceEventListBuilder';
+import type { TraceResult } from '../../../core/src/trace/TraceResult';
 
-export { TraceEventListBuilder, type EventFields } from './TraceEventListBuilder.testkit';
+export { TraceEventListBuilder, type EventFields } from './TraceEventListBuilder';
 
 /** One tool call of `buildDirectTrace`. */
 export interface DirectCallSpec {

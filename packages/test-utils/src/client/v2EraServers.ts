@@ -2,13 +2,13 @@
 // over Streamable HTTP on 127.0.0.1 and in process, serving both eras or (`reject`) only 2026-07-28.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { HTTPServer } from '../servers/HTTPServer';
-import { InProcessServer } from '../servers/InProcessServer';
-import type { ProtocolSetting } from '../servers/protocolSetting';
-import { StdioServer } from '../servers/StdioServer';
+import { HTTPServer } from '../../../core/src/servers/HTTPServer';
+import { InProcessServer } from '../../../core/src/servers/InProcessServer';
+import type { ProtocolSetting } from '../../../core/src/servers/protocolSetting';
+import { StdioServer } from '../../../core/src/servers/StdioServer';
 
 /** The fixture script. */
-export const V2_ERA_SERVER = join(__dirname, '__fixtures__', 'v2-era-server.js');
+export const V2_ERA_SERVER = join(__dirname, '../../../core/src/client/__fixtures__/v2-era-server.js');
 
 const { createV2Server } = require(V2_ERA_SERVER) as {
   createV2Server: (context: { era: 'legacy' | 'modern' }) => never;

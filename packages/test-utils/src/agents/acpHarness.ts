@@ -3,14 +3,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { exampleServerBin } from '@sf-m3/example-servers';
-import type { TraceEvent } from '../../trace/Event';
-import { descendantsOf, isAlive } from '../../transport/processTree';
-import type { AgentSession } from '../AgentSession';
-import { ACP_SDK_BUNDLE } from './acpSdk';
+import type { TraceEvent } from '../../../core/src/trace/Event';
+import { descendantsOf, isAlive } from '../../../core/src/transport/processTree';
+import type { AgentSession } from '../../../core/src/agents/AgentSession';
+import { ACP_SDK_BUNDLE } from '../../../core/src/agents/acp/acpSdk';
 
-export { agentManifests } from '../../../../../examples/fixtures/acp/agents';
+export { agentManifests } from '../../../../examples/fixtures/acp/agents';
 
-const root = join(__dirname, '..', '..', '..', '..', '..');
+/** The repository root. */
+const root = join(__dirname, '..', '..', '..', '..');
 
 /** Builds the example servers and the ACP SDK bundle when they are missing. */
 export function ensureBuilt(): void {

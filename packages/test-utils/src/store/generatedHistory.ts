@@ -1,6 +1,6 @@
-import type { AggregationQuery } from './AggregationQuery';
-import type { ExecutionStore } from './ExecutionStore';
-import { attemptRecord, executionRecord, storedEvaluation } from './storeFixtures.testkit';
+import type { AggregationQuery } from '../../../core/src/store/AggregationQuery';
+import type { ExecutionStore } from '../../../core/src/store/ExecutionStore';
+import { attemptRecord, executionRecord, storedEvaluation } from '../../../core/src/store/storeFixtures.testkit';
 
 /** A small deterministic PRNG so a failure is reproducible from its seed. */
 export function prng(seed: number): () => number {

@@ -2,12 +2,12 @@
  * Test helper that appends realistic, numbered events for one execution, the way the trace
  * recorder stamps them. Used by `buildDirectTrace`, `buildAgentTrace` and edge-case tests.
  */
-import type { ExecutionOutcome, RuntimeKind } from '../enums';
-import { newId } from '../ids';
-import type { JsonObject, JsonValue } from '../json';
-import type { EventDirection, EventKind, EventOrigin, LifecyclePhase, TraceEvent } from './Event';
-import type { EvidenceRef } from './EvidenceRef';
-import { TraceResult, type TraceResultData } from './TraceResult';
+import type { ExecutionOutcome, RuntimeKind } from '../../../core/src/enums/index';
+import { newId } from '../../../core/src/ids';
+import type { JsonObject, JsonValue } from '../../../core/src/json';
+import type { EventDirection, EventKind, EventOrigin, LifecyclePhase, TraceEvent } from '../../../core/src/trace/Event';
+import type { EvidenceRef } from '../../../core/src/trace/EvidenceRef';
+import { TraceResult, type TraceResultData } from '../../../core/src/trace/TraceResult';
 
 /** Fields of one event besides those the builder numbers and stamps. */
 export interface EventFields {

@@ -1,7 +1,9 @@
-import type { TraceEntry, TraceRuntime, TraceSummary } from '@sf-m3/core';
+import type { TraceEntry, TraceRuntime, TraceSummary } from './TraceEntry';
 
 /**
- * The data of a finalized trace view, read structurally: a `TraceView` instance, its JSON form,
+ * What a trace view is, for every reader of subjects (the matchers and the evaluation engine):
+ * the data of a finalized view, read structurally — an object with a string `executionId`, a
+ * `timeline` array and a `summary` object (contract §7). A `TraceView` instance, its JSON form,
  * or a view from another copy of `@sf-m3/core` all qualify (no `instanceof`).
  */
 export interface ViewLike {
@@ -40,7 +42,7 @@ type Bag = Record<string | symbol, unknown>;
 const isObject = (value: unknown): value is Bag => typeof value === 'object' && value !== null;
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-/** True for a trace view or its JSON form. */
+/** True for a trace view or its JSON form (the one definition: see `ViewLike`). */
 export function isViewLike(value: unknown): value is ViewLike {
   return (
     isObject(value) && Array.isArray(value.timeline) && typeof value.executionId === 'string' && isObject(value.summary)
