@@ -7,7 +7,11 @@ import { UnsupportedFeature } from '../errors';
 import { MCPTestKit } from '../kit/MCPTestKit';
 import { InProcessServer } from '../servers/InProcessServer';
 import { StdioServer } from '../servers/StdioServer';
-import { FakeChatCompletionsServer, type RecordedChatRequest } from '../testing/FakeChatCompletionsServer';
+import {
+  FakeChatCompletionsServer,
+  type FakeChatReply,
+  type RecordedChatRequest,
+} from '../testing/FakeChatCompletionsServer';
 import { holdNextDeadline } from './heldDeadline.testkit';
 
 const example = new InProcessServer({ name: 'example', factory: createExampleServer });
@@ -42,6 +46,22 @@ function toolThenAnswer(functionName = 'example__normalize_customer') {
       usage: { promptTokens: 20, completionTokens: 4 },
     }),
   ];
+}
+
+/**
+ * A reply that notes when its request arrives: `arrived` resolves as the fake model starts answering
+ * it, so a test cancels a turn that is surely in flight, however long the turn took to get there.
+ */
+function arrival(): { arrived: Promise<void>; reply: (reply: FakeChatReply) => () => FakeChatReply } {
+  let arrive = (): void => undefined;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  return {
+    arrived,
+    reply: (reply) => () => {
+      arrive();
+      return reply;
+    },
+  };
 }
 
 describe('the openai harness', () => {
@@ -147,11 +167,10 @@ describe('the openai harness', () => {
   });
 
   it('finishes timed_out with a diagnostic at the deadline and resolves instead of throwing', async () => {
-    fake.enqueue({ content: 'late', delayMs: 20_000 });
-    const started = Date.now();
+    // The reply would come after the test's own timeout: a run that waited for it fails the test.
+    fake.enqueue({ content: 'late', delayMs: 60_000 });
     const result = await agent().run('Slow', { servers: [example], timeoutMs: 1_500 });
 
-    expect(Date.now() - started).toBeLessThan(15_000);
     expect(result.snapshot.outcome).toBe('timed_out');
     expect(result.turns[0]!.outcome).toBe('timed_out');
     const diagnostic = result.trace.events.find(
@@ -187,10 +206,11 @@ describe('the openai harness', () => {
     });
 
     it('cancelled: the text of the rounds before kit.close()', async () => {
-      fake.enqueue(saysAndAsks('Looking Ada up.', 'c1'), { content: 'late', delayMs: 5_000 });
+      const second = arrival();
+      fake.enqueue(saysAndAsks('Looking Ada up.', 'c1'), second.reply({ content: 'late', delayMs: 60_000 }));
       const session = await agent().session({ servers: [example] });
       const sending = session.send('Normalize Ada');
-      while (fake.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      await second.arrived;
       await kit.close();
       const turn = await sending;
       expect(turn.outcome).toBe('cancelled');
@@ -265,10 +285,11 @@ describe('the openai harness', () => {
   });
 
   it('kit.close() cancels a turn in flight; the send resolves cancelled', async () => {
-    fake.enqueue({ content: 'late', delayMs: 5_000 });
+    const slowReply = arrival();
+    fake.enqueue(slowReply.reply({ content: 'late', delayMs: 60_000 }));
     const session = await agent().session({ servers: [example] });
     const sending = session.send('Slow');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await slowReply.arrived;
     await kit.close();
     const turn = await sending;
     expect(turn.outcome).toBe('cancelled');
@@ -352,9 +373,10 @@ describe('the openai harness', () => {
     expect(result.executionId).toBe(handle.executionId);
     expect(result.turns[0]!.response?.text).toBe('hello');
 
-    fake.enqueue({ content: 'late', delayMs: 20_000 });
+    const slowReply = arrival();
+    fake.enqueue(slowReply.reply({ content: 'late', delayMs: 60_000 }));
     const slow = agent().submit('Slow', { servers: [example] });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await slowReply.arrived;
     await slow.cancel();
     const cancelled = await slow.result({ timeoutMs: 5_000 });
     expect(cancelled.snapshot.outcome).toBe('cancelled');

@@ -115,30 +115,31 @@ describe('the opencode harness with the fake-opencode fixture', () => {
     expect(env.OPENCODE_SERVER_PASSWORD).toMatch(/^[0-9a-f]{48}$/);
   });
 
-  it("keeps tools outside the run's tools from the model: never offered, never on the wire", async () => {
+  // One run per test: each run is an agent, a proxy and a server started, and gets a test's time.
+  it("calls a tool the run's tools list", async () => {
     const allowed = await agent().run(script({ calls: [quote(2, 'local')] }), {
       servers: [example],
       tools: ['example:shipping_quote'],
     });
     expect(allowed.traceView.toolCalls.map((c) => [c.tool.value, c.status])).toEqual([['shipping_quote', 'success']]);
+  });
 
-    const normalize = { tool: 'example_normalize_customer', arguments: { name: ' ada ' } };
-    const other = await agent().run(script({ calls: [normalize] }), {
-      servers: [example],
-      tools: ['example:shipping_quote'],
-    });
-    const none = await agent().run(script({ calls: [quote(2, 'local')] }), { servers: [example], tools: [] });
-    for (const result of [other, none]) {
-      expect(result.snapshot.outcome).toBe('completed');
-      const [call] = result.traceView.toolCalls;
-      expect(call?.reported.state).toBe('observed');
-      expect(call?.wire.state).not.toBe('observed');
-      expect(call?.status).not.toBe('success');
-      expect(result.trace.events.some((e) => e.kind === 'mcp.request' && e.payload.method === 'tools/call')).toBe(
-        false,
-      );
-      expect(alive(tracedPids(result.trace.events))).toEqual([]);
-    }
+  it.each([
+    [
+      "another tool under tools: ['example:shipping_quote']",
+      { tool: 'example_normalize_customer', arguments: { name: ' ada ' } },
+      ['example:shipping_quote'],
+    ],
+    ['shipping_quote under tools: []', quote(2, 'local'), []],
+  ])("keeps tools outside the run's tools from the model, never on the wire: %s", async (_label, call, tools) => {
+    const result = await agent().run(script({ calls: [call] }), { servers: [example], tools });
+    expect(result.snapshot.outcome).toBe('completed');
+    const [reported] = result.traceView.toolCalls;
+    expect(reported?.reported.state).toBe('observed');
+    expect(reported?.wire.state).not.toBe('observed');
+    expect(reported?.status).not.toBe('success');
+    expect(result.trace.events.some((e) => e.kind === 'mcp.request' && e.payload.method === 'tools/call')).toBe(false);
+    expect(alive(tracedPids(result.trace.events))).toEqual([]);
   });
 
   it('reaches an in-process server as a remote entry, its dotted name sanitized as OpenCode names tools', async () => {

@@ -52,7 +52,7 @@ describe('TurnWireSync', () => {
     expect(settled).toBe(true);
   });
 
-  it('attributes evidence to the turn begun last, and reads on a timer only during a turn', async () => {
+  it('attributes evidence to the turn begun last, reads on a timer only during a turn, notes descendants each second', async () => {
     jest.useFakeTimers();
     try {
       const wire = new TurnWireSync(context());
@@ -66,7 +66,11 @@ describe('TurnWireSync', () => {
       const before = read.mock.calls.length;
       await jest.advanceTimersByTimeAsync(350);
       expect(read.mock.calls.length - before).toBe(3);
-      expect(remember).toHaveBeenCalledTimes(3);
+      // Descendants are noted at the first tick and then once a second: each note reads /proc whole.
+      expect(remember).toHaveBeenCalledTimes(1);
+      await jest.advanceTimersByTimeAsync(750);
+      expect(read.mock.calls.length - before).toBe(11);
+      expect(remember).toHaveBeenCalledTimes(2);
       await wire.endTurn();
       const ended = read.mock.calls.length;
       await jest.advanceTimersByTimeAsync(500);

@@ -5,6 +5,13 @@ import { AgentServerGroup } from './AgentServerGroup';
 
 /** How often wire evidence is read while a turn runs. */
 const SYNC_INTERVAL_MS = 100;
+/**
+ * How often, in sync ticks, the agent's descendants are noted while a turn runs (once a second).
+ * Each note reads the whole process table (every `/proc/<pid>/stat` on Linux), which costs
+ * milliseconds per read on a busy machine; the capture proxies and their servers do not depend on
+ * it (each proxy reports its own and its server's pid, and the group reaps them by pid).
+ */
+const DESCENDANT_SCAN_TICKS = 10;
 
 /**
  * The capture proxies of one agent session and the reading of their evidence into the trace:
@@ -53,15 +60,16 @@ export class TurnWireSync {
 
   /**
    * Settles what the last turn left, then attributes the evidence to `turnId` and reads it every
-   * 100 ms (noting the agent's descendants each time) until `endTurn`.
+   * 100 ms until `endTurn`, noting the agent's descendants at the first tick and every second.
    */
   async beginTurn(turnId: string, process: () => AgentProcess | undefined): Promise<void> {
     // What the proxies captured since the last turn ended still belongs to that turn.
     await this.settle();
     this.turnId = turnId;
     clearInterval(this.timer);
+    let tick = 0;
     this.timer = setInterval(() => {
-      process()?.rememberDescendants();
+      if (tick++ % DESCENDANT_SCAN_TICKS === 0) process()?.rememberDescendants();
       this.sync();
     }, SYNC_INTERVAL_MS);
   }

@@ -165,36 +165,41 @@ async function runTrials(
 }
 
 /**
- * The record → replay suite of one native harness (issue 24 item 5): two trials recorded against
- * a live FakeModelServer, replayed from a new book with the endpoint at a closed port and no key
- * (same outcome, answer, tool calls reported and on the wire, verdicts; `metadata.cassette`
- * `recorded` then `replayed`); the file holds no key; a changed prompt in replay is a `cassette_miss`.
+ * The record → replay suite of one native harness (issue 24 item 5): two trials recorded once per
+ * file against a live FakeModelServer, replayed from a new book with the endpoint at a closed port
+ * and no key (same outcome, answer, tool calls reported and on the wire, verdicts;
+ * `metadata.cassette` `recorded` then `replayed`); the file holds no key; a changed prompt in
+ * replay of that same recording is a `cassette_miss`.
  */
 export function describeCassetteRoundTrip(harness: CassetteHarness): void {
   describe(`${harness.kind} recorded and replayed through a cassette (model-driven fixture CLI)`, () => {
     let folder: CassetteFolder;
     let fake: FakeModelServer;
-    beforeAll(ensureBuilt, 120_000);
-    beforeEach(async () => {
+    let recorded: { trials: TrialSummary[]; report: CassetteBookReport };
+    /** What the live provider received while recording: dialect, path, streamed, the key it got. */
+    let modelRequests: unknown[];
+    // One live recording per file: both tests replay it (each replay runs the CLI again).
+    beforeAll(async () => {
+      ensureBuilt();
       folder = await CassetteFolder.make();
       fake = quotingModel();
       await fake.start();
       process.env[KEY_ENV] = KEY;
-    });
-    afterEach(async () => {
-      delete process.env[KEY_ENV];
-      await fake.close();
-      await folder.remove();
+      try {
+        recorded = await runTrials(harness, folder.book('record'), fake.origin, QUOTE_PROMPT, 2);
+        modelRequests = fake.modelRequests.map((r) => [r.dialect, r.path, r.stream, harness.keyOf(r)]);
+      } finally {
+        await fake.close();
+        delete process.env[KEY_ENV];
+      }
+    }, 180_000);
+    afterAll(async () => {
+      await folder?.remove();
     });
 
     it('records two trials live, then replays them with the endpoint closed and no key: same calls and verdicts', async () => {
-      const recorded = await runTrials(harness, folder.book('record'), fake.origin, QUOTE_PROMPT, 2);
       // The CLI spoke its own dialect, streamed, and the live provider got the key.
-      expect(fake.modelRequests.map((r) => [r.dialect, r.path, r.stream, harness.keyOf(r)])).toEqual(
-        Array(4).fill([harness.dialect, harness.path, true, KEY]),
-      );
-      await fake.close();
-      delete process.env[KEY_ENV];
+      expect(modelRequests).toEqual(Array(4).fill([harness.dialect, harness.path, true, KEY]));
       const replayed = await runTrials(harness, folder.book('replay'), CLOSED_ORIGIN, QUOTE_PROMPT, 2);
 
       for (const trial of recorded.trials) {
@@ -218,12 +223,9 @@ export function describeCassetteRoundTrip(harness: CassetteHarness): void {
       for (const secret of [KEY, 'Bearer', 'x-api-key', 'authorization']) expect(file).not.toContain(secret);
       expect(file).not.toContain(`m3-${harness.kind.replace('_', '-')}-`);
       expect(file).toContain('<volatile:');
-    }, 180_000);
+    }, 120_000);
 
     it('a changed prompt in replay fails the execution with cassette_miss, naming the changed request', async () => {
-      await runTrials(harness, folder.book('auto'), fake.origin, QUOTE_PROMPT, 1);
-      await fake.close();
-      delete process.env[KEY_ENV];
       const changed = QUOTE_PROMPT.replace('2 kg', '5 kg');
       const { trials } = await runTrials(harness, folder.book('replay'), CLOSED_ORIGIN, changed, 1);
 
