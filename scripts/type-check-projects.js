@@ -5,7 +5,11 @@
 // and bound source files (lib files, @types, package sources), keyed like TypeScript's own
 // DocumentRegistry by the options that change a parsed file, so each file is parsed once; every
 // project is still checked by its own program with its own options.
-// Usage: node scripts/type-check-projects.js <tsconfig.json>...
+// With --own-files, only the projects' own files (the tsconfig's `files`/`include`) are checked, with
+// the program's global and option diagnostics: imported sources are still parsed and typed as far as
+// the own files use them, but their bodies are left to the build that type-checks them anyway (`tsc -b`),
+// which makes a type test over a package's sources several times cheaper.
+// Usage: node scripts/type-check-projects.js [--own-files] <tsconfig.json>...
 'use strict';
 
 const path = require('node:path');
@@ -27,8 +31,8 @@ function sourceFileKey(options, languageVersionOrOptions) {
   return JSON.stringify([settings, fileOptions]);
 }
 
-/** Type-checks one project, as `tsc --noEmit -p tsconfig` does. */
-function typeCheck(tsconfig) {
+/** Type-checks one project, as `tsc --noEmit -p tsconfig` does (only its own files when `ownFiles`). */
+function typeCheck(tsconfig, ownFiles) {
   const formatHost = {
     getCanonicalFileName: (fileName) => fileName,
     getCurrentDirectory: () => process.cwd(),
@@ -64,7 +68,7 @@ function typeCheck(tsconfig) {
   });
   const diagnostics = ts.sortAndDeduplicateDiagnostics([
     ...program.getConfigFileParsingDiagnostics(),
-    ...ts.getPreEmitDiagnostics(program),
+    ...(ownFiles ? ownFileDiagnostics(program, parsed.fileNames) : ts.getPreEmitDiagnostics(program)),
   ]);
   return {
     tsconfig,
@@ -73,4 +77,21 @@ function typeCheck(tsconfig) {
   };
 }
 
-process.stdout.write(`${JSON.stringify(process.argv.slice(2).map(typeCheck))}\n`);
+/** The diagnostics `getPreEmitDiagnostics` gives, restricted to the named files of the program. */
+function ownFileDiagnostics(program, fileNames) {
+  const sourceFiles = fileNames.map((fileName) => program.getSourceFile(fileName)).filter((f) => f !== undefined);
+  return [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...sourceFiles.flatMap((sourceFile) => [
+      ...program.getSyntacticDiagnostics(sourceFile),
+      ...program.getSemanticDiagnostics(sourceFile),
+    ]),
+  ];
+}
+
+const OWN_FILES_FLAG = '--own-files';
+const args = process.argv.slice(2);
+const ownFiles = args.includes(OWN_FILES_FLAG);
+const tsconfigs = args.filter((arg) => arg !== OWN_FILES_FLAG);
+process.stdout.write(`${JSON.stringify(tsconfigs.map((tsconfig) => typeCheck(tsconfig, ownFiles)))}\n`);
