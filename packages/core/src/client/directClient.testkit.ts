@@ -20,6 +20,7 @@ import {
 import { z } from 'zod';
 import { MCPTestKit, type MCPTestKitOptions } from '../kit/MCPTestKit';
 import type { TraceEvent } from '../trace/Event';
+import type { DirectClient } from './DirectClient';
 
 /** Absolute path of the stdio fixture server script (CommonJS, uses the SDK). */
 export const STDIO_FIXTURE = join(__dirname, '__fixtures__', 'stdio-fixture-server.js');
@@ -170,6 +171,22 @@ export function createPagedServer(mode: PagedMode = 'ok'): Server {
     return { prompts: [{ name: `p${page(cursor)}` }], nextCursor: next(cursor) };
   });
   return server;
+}
+
+/**
+ * Starts a fixture server's `slow` tool and resolves once the server is running it (its progress
+ * notification arrived), so a close that follows finds the call in flight on any machine, however
+ * loaded. `call` is the call's rejection (see `rejection`).
+ */
+export async function slowCallInFlight(
+  client: Pick<DirectClient, 'callTool'>,
+  args: { ms: number; steps?: number },
+): Promise<{ call: Promise<Error> }> {
+  let running!: () => void;
+  const started = new Promise<void>((resolve) => (running = resolve));
+  const call = rejection(client.callTool('slow', args, { onProgress: () => running() }));
+  await Promise.race([started, call]);
+  return { call };
 }
 
 /** True while a process with this pid exists. */
