@@ -20,7 +20,7 @@ import { secretFromEnv } from '../redaction/SecretRef';
 import { HTTPServer } from '../servers/HTTPServer';
 import { StdioServer } from '../servers/StdioServer';
 import type { DirectClient } from './DirectClient';
-import { pidAlive, rejection, STDIO_FIXTURE, waitForExit } from '@sf-m3/test-utils/client';
+import { pidAlive, rejection, slowCallInFlight, STDIO_FIXTURE, waitForExit } from '@sf-m3/test-utils/client';
 import { ensureExampleServerBuilt, spawnExampleHttp } from './exampleTransports.testkit';
 
 beforeAll(() => ensureExampleServerBuilt(), 120_000);
@@ -195,8 +195,7 @@ describe('failures during operations (stdio fixture)', () => {
   test('closing during an in-flight call rejects it with OperationCancelled and reaps the child', async () => {
     const client = await kit.direct(fixture()).connect();
     const pid = await pidOf(client);
-    const call = rejection(client.callTool('slow', { ms: 20_000 }));
-    await new Promise((r) => setTimeout(r, 100));
+    const { call } = await slowCallInFlight(client, { ms: 20_000 });
     await client.close();
     const error = await call;
     expect(error).toBeInstanceOf(OperationCancelled);
@@ -208,8 +207,7 @@ describe('failures during operations (stdio fixture)', () => {
   test('kit.close during an in-flight call rejects it with OperationCancelled and reaps the child', async () => {
     const client = await kit.direct(fixture()).connect();
     const pid = await pidOf(client);
-    const call = rejection(client.callTool('slow', { ms: 20_000 }));
-    await new Promise((r) => setTimeout(r, 100));
+    const { call } = await slowCallInFlight(client, { ms: 20_000 });
     await kit.close();
     const error = await call;
     expect(error).toBeInstanceOf(OperationCancelled);

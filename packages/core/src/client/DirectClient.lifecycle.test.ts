@@ -2,7 +2,7 @@
 import { createExampleServer } from '@sf-m3/example-servers';
 import { ClientNotReady, KitClosed, M3Error, OperationCancelled } from '../errors';
 import { InProcessServer } from '../servers/InProcessServer';
-import { createFeatureServer, rejection, useKitPerTest } from '@sf-m3/test-utils/client';
+import { createFeatureServer, rejection, slowCallInFlight, useKitPerTest } from '@sf-m3/test-utils/client';
 
 const example = new InProcessServer({ name: 'example', factory: createExampleServer });
 const feature = new InProcessServer({ name: 'feature', factory: createFeatureServer });
@@ -12,8 +12,7 @@ const kit = useKitPerTest({ suiteName: 'direct-client', caseId: 'case-1' });
 describe('close and the cleanup boundary', () => {
   test('close while a call is in flight cancels it', async () => {
     const client = await kit().direct(feature).connect();
-    const call = rejection(client.callTool('slow', { ms: 10_000 }));
-    await new Promise((r) => setTimeout(r, 50));
+    const { call } = await slowCallInFlight(client, { ms: 10_000, steps: 1 });
     await client.close();
     const error = await call;
     expect(error).toBeInstanceOf(OperationCancelled);
@@ -24,8 +23,7 @@ describe('close and the cleanup boundary', () => {
 
   test('kit.close closes a forgotten client and cancels its call', async () => {
     const forgotten = await kit().direct(feature).connect();
-    const call = rejection(forgotten.callTool('slow', { ms: 10_000 }));
-    await new Promise((r) => setTimeout(r, 50));
+    const { call } = await slowCallInFlight(forgotten, { ms: 10_000, steps: 1 });
     await kit().close();
     expect(await call).toBeInstanceOf(OperationCancelled);
     expect(forgotten.closed).toBe(true);
@@ -127,10 +125,20 @@ describe('close and the cleanup boundary', () => {
 });
 
 describe('closing while connecting', () => {
+  /** Resolves when the server factory has been entered: the connect is under way. */
+  let factoryEntered: Promise<void>;
+  let enterFactory: () => void;
+  /** The factory answers only once the test releases it (after its close), never by a clock. */
+  let releaseFactory: () => void;
+  beforeEach(() => {
+    factoryEntered = new Promise((resolve) => (enterFactory = resolve));
+  });
+  afterEach(() => releaseFactory?.());
   const slowStart = new InProcessServer({
     name: 'slow-start',
     factory: async () => {
-      await new Promise((r) => setTimeout(r, 300));
+      enterFactory();
+      await new Promise<void>((resolve) => (releaseFactory = resolve));
       return createExampleServer();
     },
   });
@@ -138,8 +146,11 @@ describe('closing while connecting', () => {
   test('close() during connect cancels it and saves a cancelled execution', async () => {
     const client = kit().direct(slowStart);
     const connecting = rejection(client.connect());
-    await new Promise((r) => setTimeout(r, 50));
-    await client.close();
+    await factoryEntered;
+    // close() is under way before the factory answers; the connect then finds the client closing.
+    const closing = client.close();
+    releaseFactory();
+    await closing;
     const error = await connecting;
     expect(error).toBeInstanceOf(OperationCancelled);
     expect(client.result?.snapshot.outcome).toBe('cancelled');

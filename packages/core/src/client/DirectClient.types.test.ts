@@ -8,13 +8,24 @@ import * as path from 'node:path';
  * and `callTool<T>()` types `structuredContent` as `T | undefined` (contract §16, callToolTypes.ts).
  */
 const FIXTURE = path.join(__dirname, '__fixtures__', 'types', 'tsconfig.json');
-const TSC = require.resolve('typescript/bin/tsc');
+/**
+ * Type-checks a project as `tsc --noEmit -p` would, but with `--skip-built-by`:
+ * the package sources it imports (which `tsc -b` builds and type-checks) get only a syntax check here.
+ */
+/** The repository's build tsconfig (`tsc -b`): what it compiles is type-checked there. */
+const BUILD_TSCONFIG = path.join(__dirname, '..', '..', '..', '..', 'tsconfig.json');
+const TYPE_CHECK_PROJECTS = path.join(__dirname, '..', '..', '..', '..', 'scripts', 'type-check-projects.js');
 
 function typeCheck(tsconfig: string): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [TSC, '--noEmit', '-p', tsconfig], (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` });
-    });
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [TYPE_CHECK_PROJECTS, '--skip-built-by', BUILD_TSCONFIG, tsconfig],
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${TYPE_CHECK_PROJECTS} failed: ${error.message}\n${stdout}${stderr}`));
+        else resolve((JSON.parse(stdout) as { code: number; output: string }[])[0]!);
+      },
+    );
   });
 }
 

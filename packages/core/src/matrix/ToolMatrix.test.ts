@@ -49,6 +49,17 @@ function expectValidationError(build: () => unknown, message: RegExp): void {
   expect((thrown as Error).message).toMatch(message);
 }
 
+/** The event-loop resources in `after` beyond those in `before`, counted by kind. */
+function newResources(before: string[], after: string[]): string[] {
+  const left = [...before];
+  return after.filter((kind) => {
+    const index = left.indexOf(kind);
+    if (index === -1) return true;
+    left.splice(index, 1);
+    return false;
+  });
+}
+
 describe('ToolMatrix validation', () => {
   const serverCase = (name: string): ServerCase =>
     new ServerCase({ name, server: inProcess, tools: [new ToolCase({ name: 'echo' })] });
@@ -217,6 +228,9 @@ describe('ToolMatrix.cases()', () => {
           }),
         ],
       });
+      // Everything the event loop holds (handles, requests, timers) before planning: any process,
+      // socket or timer planning started, even one that would act later, shows up against it.
+      const resourcesBefore = process.getActiveResourcesInfo();
       const cells = matrix.cases();
       cells.forEach((cell) => cell.spec());
       const registered: string[] = [];
@@ -227,7 +241,10 @@ describe('ToolMatrix.cases()', () => {
       } finally {
         (globalThis as { test?: unknown }).test = previous;
       }
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // One turn of the event loop lets work queued by the calls start; with no new resource
+      // left pending after it, nothing can start later either (no clock involved).
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(newResources(resourcesBefore, process.getActiveResourcesInfo())).toEqual([]);
       expect(cells).toHaveLength(6);
       expect(registered).toHaveLength(6);
       expect(fs.existsSync(sentinel)).toBe(false);

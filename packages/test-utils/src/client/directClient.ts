@@ -18,6 +18,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { DirectClient } from '../../../core/src/client/DirectClient';
 import { MCPTestKit, type MCPTestKitOptions } from '../../../core/src/kit/MCPTestKit';
 import type { TraceEvent } from '../../../core/src/trace/Event';
 
@@ -170,6 +171,22 @@ export function createPagedServer(mode: PagedMode = 'ok'): Server {
     return { prompts: [{ name: `p${page(cursor)}` }], nextCursor: next(cursor) };
   });
   return server;
+}
+
+/**
+ * Starts a fixture server's `slow` tool and resolves once the server is running it (its progress
+ * notification arrived), so a close that follows finds the call in flight on any machine, however
+ * loaded. `call` is the call's rejection (see `rejection`).
+ */
+export async function slowCallInFlight(
+  client: Pick<DirectClient, 'callTool'>,
+  args: { ms: number; steps?: number },
+): Promise<{ call: Promise<Error> }> {
+  let running!: () => void;
+  const started = new Promise<void>((resolve) => (running = resolve));
+  const call = rejection(client.callTool('slow', args, { onProgress: () => running() }));
+  await Promise.race([started, call]);
+  return { call };
 }
 
 /** True while a process with this pid exists. */

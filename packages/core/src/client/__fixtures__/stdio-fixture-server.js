@@ -14,7 +14,12 @@ mcp.registerTool('pid', { inputSchema: {} }, () => ({
   content: [{ type: 'text', text: String(process.pid) }],
   structuredContent: { pid: process.pid },
 }));
-mcp.registerTool('slow', { inputSchema: { ms: z.number() } }, async ({ ms }) => {
+mcp.registerTool('slow', { inputSchema: { ms: z.number() } }, async ({ ms }, extra) => {
+  // One progress notification when the caller asked for progress: the call is now running here.
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken !== undefined) {
+    await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 0 } });
+  }
   await new Promise((resolve) => setTimeout(resolve, ms));
   return { content: [{ type: 'text', text: `slept ${ms}` }] };
 });
