@@ -46,6 +46,8 @@ class CaptureLog {
     this.redact = redact;
     this.frameBytes = frameBytes;
     this.budget = new CaptureBudget(captureBytes);
+    /** True once the `limit` record is written (the first frame past the budget). */
+    this.limitWritten = false;
     this.seq = 0;
     /** True once a write failed: nothing more is written (the missing `end` tells the kit). */
     this.broken = false;
