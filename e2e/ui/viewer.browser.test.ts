@@ -4,8 +4,7 @@
 // One headless Chromium drives the served viewer and the static report: run → execution → back, a
 // trace with a wire/reported conflict, charts rendered, stored markup shown as text, token and
 // Host checks refused. Screenshots of every view go to test-output/ui/.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'puppeteer-core';
@@ -20,6 +19,7 @@ import {
   type ServingM3,
   type TestBrowser,
   type WatchedPage,
+  reportFolderPerDescribe,
 } from './viewer.testkit';
 
 jest.setTimeout(600_000);
@@ -404,22 +404,18 @@ describe('m3 ui security', () => {
 });
 
 describe('m3 report RUN --html DIR', () => {
-  let out: string;
-  beforeAll(() => {
-    out = mkdtempSync(join(tmpdir(), 'm3-ui-report-'));
-  });
-  afterAll(() => rmSync(out, { recursive: true, force: true }));
+  const reportFolder = reportFolderPerDescribe('m3-ui-report-');
 
   test('writes one self-contained page that opens from disk with no network and shows the same run', async () => {
-    const report = runM3(['report', secondRunId, '--html', out], folder);
+    const report = runM3(['report', secondRunId, '--html', reportFolder()], folder);
     expect(report.stderr).toContain(`wrote the HTML report of ${secondRunId}`);
     expect(report.status).toBe(1); // the run failed; the report still says so
-    const html = readFileSync(join(out, 'index.html'), 'utf8');
+    const html = readFileSync(join(reportFolder(), 'index.html'), 'utf8');
     expect(html).not.toContain('<script>window.__m3Injected'); // embedded data escapes every <
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet[^>]+href=/);
 
     const { page, problems, requests } = await chromium.page();
-    await page.goto(pathToFileURL(join(out, 'index.html')).href);
+    await page.goto(pathToFileURL(join(reportFolder(), 'index.html')).href);
     await page.waitForSelector('[data-testid=attempts]');
     expect(await page.$eval('h1', (h) => h.textContent)).toContain(secondRunId);
     expect(await page.$('#m3-injected')).toBeNull();

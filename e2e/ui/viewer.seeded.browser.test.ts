@@ -8,8 +8,7 @@
 //   shows the interface changes;
 // - cassettes: the run view and the execution view mark replayed and recorded executions, and
 //   nothing on a live one.
-import { rmSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'puppeteer-core';
@@ -24,6 +23,7 @@ import {
   serveWithBrowser,
   type ServingM3,
   type TestBrowser,
+  reportFolderPerDescribe,
 } from './viewer.testkit';
 
 jest.setTimeout(300_000);
@@ -216,17 +216,13 @@ describe('m3 ui on native agent runs', () => {
 });
 
 describe('m3 report --html on a native run', () => {
-  let out: string;
-  beforeAll(() => {
-    out = mkdtempSync(join(tmpdir(), 'm3-ui-native-report-'));
-  });
-  afterAll(() => rmSync(out, { recursive: true, force: true }));
+  const reportFolder = reportFolderPerDescribe('m3-ui-native-report-');
 
   test('the static page shows the same interface changes and execution view', async () => {
-    const report = runM3(['report', ids.runId, '--html', out], folder);
+    const report = runM3(['report', ids.runId, '--html', reportFolder()], folder);
     expect(report.stderr).toContain(`wrote the HTML report of ${ids.runId}`);
     const { page, problems } = await chromium.page();
-    const file = pathToFileURL(join(out, 'index.html')).href;
+    const file = pathToFileURL(join(reportFolder(), 'index.html')).href;
     await page.goto(`${file}#/runs/${ids.runId}`);
     await expectInterfaceChanges(page);
     await openExecution(page, file, ids.claudeExecutionId);
@@ -248,17 +244,13 @@ describe('m3 ui marks executions a cassette served', () => {
 });
 
 describe('m3 report --html marks executions a cassette served', () => {
-  let out: string;
-  beforeAll(() => {
-    out = mkdtempSync(join(tmpdir(), 'm3-ui-cassettes-report-'));
-  });
-  afterAll(() => rmSync(out, { recursive: true, force: true }));
+  const reportFolder = reportFolderPerDescribe('m3-ui-cassettes-report-');
 
   test('the static page shows the same marks', async () => {
-    const report = runM3(['report', cassetteRunId, '--html', out], folder);
+    const report = runM3(['report', cassetteRunId, '--html', reportFolder()], folder);
     expect(report.stderr).toContain(`wrote the HTML report of ${cassetteRunId}`);
     const { page, problems } = await chromium.page();
-    await expectMarks(page, pathToFileURL(join(out, 'index.html')).href);
+    await expectMarks(page, pathToFileURL(join(reportFolder(), 'index.html')).href);
     expect(problems).toEqual([]);
   });
 });

@@ -3,8 +3,7 @@
 // more tools, one of which always answers isError); then one headless Chromium page opens the
 // viewer that run serves and the static report, and checks the run view's surface table and the
 // trends view's surface chart. Screenshots go to test-output/ui/surface-*.png.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'puppeteer-core';
@@ -17,6 +16,7 @@ import {
   serveWithBrowser,
   type ServingM3,
   type TestBrowser,
+  reportFolderPerDescribe,
 } from './viewer.testkit';
 
 jest.setTimeout(600_000);
@@ -107,22 +107,18 @@ describe('surface coverage in m3 test --ui', () => {
 });
 
 describe('surface coverage in m3 report --html', () => {
-  let out: string;
-  beforeAll(() => {
-    out = mkdtempSync(join(tmpdir(), 'm3-ui-surface-report-'));
-  });
-  afterAll(() => rmSync(out, { recursive: true, force: true }));
+  const reportFolder = reportFolderPerDescribe('m3-ui-surface-report-');
 
   test('the static page carries the same table and trend, from disk with no network', async () => {
-    const report = runM3(['report', secondRunId, '--html', out], folder);
+    const report = runM3(['report', secondRunId, '--html', reportFolder()], folder);
     expect(report.status).toBe(0);
-    const html = readFileSync(join(out, 'index.html'), 'utf8');
+    const html = readFileSync(join(reportFolder(), 'index.html'), 'utf8');
     expect(html).toContain('/surface');
     const { page, problems, requests } = await chromium.page();
-    await page.goto(pathToFileURL(join(out, 'index.html')).href);
+    await page.goto(pathToFileURL(join(reportFolder(), 'index.html')).href);
     await expectSecondRunSurface(page);
     await page.screenshot({ path: screenshotPath('surface-static-run'), fullPage: true });
-    await page.goto(`${pathToFileURL(join(out, 'index.html')).href}#/trends`);
+    await page.goto(`${pathToFileURL(join(reportFolder(), 'index.html')).href}#/trends`);
     await expectSurfaceTrend(page);
     expect(requests.filter((url) => !url.startsWith('file:') && !url.startsWith('data:'))).toEqual([]);
     expect(problems).toEqual([]);

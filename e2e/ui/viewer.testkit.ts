@@ -128,6 +128,24 @@ export async function seededResultsFolder(
   return folder;
 }
 
+/**
+ * A temp folder for one describe block's `m3 report --html` output: made in its beforeAll, removed
+ * in its afterAll. Call inside the describe; read the path in its tests.
+ */
+export function reportFolderPerDescribe(prefix: string): () => string {
+  let out: string | undefined;
+  beforeAll(() => {
+    out = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterAll(() => {
+    if (out !== undefined) rmSync(out, { recursive: true, force: true });
+  });
+  return () => {
+    if (out === undefined) throw new Error('reportFolderPerDescribe: read the folder inside a test');
+    return out;
+  };
+}
+
 /** The screenshot path of one view (the folder is created). */
 export function screenshotPath(name: string): string {
   mkdirSync(screenshotDir, { recursive: true });
