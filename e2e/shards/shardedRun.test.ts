@@ -56,9 +56,10 @@ it('three shards running at once write one run whose summary equals the unsharde
   const password = new URL(url).password;
   const env = { M3_RESULTS_DB: url };
 
-  // The unsharded run of the same project runs beside them, into the same history.
+  // The unsharded run of the same project runs beside them, into the same history (in band: one
+  // Jest process, as each shard of one file is).
   const [unsharded, ...shards] = await Promise.all([
-    runM3Async(['test', '--run-id', 'run-whole', '--json'], project(), env, RUN_LIMIT_MS),
+    runM3Async(['test', '--run-id', 'run-whole', '--json', '--', '--runInBand'], project(), env, RUN_LIMIT_MS),
     ...[1, 2, 3].map((i) =>
       runM3Async(['test', '--run-id', 'run-sharded', '--json', '--', `--shard=${i}/3`], project(), env, RUN_LIMIT_MS),
     ),
