@@ -1,11 +1,22 @@
 // End-to-end: `m3 merge` and `m3 prune` through the real `m3` bin, on results databases written
 // by real `m3 test` runs of a fixture project (two Jest shards of one run, and an unsharded run).
 // Which runs a database holds around a prune is read from the store itself (a child `m3 runs` costs
-// half a second of CPU, and `m3 runs` is not what these tests are about).
+// half a second of CPU, and `m3 runs` is not what these tests are about), and all but one of the
+// usage errors of `m3 prune` go through the compiled CLI's `main` in this process: what the bin runs.
 import { copyFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
-import { copyFixture, ensureBuilt, removeFixture, runM3, runM3Async, type M3Run } from '../cli.testkit';
+import type * as CliMain from '../../packages/cli/src/main';
+import {
+  childEnv,
+  copyFixture,
+  ensureBuilt,
+  removeFixture,
+  repoRoot,
+  runM3,
+  runM3Async,
+  type M3Run,
+} from '../cli.testkit';
 
 // Three real `m3 test` runs at once, on a machine other jobs may be loading: minutes, not seconds.
 jest.setTimeout(900_000);
@@ -41,6 +52,23 @@ async function runIdsIn(file: string): Promise<string[]> {
   } finally {
     await store.close();
   }
+}
+
+/**
+ * `m3 <args>` through the compiled CLI's `main` (packages/cli/dist/main.js, what the bin requires and
+ * runs) in this process: the exit status and what it printed, without a child process.
+ */
+async function m3InProcess(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  const cli = jest.requireActual<typeof CliMain>(join(repoRoot, 'packages', 'cli', 'dist', 'main.js'));
+  let stdout = '';
+  let stderr = '';
+  const status = await cli.main(args, {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    cwd: folder,
+    env: childEnv({}),
+  });
+  return { status, stdout, stderr };
 }
 
 const expectOk = (run: M3Run): void =>
@@ -194,7 +222,7 @@ describe('m3 prune', () => {
     expect(await runIdsIn(file)).toEqual(['run-sharded']);
   });
 
-  test('bad arguments are usage errors (exit 2) that say what to pass', () => {
+  test('bad arguments are usage errors (exit 2) that say what to pass', async () => {
     const cases: [string[], RegExp][] = [
       [[], /exactly one of --keep-runs N .* and --older-than DURATION/],
       [['--keep-runs', '2', '--older-than', '30d'], /exactly one of --keep-runs/],
@@ -203,12 +231,18 @@ describe('m3 prune', () => {
       [['--older-than', '30'], /--older-than: "30" is not a duration: .* e\.g\. 30d/],
       [['--older-than', '1y'], /--older-than: "1y" is not a duration/],
     ];
-    for (const [args, message] of cases) {
-      const run = runM3(['prune', '--results-db', history, ...args], folder);
+    // The first through the bin (the process's exit status and stderr), the rest through its main.
+    const first = runM3(['prune', '--results-db', history, ...cases[0]![0]], folder);
+    expect({ status: first.status, stderr: first.stderr }).toEqual({
+      status: 2,
+      stderr: expect.stringMatching(cases[0]![1]),
+    });
+    for (const [args, message] of cases.slice(1)) {
+      const run = await m3InProcess(['prune', '--results-db', history, ...args]);
       expect({ args, status: run.status }).toEqual({ args, status: 2 });
       expect(run.stderr).toMatch(message);
     }
-    const missing = runM3(['prune', '--results-db', db('nowhere'), '--keep-runs', '1'], folder);
+    const missing = await m3InProcess(['prune', '--results-db', db('nowhere'), '--keep-runs', '1']);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('no results database at');
     expect(existsSync(db('nowhere'))).toBe(false);
