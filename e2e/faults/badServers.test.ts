@@ -57,6 +57,7 @@ async function reaped(mode: string): Promise<boolean> {
 /** What one case's execution stored. */
 type Saved = Awaited<ReturnType<typeof readExecution>>;
 
+/** The one execution of the run's attempt of tests/<testFile>.test.js, its trace and view. */
 async function readExecution(runId: string, testFile: string) {
   return withStore(folder, async (store) => {
     const attempt = (await store.listAttempts({ runId })).find((a) => a.testPath === `tests/${testFile}.test.js`);
@@ -71,9 +72,9 @@ async function readExecution(runId: string, testFile: string) {
 }
 
 /**
- * Runs the given fixture test files through one `m3 test` (in band: one Jest process, whose peak RSS
- * a case reports covers the cases before it in the run too), and reads back what each case's execution stored and the bytes
- * the whole run added to the database.
+ * Runs the given fixture test files through one `m3 test` (in band: one Jest process, so the peak
+ * RSS a case reports covers the cases before it in the run too), and reads back what each case's
+ * execution stored and the bytes the whole run added to the database.
  */
 async function runCases(testFiles: readonly string[]): Promise<{ addedBytes: number; cases: Map<string, Saved> }> {
   const before = databaseBytes();
