@@ -13,8 +13,20 @@ import { ensureBuilt, repoRoot } from './cli.testkit';
 
 const INTERNALS = ['labelValue', 'lineageKey', 'buildJudgeRequest', 'canonicalInstant', 'linkToKit', 'newId'];
 
-/** The runtime names of `entry` (a package name or path), required by a plain `node`. */
+/** Runtime names already read, by entry: each entry is required by one `node` process per file. */
+const runtimeNamesRead = new Map<string, Promise<string[]>>();
+
+/** The runtime names of `entry` (a package name or path), required by a plain `node` (once per entry). */
 function runtimeNames(entry: string = repoRoot): Promise<string[]> {
+  let names = runtimeNamesRead.get(entry);
+  if (names === undefined) {
+    names = readRuntimeNames(entry);
+    runtimeNamesRead.set(entry, names);
+  }
+  return names.then((read) => [...read]);
+}
+
+function readRuntimeNames(entry: string): Promise<string[]> {
   const script = `process.stdout.write(JSON.stringify(Object.keys(require(${JSON.stringify(entry)}))))`;
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['-e', script], { cwd: repoRoot }, (error, stdout, stderr) => {
@@ -24,9 +36,21 @@ function runtimeNames(entry: string = repoRoot): Promise<string[]> {
   });
 }
 
+/** The declaration files this file reads: sf-m3's index.d.ts and those of the core entries. */
+const DECLARATION_FILES = ['index.d.ts', 'packages/core/dist/index.d.ts', 'packages/core/dist/store/index.d.ts'].map(
+  (file) => join(repoRoot, file),
+);
+
+/**
+ * One TypeScript program over every declaration file read here, as a user's compiler options see
+ * them: one program type-checks the shared declarations once, where a program per file did it again.
+ */
+let declarations: ts.Program | undefined;
+
 /** Value and type exports of a declaration file (index.d.ts by default), as a user's TypeScript sees them. */
 function declaredNames(file: string = join(repoRoot, 'index.d.ts')): { values: string[]; types: string[] } {
-  const program = ts.createProgram([file], {
+  if (!DECLARATION_FILES.includes(file)) throw new Error(`${file} is not in DECLARATION_FILES: add it there`);
+  declarations ??= ts.createProgram(DECLARATION_FILES, {
     strict: true,
     module: ts.ModuleKind.CommonJS,
     moduleResolution: ts.ModuleResolutionKind.Node10,
@@ -35,6 +59,7 @@ function declaredNames(file: string = join(repoRoot, 'index.d.ts')): { values: s
     skipLibCheck: true,
     esModuleInterop: true,
   });
+  const program = declarations;
   const diagnostics = ts
     .getPreEmitDiagnostics(program, program.getSourceFile(file))
     .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
