@@ -7,14 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { displayPath } from '../displayPath';
-import type { Redactor } from '@sf-m3/core';
 import { isSecretEnvName, newId, resultsLocationSecrets } from '@sf-m3/core/internal';
 import { resolveBaseline, type ResolvedBaseline } from '../baseline/resolveBaseline';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { withCiArgument } from '../cassettes/cassetteFlags';
 import type { CassetteFileReport } from '../cassettes/cassetteSummary';
 import { readCassetteReports } from '../cassettes/readCassetteReports';
-import { buildFeedback, writeFeedback } from '../feedback/writeFeedback';
 import { jestConfigArgument } from '../gates/jestConfigArgument';
 import type { GateSettings } from '../gates/GateSettings';
 import { projectGates } from '../gates/projectGates';
@@ -32,9 +30,8 @@ import { reportUnfinishedShard } from '../shards/reportUnfinishedShard';
 import { settleShard } from '../shards/settleShard';
 import { openResultsStore, openRunResultsStore } from '../store/openResultsStore';
 import type { serveViewer } from '../ui/serveViewer';
-import { buildRunSummary, type SummarizedRun } from '../summary/buildRunSummary';
-import { formatSummary } from '../summary/formatSummary';
-import { roundSummaryRates } from '../summary/roundRates';
+import { buildRunSummary } from '../summary/buildRunSummary';
+import { reportSummary } from '../summary/reportSummary';
 import { trialsWithoutEffect } from '../summary/trialsWithoutEffect';
 
 /** Everything `m3 test` was given. */
@@ -67,24 +64,6 @@ function loadEnvFile(path: string, env: NodeJS.ProcessEnv): string[] {
     }
   }
   return names.filter(isSecretEnvName);
-}
-
-/** Prints a summary as text or JSON and writes feedback.json; returns the exit status. */
-export function reportSummary(
-  { summary, attempts }: SummarizedRun,
-  io: CliIO,
-  redactor: Redactor,
-  json: boolean,
-): number {
-  const written = writeFeedback(io.cwd, buildFeedback(summary, attempts, redactor));
-  const shownPath = displayPath(io.cwd, written);
-  if (json) {
-    const shown = { ...roundSummaryRates(summary), feedbackPath: shownPath };
-    io.stdout(`${JSON.stringify(redactor.redactJson(shown), null, 2)}\n`);
-  } else {
-    io.stdout(redactor.redactText(formatSummary(summary, { feedbackPath: shownPath })));
-  }
-  return summary.verdict === 'passed' ? 0 : 1;
 }
 
 /** Runs `m3 test`; returns the exit status. */
