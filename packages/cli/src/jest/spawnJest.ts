@@ -52,7 +52,7 @@ function signalGroup(pid: number, signal: NodeJS.Signals, group: boolean): void 
   }
 }
 
-/** Where `startJest` reads the project's Jest config before Jest starts (contract: gates, `m3 test`). */
+/** Where `startJest` reads the project's Jest config before Jest starts (for the gates of `m3 test`). */
 export interface JestConfigQuery {
   /** The project folder Jest looks from. */
   folder: string;
