@@ -1,7 +1,7 @@
 // End-to-end: what the real `m3` bin loads before it knows there is nothing to run. `m3 --version`
-// and a usage error commander rejects need neither @sf-m3/core nor a command's module, and `m3 test`
-// loads the viewer's server only with --ui; every e2e file starts `m3` many times, so each module
-// loaded for nothing costs the suite once per start. The loaded files are read from Node's module
+// and a usage error commander rejects need neither @sf-m3/core nor a command's module, `m3 test`
+// loads the viewer's server only with --ui, and `m3 report` its other outputs only when asked; every
+// e2e file starts `m3` many times, so each module loaded for nothing costs the suite once per start. The loaded files are read from Node's module
 // cache when the process exits (a preloaded hook), not timed.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,5 +60,16 @@ describe('m3 start-up', () => {
     expect(run.loaded).toContain('packages/cli/dist/commands/test.js');
     expect(run.loaded).toContain('packages/core/dist/index.js');
     expect(run.loaded.filter((file) => /^packages\/cli\/dist\/ui\/(serveViewer\.js|server\/)/.test(file))).toEqual([]);
+  });
+
+  // `m3 report` prints a summary: the test command, the HTML report (and the viewer pages it
+  // renders), the CI formats and the surface report load only for the options that ask for them.
+  test('m3 report loads its command, but neither m3 test nor the other report outputs', () => {
+    const run = loadedBy(['report'], hookDir);
+    expect(run.status).toBe(2);
+    expect(run.loaded).toContain('packages/cli/dist/commands/report.js');
+    const optional =
+      /^packages\/cli\/dist\/(commands\/test\.js|report\/(html|junit|markdown)\/|report\/flaky\/formatFlaky\.js|ui\/(api|server)\/|surface\/formatSurfaceReport\.js)/;
+    expect(run.loaded.filter((file) => optional.test(file))).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // The `m3` command line as a library: the program, its commands, options, summary and feedback.
 export { main, run, buildProgram, splitPassthrough, USAGE_EXIT } from './main';
 export { processIO, cliRedactor, type CliIO } from './CliIO';
-export { runTestCommand, reportSummary, type TestCommandInput } from './commands/test';
+export { runTestCommand, type TestCommandInput } from './commands/test';
+export { reportSummary } from './summary/reportSummary';
 export { runRunsCommand, formatRuns, type RunsCommandInput } from './commands/runs';
 export { runReportCommand, type ReportCommandInput } from './commands/report';
 export { UsageError } from './options/UsageError';

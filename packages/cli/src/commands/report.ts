@@ -7,15 +7,15 @@ import { cliRedactor, type CliIO } from '../CliIO';
 import { resolveResultsDb, validateRunId } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
 import { validateReportOutput } from '../report/reportOutputOptions';
-import { runFlakyReport, writeFormattedReport } from '../report/runFormattedReport';
+import type { runFlakyReport, writeFormattedReport } from '../report/runFormattedReport';
 import { closeAbandonedRunsAt } from '../store/closeAbandonedRunsAt';
 import { noticeTo, openResultsStore } from '../store/openResultsStore';
 import { buildRunSummary } from '../summary/buildRunSummary';
 import { parseAlpha } from '../gates/parseGateValues';
-import { reportSummary } from './test';
-import { writeRunHtml } from '../report/html/writeRunHtml';
-import { formatSurfaceReport } from '../surface/formatSurfaceReport';
-import { roundSurfaceCoverage } from '../surface/roundSurfaceCoverage';
+import { reportSummary } from '../summary/reportSummary';
+import type { writeRunHtml } from '../report/html/writeRunHtml';
+import type { formatSurfaceReport } from '../surface/formatSurfaceReport';
+import type { roundSurfaceCoverage } from '../surface/roundSurfaceCoverage';
 
 /** Options of `m3 report`. */
 export interface ReportCommandInput {
@@ -36,6 +36,19 @@ export interface ReportCommandInput {
   surface?: boolean;
 }
 
+// Each output beside the printed summary is required where it is asked for: the HTML report (and
+// the viewer's pages it renders), the CI formats and the flaky report, the surface coverage.
+const formatted = () =>
+  require('../report/runFormattedReport') as {
+    runFlakyReport: typeof runFlakyReport;
+    writeFormattedReport: typeof writeFormattedReport;
+  };
+const html = () => require('../report/html/writeRunHtml') as { writeRunHtml: typeof writeRunHtml };
+const surface = () => ({
+  ...(require('../surface/formatSurfaceReport') as { formatSurfaceReport: typeof formatSurfaceReport }),
+  ...(require('../surface/roundSurfaceCoverage') as { roundSurfaceCoverage: typeof roundSurfaceCoverage }),
+});
+
 /** Runs `m3 report`; returns the exit status. */
 export async function runReportCommand(input: ReportCommandInput, io: CliIO): Promise<number> {
   const path = resolveResultsDb(input.resultsDb, io.cwd, io.env);
@@ -46,7 +59,7 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
   // reports lane: --format junit|markdown [--output FILE], --flaky [--runs K]
   const outputs = validateReportOutput(input, io.cwd);
   if (outputs.flakyRuns !== null)
-    return runFlakyReport(path, { ...outputs, flakyRuns: outputs.flakyRuns }, redactor, io);
+    return formatted().runFlakyReport(path, { ...outputs, flakyRuns: outputs.flakyRuns }, redactor, io);
   const store = openResultsStore(path, { mustExist: true, onNotice: noticeTo(io, redactor) });
   try {
     await closeAbandonedRunsAt(path, store, io, redactor);
@@ -62,11 +75,12 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
     }
     const runId = current.runId;
     // viewer: `--html DIR`
-    if (input.html !== undefined) await writeRunHtml(store, runId, input.html, io, path);
+    if (input.html !== undefined) await html().writeRunHtml(store, runId, input.html, io, path);
     // surface: `--surface [--json]` prints the coverage only; thresholds are judged by `m3 test`.
     if (input.surface === true) {
       if (outputs.format !== null) throw new UsageError('--surface', 'prints coverage itself; drop --format');
       const coverage = await collectRunSurfaceCoverage(store, runId);
+      const { formatSurfaceReport, roundSurfaceCoverage } = surface();
       io.stdout(
         input.json === true
           ? `${JSON.stringify(redactor.redactJson(roundSurfaceCoverage(coverage)), null, 2)}\n`
@@ -91,7 +105,13 @@ export async function runReportCommand(input: ReportCommandInput, io: CliIO): Pr
     });
     // reports lane: a CI output instead of the printed summary
     if (outputs.format !== null) {
-      return await writeFormattedReport(store, summarized, { ...outputs, format: outputs.format }, redactor, io);
+      return await formatted().writeFormattedReport(
+        store,
+        summarized,
+        { ...outputs, format: outputs.format },
+        redactor,
+        io,
+      );
     }
     return reportSummary(summarized, io, redactor, input.json === true);
   } finally {

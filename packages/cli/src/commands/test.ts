@@ -7,20 +7,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { displayPath } from '../displayPath';
-import type { Redactor } from '@sf-m3/core';
 import { isSecretEnvName, newId, resultsLocationSecrets } from '@sf-m3/core/internal';
 import { resolveBaseline, type ResolvedBaseline } from '../baseline/resolveBaseline';
 import { cliRedactor, type CliIO } from '../CliIO';
 import { withCiArgument } from '../cassettes/cassetteFlags';
 import type { CassetteFileReport } from '../cassettes/cassetteSummary';
 import { readCassetteReports } from '../cassettes/readCassetteReports';
-import { buildFeedback, writeFeedback } from '../feedback/writeFeedback';
-import { jestConfigArgument } from '../gates/loadJestConfig';
+import { jestConfigArgument } from '../gates/jestConfigArgument';
+import type { GateSettings } from '../gates/GateSettings';
 import { projectGates } from '../gates/projectGates';
 import { saveGateProblems } from '../gates/saveGateProblems';
 import { jestChildEnv } from '../jest/jestChildEnv';
 import { redactArgv } from '../jest/redactArgv';
-import { signalExitStatus, spawnJest, type JestExit } from '../jest/spawnJest';
+import { signalExitStatus, startJest, type JestExit } from '../jest/spawnJest';
 import { bearerEnvSecrets } from '../options/serverBearerEnv';
 import { serverSecrets } from '../options/serverGroups';
 import { validateTestOptions, type RawTestOptions, type TestOptions } from '../options/testOptions';
@@ -31,9 +30,8 @@ import { reportUnfinishedShard } from '../shards/reportUnfinishedShard';
 import { settleShard } from '../shards/settleShard';
 import { openResultsStore, openRunResultsStore } from '../store/openResultsStore';
 import type { serveViewer } from '../ui/serveViewer';
-import { buildRunSummary, type SummarizedRun } from '../summary/buildRunSummary';
-import { formatSummary } from '../summary/formatSummary';
-import { roundSummaryRates } from '../summary/roundRates';
+import { buildRunSummary } from '../summary/buildRunSummary';
+import { reportSummary } from '../summary/reportSummary';
 import { trialsWithoutEffect } from '../summary/trialsWithoutEffect';
 
 /** Everything `m3 test` was given. */
@@ -68,24 +66,6 @@ function loadEnvFile(path: string, env: NodeJS.ProcessEnv): string[] {
   return names.filter(isSecretEnvName);
 }
 
-/** Prints a summary as text or JSON and writes feedback.json; returns the exit status. */
-export function reportSummary(
-  { summary, attempts }: SummarizedRun,
-  io: CliIO,
-  redactor: Redactor,
-  json: boolean,
-): number {
-  const written = writeFeedback(io.cwd, buildFeedback(summary, attempts, redactor));
-  const shownPath = displayPath(io.cwd, written);
-  if (json) {
-    const shown = { ...roundSummaryRates(summary), feedbackPath: shownPath };
-    io.stdout(`${JSON.stringify(redactor.redactJson(shown), null, 2)}\n`);
-  } else {
-    io.stdout(redactor.redactText(formatSummary(summary, { feedbackPath: shownPath })));
-  }
-  return summary.verdict === 'passed' ? 0 : 1;
-}
-
 /** Runs `m3 test`; returns the exit status. */
 export async function runTestCommand(input: TestCommandInput, io: CliIO): Promise<number> {
   const options: TestOptions = validateTestOptions(input.raw, io.cwd, io.env);
@@ -99,25 +79,10 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
     secretNames,
   );
   const shownDb = displayPath(io.cwd, options.resultsDb);
-  const gates = projectGates(options, io.cwd, {
-    env: io.env,
-    configArg: jestConfigArgument(input.jestArgs, io.cwd),
-  });
   // postgres lane: one shard of a run that N `m3 test -- --shard=i/N` processes write together.
   const shard = jestShard(input.jestArgs);
   if (shard !== null && options.runId === null) {
     throw new UsageError('--run-id', 'shards write one run: give every shard the same --run-id ID');
-  }
-
-  let baseline: ResolvedBaseline;
-  const before = await openRunResultsStore(options.resultsDb);
-  try {
-    if (options.runId !== null && shard === null && (await before.getRun(options.runId)) !== null) {
-      throw new UsageError('--run-id', `run ${options.runId} already exists in ${shownDb}; choose a new id`);
-    }
-    baseline = await resolveBaseline(before, gates.baseline?.value ?? null, null);
-  } finally {
-    await before.close();
   }
 
   const runId = options.runId ?? newId('run');
@@ -127,13 +92,34 @@ export async function runTestCommand(input: TestCommandInput, io: CliIO): Promis
   env[RUN_STATE_ROOT_ENV] = stateRoot;
   let exit: JestExit;
   let cassetteReports: CassetteFileReport[];
+  let gates: GateSettings;
+  let baseline: ResolvedBaseline;
   try {
-    exit = await spawnJest({
+    // Jest's process reads the project's Jest config first (the gates in testEnvironmentOptions.m3)
+    // and waits: a usage error here ends it before Jest runs anything.
+    const jest = startJest({
       cwd: io.cwd,
       args: withCiArgument([...input.paths, ...input.jestArgs], options.cassettes),
       env,
       stdoutToStderr: options.json,
+      query: { folder: io.cwd, configArg: jestConfigArgument(input.jestArgs, io.cwd) },
     });
+    try {
+      gates = projectGates(options, io.cwd, await jest.config);
+      const before = await openRunResultsStore(options.resultsDb);
+      try {
+        if (options.runId !== null && shard === null && (await before.getRun(options.runId)) !== null) {
+          throw new UsageError('--run-id', `run ${options.runId} already exists in ${shownDb}; choose a new id`);
+        }
+        baseline = await resolveBaseline(before, gates.baseline?.value ?? null, null);
+      } finally {
+        await before.close();
+      }
+    } catch (error) {
+      await jest.stop();
+      throw error;
+    }
+    exit = await jest.run();
     cassetteReports = readCassetteReports(stateRoot);
   } finally {
     rmSync(stateRoot, { recursive: true, force: true });

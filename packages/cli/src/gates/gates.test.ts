@@ -6,6 +6,7 @@ import { evaluateGates } from './evaluateGates';
 import { noGateConfig, type GateConfig } from './GateSettings';
 import { parseAlpha, parseMinPassRate } from './parseGateValues';
 import { parseGateConfig, readGateConfig } from './readGateConfig';
+import { readJestConfig } from '../jest/readJestConfig.testkit';
 import { resolveGates } from './resolveGates';
 
 const zero = { passed: 0, failed: 0, inconclusive: 0, error: 0, not_run: 0 };
@@ -78,7 +79,7 @@ describe('readGateConfig', () => {
   beforeEach(() => (folder = mkdtempSync(join(tmpdir(), 'm3-gates-'))));
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
-  test('reads testEnvironmentOptions.m3 of jest.config.js and the m3 section of package.json', () => {
+  test('reads testEnvironmentOptions.m3 of jest.config.js and the m3 section of package.json', async () => {
     writeFileSync(
       join(folder, 'jest.config.js'),
       'module.exports = { testEnvironmentOptions: { m3: { resultsDb: "x.sqlite", minPassRate: { "*": 0.7, "judge.v1": 0.9 } } } };',
@@ -87,7 +88,7 @@ describe('readGateConfig', () => {
       join(folder, 'package.json'),
       JSON.stringify({ m3: { failOnRegression: true, minPassRate: ['0.5'] } }),
     );
-    const { jestConfig, packageJson } = readGateConfig(folder);
+    const { jestConfig, packageJson } = readGateConfig(folder, await readJestConfig(folder));
     expect(jestConfig.minPassRate).toEqual([
       { evaluator: null, rate: 0.7, source: 'jest config' },
       { evaluator: 'judge.v1', rate: 0.9, source: 'jest config' },
@@ -95,20 +96,20 @@ describe('readGateConfig', () => {
     expect(packageJson).toMatchObject({ failOnRegression: true, minPassRate: [{ evaluator: null, rate: 0.5 }] });
   });
 
-  test('reads the "jest" key of package.json when there is no config file; nothing set is nothing', () => {
+  test('reads the "jest" key of package.json when there is no config file; nothing set is nothing', async () => {
     writeFileSync(
       join(folder, 'package.json'),
       JSON.stringify({ jest: { testEnvironmentOptions: { m3: { alpha: 0.01 } } } }),
     );
-    expect(readGateConfig(folder).jestConfig.alpha).toBe(0.01);
+    expect(readGateConfig(folder, await readJestConfig(folder)).jestConfig.alpha).toBe(0.01);
     rmSync(join(folder, 'package.json'));
-    expect(readGateConfig(folder)).toEqual({
+    expect(readGateConfig(folder, await readJestConfig(folder))).toEqual({
       jestConfig: noGateConfig('jest config'),
       packageJson: noGateConfig('package.json'),
     });
   });
 
-  test('a bad value names the file and key', () => {
+  test('a bad value names the file and key', async () => {
     expect(() => parseGateConfig({ minPassRate: 2 }, 'package.json "m3"', 'package.json')).toThrow(
       'package.json "m3".minPassRate: a pass rate is a number from 0 to 1',
     );
@@ -131,7 +132,7 @@ describe('readGateConfig', () => {
     );
   });
 
-  test('surfaceThreshold comes whole from the Jest config, else from package.json (contract §25)', () => {
+  test('surfaceThreshold comes whole from the Jest config, else from package.json (contract §25)', async () => {
     writeFileSync(
       join(folder, 'jest.config.js'),
       'module.exports = { testEnvironmentOptions: { m3: { surfaceThreshold: { shipping: { tools: 90 } } } } };',
@@ -140,7 +141,7 @@ describe('readGateConfig', () => {
       join(folder, 'package.json'),
       JSON.stringify({ m3: { surfaceThreshold: { global: { tools: 50 } } } }),
     );
-    const { jestConfig, packageJson } = readGateConfig(folder);
+    const { jestConfig, packageJson } = readGateConfig(folder, await readJestConfig(folder));
     expect(resolveGates(jestConfig, packageJson).surfaceThreshold).toEqual({
       value: { shipping: { tools: 90 } },
       source: 'jest config',

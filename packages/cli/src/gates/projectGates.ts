@@ -5,16 +5,17 @@ import type { TestOptions } from '../options/testOptions';
 import { UsageError } from '../options/UsageError';
 import { validateRunId } from '../options/testOptions';
 import type { GateSettings } from './GateSettings';
-import { readGateConfig, type JestConfigSource } from './readGateConfig';
+import type { LoadedJestConfig } from '../jest/jestConfigAnswer';
+import { readGateConfig } from './readGateConfig';
 import { resolveGates } from './resolveGates';
 
-/** Reads the config in `projectRoot` and merges it under the command line's gate flags and `--baseline`. */
+/** Reads the config in `projectRoot` (the Jest config as `jest` read it) and merges it under the command line's gate flags and `--baseline`. */
 export function projectGates(
   options: Pick<TestOptions, 'gates' | 'baseline'>,
   projectRoot: string,
-  source: JestConfigSource = {},
+  jest: LoadedJestConfig,
 ): GateSettings {
-  const { jestConfig, packageJson } = readGateConfig(projectRoot, source);
+  const { jestConfig, packageJson } = readGateConfig(projectRoot, jest);
   const commandLine = { ...options.gates, baseline: options.baseline };
   const settings = resolveGates(commandLine, jestConfig, packageJson);
   if (settings.baseline !== null && settings.baseline.value !== 'latest') {

@@ -1,5 +1,6 @@
 // Gates written into the project instead of the command line: `testEnvironmentOptions.m3` of the
-// Jest config (found and loaded as Jest does, every format: loadJestConfig.ts) and the "m3" section
+// Jest config (found and loaded as Jest does, every format, by the Jest process before Jest starts:
+// bin/jestAfterConfig.js) and the "m3" section
 // of package.json. Both take the same keys:
 //   { minPassRate: 0.8 | "quality.v1=0.9" | [0.8, "quality.v1=0.9"] | { "*": 0.8, "quality.v1": 0.9 },
 //     failOnRegression: true, alpha: 0.05, baseline: "latest",
@@ -9,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { ModelValidationError, type SurfaceThresholdConfig, validateSurfaceThresholdConfig } from '@sf-m3/core';
 import { join } from 'node:path';
 import { UsageError } from '../options/UsageError';
-import { loadJestConfig } from './loadJestConfig';
+import type { LoadedJestConfig } from '../jest/jestConfigAnswer';
 import type { GateConfig, GateSource } from './GateSettings';
 import { noGateConfig } from './GateSettings';
 import { parseAlpha, parseMinPassRate } from './parseGateValues';
@@ -75,18 +76,10 @@ export function parseGateConfig(section: unknown, where: string, source: GateSou
   };
 }
 
-/** Where the Jest config is read from besides the project folder. */
-export interface JestConfigSource {
-  /** The environment Jest gets (a config may read it); default `process.env`. */
-  env?: NodeJS.ProcessEnv;
-  /** Jest's `--config` (`jestConfigArgument`), or null to look where Jest looks. */
-  configArg?: string | null;
-}
-
-/** The gate settings of the Jest config and of package.json in `folder` (the project root). */
+/** The gate settings of the Jest config (as `jest` read it) and of package.json in `folder` (the project root). */
 export function readGateConfig(
   folder: string,
-  source: JestConfigSource = {},
+  jest: LoadedJestConfig,
 ): { jestConfig: GateConfig; packageJson: GateConfig } {
   let pkg: Record<string, unknown> | null = null;
   const pkgPath = join(folder, 'package.json');
@@ -100,7 +93,6 @@ export function readGateConfig(
   }
   // A config that does not load is Jest's to report: Jest then fails the run (verdict failed,
   // exit 1), which no gate could pass anyway, and the run is still recorded.
-  const jest = loadJestConfig(folder, source.env ?? process.env, source.configArg ?? null);
   return {
     jestConfig:
       jest.status === 'loaded'
