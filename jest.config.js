@@ -2,7 +2,8 @@
 // - `unit`: tests beside the code that run in the Jest worker and start no process (its test
 //   environment fails a file that does); `npm run test:quick`, no build needed.
 // - `processes`: tests beside the code that start real processes (servers, fake agent CLIs,
-//   proxies, PostgreSQL, tsc, child scripts), listed in e2e/run/processTests.js; some run built bins.
+//   proxies, PostgreSQL, tsc, child scripts) or read a built bundle, listed in
+//   e2e/run/processTests.js; they need `npm run build`.
 // - `e2e`: e2e/, which spawns the real built `jest`/`m3` binaries on fixture projects.
 // Unit and process tests map workspace packages to their sources (through ts-jest).
 'use strict';

@@ -1,9 +1,10 @@
 // The unit test files beside the code that start real processes (MCP servers, fake agent CLIs,
-// capture proxies, PostgreSQL clusters, tsc, child node scripts): jest.config.js runs them in the
-// `processes` project, the rest in `unit` (npm run test:quick), whose environment
-// (inProcessEnvironment.js) fails a file that starts a process and is not listed here.
-// A path ending in `/` names every test file under that folder. Some of these run built bins
-// (examples/servers/dist, the bundled ACP SDK): the processes project needs `npm run build`.
+// capture proxies, PostgreSQL clusters, tsc, child node scripts), and the one that reads a built
+// bundle: jest.config.js runs them in the `processes` project, the rest in `unit` (npm run
+// test:quick, no build), whose environment (inProcessEnvironment.js) fails a file that starts a
+// process and is not listed here. A path ending in `/` names every test file under that folder.
+// Some of these run built bins (examples/servers/dist, the bundled ACP SDK): the processes project
+// needs `npm run build`.
 'use strict';
 
 module.exports = [
@@ -17,6 +18,9 @@ module.exports = [
   'examples/fixtures/acp/stallingAgent.test.ts',
   'examples/servers/src/serve.test.ts',
   'examples/servers/src/serveV2.test.ts',
+  'packages/cli/src/commands/doctorHarnesses.test.ts',
+  'packages/cli/src/gates/gates.test.ts',
+  'packages/cli/src/gates/loadJestConfig.test.ts',
   'packages/cli/src/ui/shape/runtimeFacts.native.test.ts',
   'packages/core/src/agents/AgentSpec.test.ts',
   'packages/core/src/agents/OpenAIHarness.cassette.test.ts',
@@ -26,15 +30,19 @@ module.exports = [
   'packages/core/src/agents/claude_code/ClaudeCodeDriver.eras.test.ts',
   'packages/core/src/agents/claude_code/ClaudeCodeDriver.lifecycle.test.ts',
   'packages/core/src/agents/claude_code/ClaudeCodeDriver.test.ts',
+  'packages/core/src/agents/claude_code/claudeCode.cassette.test.ts',
   'packages/core/src/agents/codex/CodexDriver.eras.test.ts',
   'packages/core/src/agents/codex/CodexDriver.lifecycle.test.ts',
   'packages/core/src/agents/codex/CodexDriver.test.ts',
+  'packages/core/src/agents/codex/codex.cassette.test.ts',
   'packages/core/src/agents/codex/codexProtocol.test.ts',
   'packages/core/src/agents/opencode/OpencodeDriver.lifecycle.test.ts',
   'packages/core/src/agents/opencode/OpencodeDriver.test.ts',
+  'packages/core/src/agents/opencode/opencode.cassette.test.ts',
   'packages/core/src/agents/pi/PiDriver.lifecycle.test.ts',
   'packages/core/src/agents/pi/PiDriver.test.ts',
   'packages/core/src/agents/pi/extension/piMcpExtension.test.ts',
+  'packages/core/src/agents/pi/pi.cassette.test.ts',
   'packages/core/src/agents/wire/AgentServerGroup.cassette.http.test.ts',
   'packages/core/src/agents/wire/AgentServerGroup.cassette.test.ts',
   'packages/core/src/agents/wire/AgentServerGroup.eras.test.ts',
@@ -45,8 +53,10 @@ module.exports = [
   'packages/core/src/agents/wire/recordCaptureRecords.test.ts',
   'packages/core/src/cassettes/servers/agentServers.cassette.test.ts',
   'packages/core/src/cassettes/servers/openCassetteTransport.test.ts',
+  'packages/core/src/client/DirectClient.eras.test.ts',
   'packages/core/src/client/DirectClient.exitEvidence.test.ts',
   'packages/core/src/client/DirectClient.failures.test.ts',
+  'packages/core/src/client/DirectClient.inputRounds.test.ts',
   'packages/core/src/client/DirectClient.notifications.test.ts',
   'packages/core/src/client/DirectClient.output.test.ts',
   'packages/core/src/client/DirectClient.redaction.test.ts',
@@ -58,7 +68,12 @@ module.exports = [
   'packages/core/src/client/serverEverything.test.ts',
   'packages/core/src/client/upstreamScenarios.test.ts',
   'packages/core/src/kit/MCPTestKit.run.test.ts',
+  'packages/core/src/proxy/mcpCaptureProxy.backpressure.test.ts',
+  'packages/core/src/proxy/mcpCaptureProxy.budget.test.ts',
+  'packages/core/src/proxy/mcpCaptureProxy.framing.test.ts',
   'packages/core/src/proxy/mcpCaptureProxy.lifecycle.test.ts',
+  'packages/core/src/proxy/mcpCaptureProxy.policy.test.ts',
+  'packages/core/src/proxy/mcpCaptureProxy.redaction.test.ts',
   'packages/core/src/proxy/mcpCaptureProxy.sdk.test.ts',
   'packages/core/src/redaction/commandLineCanaries.test.ts',
   'packages/core/src/store/runProcess.test.ts',
@@ -83,4 +98,6 @@ module.exports = [
   'packages/store-sqlite/src/merge/readOnlyInputs.test.ts',
   'packages/store-sqlite/src/readOnlyLocations.test.ts',
   'packages/store-sqlite/src/storageSize.test.ts',
+  // Starts no process but reads the built viewer bundle (packages/cli/dist/ui/client).
+  'packages/cli/src/report/html/writeHtmlReport.size.test.ts',
 ];
