@@ -1,6 +1,6 @@
 // The project's own tests, in three Jest projects (select with `--selectProjects`):
 // - `unit`: tests beside the code that run in the Jest worker and start no process (its test
-//   environment fails a file that does); `npm run test:quick`, no build needed.
+//   environment fails a file that does); `npm run test:quick` (jest.quick.config.js), no build needed.
 // - `processes`: tests beside the code that start real processes (servers, fake agent CLIs,
 //   proxies, PostgreSQL, tsc, child scripts) or read a built bundle, listed in
 //   e2e/run/processTests.js; they need `npm run build`.
