@@ -1,19 +1,23 @@
-// The project's own tests: unit tests beside the code (run from TypeScript source through
-// ts-jest) and end-to-end tests in e2e/ that spawn the real `jest`/`m3` binaries on fixture
-// projects. Unit tests map workspace packages to their sources; e2e tests run the built `dist`.
-/** @type {import('jest').Config} */
-module.exports = {
+// The project's own tests, in three Jest projects (select with `--selectProjects`):
+// - `unit`: tests beside the code that run in the Jest worker and start no process (its test
+//   environment fails a file that does); `npm run test:quick` (jest.quick.config.js), no build needed.
+// - `processes`: tests beside the code that start real processes (servers, fake agent CLIs,
+//   proxies, PostgreSQL, tsc, child scripts) or read a built bundle, listed in
+//   e2e/run/processTests.js; they need `npm run build`.
+// - `e2e`: e2e/, which spawns the real built `jest`/`m3` binaries on fixture projects.
+// Unit and process tests map workspace packages to their sources (through ts-jest).
+'use strict';
+const processTests = require('./e2e/run/processTests');
+
+/** The folders holding tests beside the code. */
+const CODE_ROOTS = ['packages', 'examples/servers', 'examples/fixtures', 'bench', 'conformance'].map(
+  (folder) => `<rootDir>/${folder}`,
+);
+
+/** What every project shares: packages from source, TypeScript through ts-jest. */
+const fromSource = {
   testEnvironment: 'node',
-  roots: [
-    '<rootDir>/packages',
-    '<rootDir>/examples/servers',
-    '<rootDir>/examples/fixtures',
-    '<rootDir>/e2e',
-    '<rootDir>/bench',
-    '<rootDir>/conformance',
-  ],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/__fixtures__/', '<rootDir>/e2e/fixtures/'],
   modulePathIgnorePatterns: ['<rootDir>/e2e/fixtures/', '/dist/'],
   // Unit tests import sibling packages from source, so a package's tests never wait on a build.
   moduleNameMapper: {
@@ -29,6 +33,40 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
   },
+};
+
+const IGNORED = ['/node_modules/', '/dist/', '/__fixtures__/', '<rootDir>/e2e/fixtures/'];
+
+/** processTests.js entries as a path pattern (a folder matches everything under it). */
+const processPatterns = processTests.map(
+  (path) => `^<rootDir>/${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${path.endsWith('/') ? '' : '$'}`,
+);
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      ...fromSource,
+      displayName: 'unit',
+      // e2e/run holds the run's own machinery (sequencer, environment), unit-tested here.
+      roots: [...CODE_ROOTS, '<rootDir>/e2e/run'],
+      testPathIgnorePatterns: [...IGNORED, ...processPatterns],
+      testEnvironment: '<rootDir>/e2e/run/inProcessEnvironment.js',
+    },
+    {
+      ...fromSource,
+      displayName: 'processes',
+      roots: CODE_ROOTS,
+      testMatch: processTests.map((path) => `<rootDir>/${path}${path.endsWith('/') ? '**/*.test.ts' : ''}`),
+      testPathIgnorePatterns: IGNORED,
+    },
+    {
+      ...fromSource,
+      displayName: 'e2e',
+      roots: ['<rootDir>/e2e'],
+      testPathIgnorePatterns: [...IGNORED, '<rootDir>/e2e/run/'],
+    },
+  ],
   // One shared folder per run (SF_M3_E2E_RUN_DIR): work several files need is done there once.
   globalSetup: '<rootDir>/e2e/run/globalSetup.js',
   globalTeardown: '<rootDir>/e2e/run/globalTeardown.js',

@@ -25,6 +25,12 @@ export class ThrowawayCluster {
   private schemas = 0;
   private shared: Promise<string> | null = null;
 
+  /** Another process's running cluster, from its `description()`: used, never started or stopped here. */
+  static attach(description: ClusterDescription): ThrowawayCluster {
+    const { dir, port, user, password, binDir } = description;
+    return new ThrowawayCluster(dir, port, user, password, binDir);
+  }
+
   private constructor(
     /** The temporary folder: data, socket and log. */
     readonly dir: string,
@@ -95,6 +101,15 @@ export class ThrowawayCluster {
     }
   }
 
+  /**
+   * What another process needs to use this cluster (`attach`) and to stop it (`stopCommand`, run
+   * as is, then remove `dir`). Holds the password: keep it in a private folder.
+   */
+  description(): ClusterDescription {
+    const { dir, port, user, password, binDir } = this;
+    return { dir, port, user, password, binDir, stopCommand: serverUserCommand(...this.stopArgs()) };
+  }
+
   /** The connection URL of `database` (credentials included: treat it as a secret). */
   url(database = 'postgres'): string {
     return `postgres://${this.user}:${this.password}@127.0.0.1:${this.port}/${database}`;
@@ -118,7 +133,8 @@ export class ThrowawayCluster {
    * the template database).
    */
   async createSchema(): Promise<string> {
-    this.shared ??= this.createDatabase('m3_schemas');
+    // Its own shared database: several processes may use one cluster (see runCluster.ts).
+    this.shared ??= this.createDatabase(`m3_schemas_${randomBytes(4).toString('hex')}`);
     const url = await this.shared;
     const name = `m3_${++this.schemas}_${randomBytes(3).toString('hex')}`;
     const client = new Client({ connectionString: url });
@@ -136,21 +152,41 @@ export class ThrowawayCluster {
     if (this.stopped) return;
     this.stopped = true;
     try {
-      await asServerUser(join(this.binDir, 'pg_ctl'), ['-D', join(this.dir, 'data'), '-m', 'immediate', '-w', 'stop']);
+      await asServerUser(...this.stopArgs());
     } finally {
       rmSync(this.dir, { recursive: true, force: true });
     }
   }
+
+  private stopArgs(): [string, string[]] {
+    return [join(this.binDir, 'pg_ctl'), ['-D', join(this.dir, 'data'), '-m', 'immediate', '-w', 'stop']];
+  }
+}
+
+/** A running cluster as another process on the machine can use and stop it (see `description()`). */
+export interface ClusterDescription {
+  dir: string;
+  port: number;
+  user: string;
+  password: string;
+  binDir: string;
+  /** The command line that stops the server (as `nobody` when root started it). */
+  stopCommand: string[];
+}
+
+/** The command line running a server tool, as `nobody` when this process is root. */
+function serverUserCommand(command: string, args: string[]): string[] {
+  const asRoot = process.getuid?.() === 0;
+  return asRoot
+    ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', command, ...args]
+    : [command, ...args];
 }
 
 /** Runs a server tool, as `nobody` when this process is root. */
 async function asServerUser(command: string, args: string[]): Promise<void> {
-  const asRoot = process.getuid?.() === 0;
-  const [file, argv] = asRoot
-    ? ['setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', command, ...args]]
-    : [command, args];
+  const [file, ...argv] = serverUserCommand(command, args);
   try {
-    await run(file, argv, { cwd: tmpdir(), timeout: 120_000 });
+    await run(file!, argv, { cwd: tmpdir(), timeout: 120_000 });
   } catch (error) {
     const { stderr, stdout } = error as { stderr?: string; stdout?: string };
     throw new Error(
