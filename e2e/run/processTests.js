@@ -20,7 +20,7 @@ module.exports = [
   'examples/servers/src/serveV2.test.ts',
   'packages/cli/src/commands/doctorHarnesses.test.ts',
   'packages/cli/src/gates/gates.test.ts',
-  'packages/cli/src/gates/loadJestConfig.test.ts',
+  'packages/cli/src/jest/jestAfterConfig.test.ts',
   'packages/cli/src/ui/shape/runtimeFacts.native.test.ts',
   'packages/core/src/agents/AgentSpec.test.ts',
   'packages/core/src/agents/OpenAIHarness.cassette.test.ts',
