@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 
 /** How the runner was asked to serve. */
@@ -47,6 +47,11 @@ function sendJsonRpcError(res: ServerResponse, status: number, message: string):
  * opens a session with its own server instance; later requests carry `mcp-session-id`.
  */
 export async function serveHttp(factory: () => McpServer, port: number): Promise<HttpEndpoint> {
+  // Loaded here, not at import: a server binary in stdio mode never needs it (~50 ms per start).
+  const { StreamableHTTPServerTransport: HttpTransport } =
+    require('@modelcontextprotocol/sdk/server/streamableHttp.js') as {
+      StreamableHTTPServerTransport: typeof StreamableHTTPServerTransport;
+    };
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -79,7 +84,7 @@ export async function serveHttp(factory: () => McpServer, port: number): Promise
       return;
     }
     const server = factory();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: StreamableHTTPServerTransport = new HttpTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server });
@@ -140,7 +145,10 @@ export async function runServer(
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
     process.stdin.once('end', stop);
-    await server.connect(new StdioServerTransport());
+    const { StdioServerTransport: StdioTransport } = require('@modelcontextprotocol/sdk/server/stdio.js') as {
+      StdioServerTransport: typeof StdioServerTransport;
+    };
+    await server.connect(new StdioTransport());
     return;
   }
   const endpoint = await serveHttp(factory, mode.port);

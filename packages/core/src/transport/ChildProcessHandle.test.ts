@@ -62,20 +62,19 @@ describe('ChildProcessHandle', () => {
   });
 
   it('finds descendants through the process table', async () => {
+    // The child says `ready` once its own child runs (its stdout is piped up through the child).
+    const grandchild = "process.stdout.write('ready'); setInterval(() => {}, 1000)";
     const child = spawn(
       process.execPath,
       [
         '-e',
-        "require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); setInterval(() => {}, 1000)",
+        `const g = require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}], { stdio: ['ignore', 'pipe', 'ignore'] }); g.stdout.once('data', () => process.stdout.write('ready')); setInterval(() => {}, 1000)`,
       ],
-      { stdio: 'ignore' },
+      { stdio: ['ignore', 'pipe', 'ignore'] },
     );
     const pid = child.pid as number;
-    let found: number[] = [];
-    for (let i = 0; i < 100 && found.length === 0; i += 1) {
-      await new Promise((r) => setTimeout(r, 20));
-      found = descendantsOf(pid);
-    }
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    const found = descendantsOf(pid);
     expect(found).toHaveLength(1);
     const handle = new ChildProcessHandle({
       pid,

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /** One row of the process table. */
 interface ProcessRow {
@@ -45,16 +45,58 @@ function processTable(): ProcessRow[] {
   return rows;
 }
 
-/** Every living descendant of `pid` (children, grandchildren, ...); best effort, never throws. */
-export function descendantsOf(pid: number): number[] {
-  let table: ProcessRow[];
+/**
+ * The children of `pid` from `/proc/<pid>/task/<tid>/children` (Linux): one small read per thread
+ * instead of the whole process table. `[]` once the process is gone; `undefined` when the kernel
+ * does not offer the file (built without CONFIG_PROC_CHILDREN), so the caller scans the table.
+ */
+function procChildren(pid: number): number[] | undefined {
+  let tasks: string[];
   try {
-    table = processTable();
+    tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return [];
+    return []; // the process ended: no children to find
   }
+  const children: number[] = [];
+  for (const tid of tasks) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && existsSync(`/proc/${pid}/task/${tid}`))
+        return undefined;
+      continue; // the thread ended while we were reading
+    }
+    for (const child of text.split(' ')) if (child !== '' && child !== '\n') children.push(Number(child));
+  }
+  return children;
+}
+
+/** Descendants of `pid` by walking `/proc/<pid>/task/<tid>/children`; `undefined` without that file. */
+function descendantsFromProc(pid: number): number[] | undefined {
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const children = procChildren(queue.shift() as number);
+    if (children === undefined) return undefined;
+    for (const child of children) {
+      if (!found.includes(child)) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Descendants of `pid` from the whole process table (by parent pid): the fallback of
+ * `descendantsOf`, exported so its test can check both ways agree.
+ * @throws when the process table cannot be read
+ */
+export function descendantsFromTable(pid: number): number[] {
   const children = new Map<number, number[]>();
-  for (const { pid: child, ppid: parent } of table) {
+  for (const { pid: child, ppid: parent } of processTable()) {
     const list = children.get(parent) ?? [];
     list.push(child);
     children.set(parent, list);
@@ -71,6 +113,23 @@ export function descendantsOf(pid: number): number[] {
     }
   }
   return found;
+}
+
+/**
+ * Every living descendant of `pid` (children, grandchildren, ...); best effort, never throws. On
+ * Linux it walks the `children` files of `pid` and its descendants; elsewhere (or on a kernel
+ * without them) it scans the process table (`/proc/<pid>/stat` or `ps`).
+ */
+export function descendantsOf(pid: number): number[] {
+  try {
+    if (process.platform === 'linux') {
+      const walked = descendantsFromProc(pid);
+      if (walked !== undefined) return walked;
+    }
+    return descendantsFromTable(pid);
+  } catch {
+    return [];
+  }
 }
 
 /** True while a process with this pid exists (zombies count as gone on Linux). */

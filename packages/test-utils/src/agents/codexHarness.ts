@@ -1,7 +1,8 @@
 // Helpers for the codex harness tests: the protocol fixture, the example server, a kit agent.
 import { join } from 'node:path';
-import { exampleServerBin } from '@sf-m3/example-servers';
+import { createExampleServer, exampleServerBin } from '@sf-m3/example-servers';
 import type { MCPTestKit } from '../../../core/src/kit/MCPTestKit';
+import { InProcessServer } from '../../../core/src/servers/InProcessServer';
 import { StdioServer } from '../../../core/src/servers/StdioServer';
 import type { TraceEvent } from '../../../core/src/trace/Event';
 import type { TraceView } from '../../../core/src/trace/TraceView';
@@ -14,6 +15,14 @@ export const FAKE_CODEX = join(__dirname, '../../../core/src/agents/codex/__fixt
 export const NO_MODEL_URL = 'http://127.0.0.1:9/v1';
 
 export const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
+
+/**
+ * The example server in the test process, named `example`: no server or capture-proxy process is
+ * started (its calls go through the loopback capture proxy). For cases about the CLI's own stream
+ * (usage, reasoning, failed turns), where a stdio server's two processes would only cost time.
+ */
+export const inProcessExample = (): InProcessServer =>
+  new InProcessServer({ name: 'example', factory: createExampleServer });
 
 /** A `codex` agent of `kit` running the fixture (extra selection fields override). */
 export function fakeCodexAgent(kit: MCPTestKit, extra: Record<string, unknown> = {}) {

@@ -9,6 +9,7 @@ import {
   agentPidOf,
   alive,
   ensureBuilt,
+  inProcessExample,
   livePidsOf,
   pidsOnceSeen,
   tracedPids,
@@ -193,14 +194,17 @@ describe('acp harness lifecycle', () => {
   });
 
   it('refuses fs requests unless the selection has a fileSystem handler', async () => {
-    const refused = await agent(agentManifests.permission).run('read file /etc/hostname', { servers: [example] });
+    // About the fs handler, not the server: the example server runs in process (no server processes).
+    const refused = await agent(agentManifests.permission).run('read file /etc/hostname', {
+      servers: [inProcessExample()],
+    });
     expect(refused.snapshot.outcome).toBe('completed');
     expect(refused.turns[0]?.response?.text).toMatch(/^read \/etc\/hostname failed: .*fileSystem: \{ readTextFile \}/);
 
     const reads: string[] = [];
     const served = await agent(agentManifests.permission, {
       fileSystem: { readTextFile: (path: string) => (reads.push(path), 'from the test') },
-    }).run('read file /virtual/notes.txt', { servers: [example] });
+    }).run('read file /virtual/notes.txt', { servers: [inProcessExample()] });
     expect(served.turns[0]?.response?.text).toBe('read /virtual/notes.txt: from the test');
     expect(reads).toEqual(['/virtual/notes.txt']);
   });

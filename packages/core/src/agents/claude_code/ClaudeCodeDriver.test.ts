@@ -7,7 +7,7 @@ import { createExampleServer, exampleServerBin } from '@sf-m3/example-servers';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { InProcessServer } from '../../servers/InProcessServer';
 import { StdioServer } from '../../servers/StdioServer';
-import { alive, ensureBuilt, tracedPids } from '@sf-m3/test-utils/agents';
+import { alive, ensureBuilt, inProcessExample, tracedPids } from '@sf-m3/test-utils/agents';
 import { fakeClaudeAgent } from '@sf-m3/test-utils/agents';
 
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
@@ -120,7 +120,7 @@ describe('claude_code harness (stream-json fixture)', () => {
   });
 
   it('records thinking as visible reasoning and redacted_thinking as encrypted, without signatures', async () => {
-    const result = await fakeClaudeAgent(kit).run('[think] hello', { servers: [example] });
+    const result = await fakeClaudeAgent(kit).run('[think] hello', { servers: [inProcessExample()] });
 
     expect(result.snapshot.outcome).toBe('completed');
     expect(result.traceView.reasoning.map((r) => r.content.state)).toEqual(['observed', 'encrypted']);
@@ -132,7 +132,7 @@ describe('claude_code harness (stream-json fixture)', () => {
 
   it('a result without usage leaves usage unobserved', async () => {
     const agent = fakeClaudeAgent(kit, { env: { FAKE_CLAUDE_NO_USAGE: '1' } });
-    const result = await agent.run('hello', { servers: [example] });
+    const result = await agent.run('hello', { servers: [inProcessExample()] });
 
     expect(result.snapshot.outcome).toBe('completed');
     expect(result.traceView.summary.usage.state).not.toBe('observed');
@@ -140,7 +140,7 @@ describe('claude_code harness (stream-json fixture)', () => {
   });
 
   it('an is_error result fails the turn with claude_code_turn_failed', async () => {
-    const result = await fakeClaudeAgent(kit).run('[api-error]', { servers: [example] });
+    const result = await fakeClaudeAgent(kit).run('[api-error]', { servers: [inProcessExample()] });
 
     expect(result.snapshot.outcome).toBe('failed');
     expect(result.error?.code).toBe('claude_code_turn_failed');

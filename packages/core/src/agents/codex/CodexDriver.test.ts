@@ -8,6 +8,7 @@ import {
   example,
   fakeCodexAgent,
   harnessFrames,
+  inProcessExample,
   livePidsOf,
   providerEvents,
   tracedPids,
@@ -108,7 +109,7 @@ describe('the codex harness with the fake-codex protocol fixture', () => {
 
   it('says usage is not emitted when Codex sends no token usage', async () => {
     const result = await fakeCodexAgent(kit, { env: { FAKE_CODEX_NO_USAGE: '1' } }).run('say: hi', {
-      servers: [example],
+      servers: [inProcessExample()],
       timeoutMs: 30_000,
     });
     expect(result.turns[0]?.response?.text).toBe('hi');
@@ -158,7 +159,7 @@ describe('the codex harness with the fake-codex protocol fixture', () => {
   });
 
   it('records hidden reasoning as provider_hidden, and a failed turn with Codex message', async () => {
-    const session = await fakeCodexAgent(kit).session({ servers: [example], timeoutMs: 30_000 });
+    const session = await fakeCodexAgent(kit).session({ servers: [inProcessExample()], timeoutMs: 30_000 });
     const failed = await session.send('hidden-reasoning\nfail: the model endpoint refused the request');
     const after = await session.send('say: still here');
     const result = await session.close();

@@ -4,7 +4,7 @@ import { createExampleServer, exampleServerBin as exampleBin } from '@sf-m3/exam
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { InProcessServer } from '../../servers/InProcessServer';
 import { StdioServer } from '../../servers/StdioServer';
-import { agentPidOf, alive, ensureBuilt, livePidsOf, tracedPids } from '@sf-m3/test-utils/agents';
+import { agentPidOf, alive, ensureBuilt, inProcessExample, livePidsOf, tracedPids } from '@sf-m3/test-utils/agents';
 
 const FAKE_OPENCODE = join(__dirname, '__fixtures__', 'fake-opencode.js');
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleBin] });
@@ -175,14 +175,14 @@ describe('the opencode harness with the fake-opencode fixture', () => {
 
   it('reports usage as not emitted when OpenCode gives no tokens or cost', async () => {
     const result = await agent({ env: { FAKE_OPENCODE_NO_USAGE: '1' } }).run(script({ calls: [quote(2, 'local')] }), {
-      servers: [example],
+      servers: [inProcessExample()],
     });
     expect(result.snapshot.outcome).toBe('completed');
     expect(result.traceView.summary.usage.state).toBe('not_emitted');
   });
 
   it('fails a turn OpenCode ends with info.error, and keeps the session for the next turn', async () => {
-    const session = await agent().session({ servers: [example], timeoutMs: 30_000 });
+    const session = await agent().session({ servers: [inProcessExample()], timeoutMs: 30_000 });
     const failed = await session.send(script({ error: 'APIError' }));
     const next = await session.send('hello');
     const result = await session.close();

@@ -8,6 +8,7 @@ import { InProcessServer } from '../../servers/InProcessServer';
 import { StdioServer } from '../../servers/StdioServer';
 import { PI_TOOL_CALL_META_KEY } from './extension/piBridgeConfig';
 import { alive, ensureBuilt, FAKE_PI, livePidsOf, tracedPids } from './piHarness.testkit';
+import { inProcessExample } from '@sf-m3/test-utils/agents';
 
 const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
 const quote = (kg: number, zone: string) =>
@@ -139,7 +140,10 @@ describe('the pi harness with the protocol fixture', () => {
   });
 
   it('records no usage when Pi reports none', async () => {
-    const session = await pi({ env: { FAKE_PI_NO_USAGE: '1' } }).session({ servers: [example], timeoutMs: 30_000 });
+    const session = await pi({ env: { FAKE_PI_NO_USAGE: '1' } }).session({
+      servers: [inProcessExample()],
+      timeoutMs: 30_000,
+    });
     await session.send('hello');
     const result = await session.close();
     expect(result.traceView.summary.usage.state).toBe('not_emitted');

@@ -13,7 +13,7 @@ import { HTTPServer } from '../../servers/HTTPServer';
 import { InProcessServer } from '../../servers/InProcessServer';
 import type { ServerDefinition } from '../../servers/ServerDefinition';
 import { isAlive } from '../../transport/processTree';
-import { connectAsAgent, reportToolCall, setupGroup } from './wire.testkit';
+import { connectAsAgent, eventRecorded, reportToolCall, setupGroup } from './wire.testkit';
 
 let exampleHttp: { child: ChildProcess; url: string };
 beforeAll(async () => {
@@ -198,9 +198,7 @@ describe('HTTP reverse proxy details', () => {
       () => 'answered',
       () => 'failed',
     );
-    while (!recorder.events.some((e) => e.kind === 'tool.call_requested')) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await eventRecorded(recorder, (e) => e.kind === 'tool.call_requested');
     await group.close();
     // The SDK client may retry a lost SSE stream for a while; closing it ends the call at once.
     await client.close();

@@ -7,7 +7,14 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { secretFromEnv } from '../../redaction/SecretRef';
 import { StdioServer } from '../../servers/StdioServer';
 import { isAlive } from '../../transport/processTree';
-import { connectAsAgent, exampleServerBin, finishedCapture, reportToolCall, setupGroup } from './wire.testkit';
+import {
+  connectAsAgent,
+  eventRecorded,
+  exampleServerBin,
+  finishedCapture,
+  reportToolCall,
+  setupGroup,
+} from './wire.testkit';
 
 const SECRET = 'wire-stdio-secret-7f3a9c1e';
 process.env.SF_M3_WIRE_TEST_TOKEN = SECRET;
@@ -138,9 +145,7 @@ describe('AgentServerGroup over a stdio server', () => {
     const client = await connectAsAgent(descriptor!);
     try {
       await client.callTool({ name: 'shipping_quote', arguments: { weight_kg: 1, zone: 'local' } });
-      const recorded = () =>
-        recorder.events.some((e) => e.kind === 'tool.result_received' && e.origin === 'wire_observed');
-      while (!recorded()) await new Promise((resolve) => setTimeout(resolve, 10));
+      await eventRecorded(recorder, (e) => e.kind === 'tool.result_received' && e.origin === 'wire_observed');
       expect(recorder.events.some((e) => e.kind === 'process.started')).toBe(true);
     } finally {
       await client.close();

@@ -1,6 +1,7 @@
 // Test helpers for the agent capture layer: an execution recorder, a group over real servers, and
 // a real MCP client that uses a descriptor the way an agent would.
-import { join } from 'node:path';
+import { watch } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -11,6 +12,7 @@ import { normalizeToolPolicy } from '../../proxy/toolPolicy';
 import { Redactor } from '../../redaction/Redactor';
 import type { ServerDefinition } from '../../servers/ServerDefinition';
 import { TraceRecorder } from '../../trace/TraceRecorder';
+import type { TraceEvent } from '../../trace/Event';
 import type { TraceResult } from '../../trace/TraceResult';
 import { AgentServerGroup, type AgentMcpServerDescriptor } from './AgentServerGroup';
 
@@ -93,14 +95,35 @@ export function reportToolCall(
 
 /**
  * Reads a capture file once the proxy has finished it (its `end` record is there): for tests
- * that check the whole capture, including the exit and end records written at shutdown.
+ * that check the whole capture, including the exit and end records written at shutdown. Reads it
+ * again on each change to its folder (no polling).
  */
 export async function finishedCapture(path: string): Promise<CaptureFile> {
-  for (;;) {
-    const capture = await CaptureFile.readAll(path);
-    if (capture.end !== undefined) return capture;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  let changed: () => void = () => undefined;
+  const watcher = watch(dirname(path), () => changed());
+  try {
+    for (;;) {
+      const next = new Promise<void>((resolve) => (changed = resolve));
+      const capture = await CaptureFile.readAll(path);
+      if (capture.end !== undefined) return capture;
+      await next;
+    }
+  } finally {
+    watcher.close();
   }
+}
+
+/** Resolves with the first event of `recorder` (already recorded or still to come) that matches. */
+export function eventRecorded(recorder: TraceRecorder, matches: (event: TraceEvent) => boolean): Promise<TraceEvent> {
+  const seen = recorder.events.find(matches);
+  if (seen !== undefined) return Promise.resolve(seen);
+  return new Promise((resolve) => {
+    const stop = recorder.subscribe((event) => {
+      if (!matches(event)) return;
+      stop();
+      resolve(event);
+    });
+  });
 }
 
 /** Which era an agent's MCP client speaks: 2026-07-28 only (pinned) or the 2025 handshake only. */

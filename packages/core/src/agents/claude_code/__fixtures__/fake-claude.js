@@ -22,11 +22,21 @@
 const { createHash, randomUUID } = require('node:crypto');
 const { readFileSync, writeFileSync } = require('node:fs');
 const readline = require('node:readline');
-const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
-const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { postModel } = require('../../native/__fixtures__/modelHttp');
 const { readMessagesStream } = require('../../native/__fixtures__/messagesStream');
+// The MCP SDK client, required on first use: a run loads only the transport its servers use (and
+// none of the SDK without servers).
+const sdk = {
+  get Client() {
+    return require('@modelcontextprotocol/sdk/client/index.js').Client;
+  },
+  get StdioClientTransport() {
+    return require('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
+  },
+  get StreamableHTTPClientTransport() {
+    return require('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
+  },
+};
 
 const VERSION = '2.1.44';
 const MODEL = 'claude-sonnet-4-5-20250929';
@@ -74,9 +84,9 @@ async function connectAll() {
     if (connected.has(name)) continue;
     const transport =
       cfg.type === 'http'
-        ? new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers ?? {} } })
-        : new StdioClientTransport({ command: cfg.command, args: cfg.args ?? [], env: cfg.env, stderr: 'ignore' });
-    const client = new Client({ name: 'claude-code', version: VERSION }, { capabilities: { roots: {} } });
+        ? new sdk.StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers ?? {} } })
+        : new sdk.StdioClientTransport({ command: cfg.command, args: cfg.args ?? [], env: cfg.env, stderr: 'ignore' });
+    const client = new sdk.Client({ name: 'claude-code', version: VERSION }, { capabilities: { roots: {} } });
     try {
       await client.connect(transport);
       const { tools } = await client.listTools();

@@ -3,9 +3,19 @@
 // SDK (client codex-mcp-client), reports their startup, offers only `enabled_tools`, asks approval
 // when told to, and calls tools with `_meta.callId` = the mcpToolCall item id.
 const { randomUUID } = require('node:crypto');
-const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
-const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+// The MCP SDK client, required on first use: a run loads only the transport its servers use (and
+// none of the SDK without servers).
+const sdk = {
+  get Client() {
+    return require('@modelcontextprotocol/sdk/client/index.js').Client;
+  },
+  get StdioClientTransport() {
+    return require('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
+  },
+  get StreamableHTTPClientTransport() {
+    return require('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
+  },
+};
 
 const now = () => Date.now();
 
@@ -32,16 +42,16 @@ class FakeCodexMcp {
       try {
         const transport =
           entry.url !== undefined
-            ? new StreamableHTTPClientTransport(new URL(entry.url), {
+            ? new sdk.StreamableHTTPClientTransport(new URL(entry.url), {
                 requestInit: { headers: entry.http_headers ?? {} },
               })
-            : new StdioClientTransport({
+            : new sdk.StdioClientTransport({
                 command: entry.command,
                 args: entry.args ?? [],
                 env: { ...process.env, ...(entry.env ?? {}) },
                 stderr: 'ignore',
               });
-        const client = new Client({ name: 'codex-mcp-client', title: 'Codex', version: version });
+        const client = new sdk.Client({ name: 'codex-mcp-client', title: 'Codex', version: version });
         await client.connect(transport);
         const definitions = (await client.listTools()).tools;
         const listed = definitions.map((t) => t.name);

@@ -24,12 +24,22 @@
 const { createServer } = require('node:http');
 const { readFileSync } = require('node:fs');
 const { randomBytes } = require('node:crypto');
-const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
-const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
 const { postModel } = require('../../native/__fixtures__/modelHttp');
 const { readChatCompletionsStream } = require('../../native/__fixtures__/chatCompletionsStream');
+// The MCP SDK client, required on first use: a run loads only the transport its servers use (and
+// none of the SDK without servers).
+const sdk = {
+  get Client() {
+    return require('@modelcontextprotocol/sdk/client/index.js').Client;
+  },
+  get StdioClientTransport() {
+    return require('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
+  },
+  get StreamableHTTPClientTransport() {
+    return require('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
+  },
+};
 
 const VERSION = '1.18.33-fake';
 const env = process.env;
@@ -64,14 +74,14 @@ function enabled(name) {
 async function connect(name, entry) {
   const transport =
     entry.type === 'remote'
-      ? new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers ?? {} } })
-      : new StdioClientTransport({
+      ? new sdk.StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers ?? {} } })
+      : new sdk.StdioClientTransport({
           command: entry.command[0],
           args: entry.command.slice(1),
           env: { ...env, ...(entry.environment ?? {}) },
           stderr: 'ignore',
         });
-  const client = new Client({ name: 'opencode', version: VERSION }, { capabilities: {} });
+  const client = new sdk.Client({ name: 'opencode', version: VERSION }, { capabilities: {} });
   await client.connect(transport);
   const { tools } = await client.listTools();
   return { name, client, tools: tools.map((t) => t.name), definitions: tools };
