@@ -90,6 +90,7 @@ module.exports = [
   'packages/core/src/transport/openHttpTransport.test.ts',
   'packages/core/src/transport/openStdioTransport.flood.test.ts',
   'packages/core/src/transport/openStdioTransport.test.ts',
+  'packages/core/src/transport/processTree.test.ts',
   'packages/jest-environment/src/describeM3Fuzz.test.ts',
   'packages/matchers/src/toPassToolLint.thirdParty.test.ts',
   'packages/matchers/src/types.test.ts',
