@@ -4,8 +4,10 @@
 // ts-jest with isolatedModules, which only transpiles, and does not run the example suites at all,
 // so without this a type error in any of them would pass `npm test` unnoticed. The package sources
 // these projects reach (relative imports of unit tests, the fixtures' `paths` to core's sources) are
-// type-checked by the build (`tsc -b`, before Jest in `npm test`), so here only their syntax is:
-// `--skip-built-by tsconfig.json` (checking them twice was a quarter of its CPU time).
+// type-checked by the build (`tsc -b`, before Jest in `npm test`): tsconfig.test.json and
+// examples/fixtures/tsconfig.json reference those projects, so TypeScript reads their built
+// declarations (dist/*.d.ts) in place of their sources instead of inferring every type again, and
+// `--skip-built-by tsconfig.json` gives any built source still reached only a syntax check.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureBuilt, repoRoot } from './cli.testkit';

@@ -3,7 +3,7 @@
 // name, `"types": ["jest", "sf-m3/globals"]`, a TypeScript test, `npx m3 test` (the linked bin).
 // Its jest.config.js keeps its own testMatch, setupFilesAfterEnv, transform and reporter.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecutionStore } from '@sf-m3/core';
 import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
@@ -61,9 +61,11 @@ describe('a user project with preset: sf-m3 installed from this repository', () 
     expect(result.status).toBe(0);
   });
 
+  // This run, under an explicit --run-id, is also the baseline of the next test (one `m3 test` fewer).
   test('npx m3 test runs the README test; the project’s testMatch, setup file, transform and reporter keep working; describe.m3.only focuses', async () => {
-    const run = npxM3(folder, ['test']);
+    const run = npxM3(folder, ['test', '--run-id', 'user-first']);
     const output = `${run.stdout}\n${run.stderr}`;
+    expect(run.stdout).toContain('m3 run user-first  (saved to .m3/executions.sqlite)');
     expect(output).toContain('Tests:       1 skipped, 5 passed, 6 total');
     expect(run.stdout).toContain('attempts    5 passed, 0 failed, 1 skipped, 0 todo\n');
     expect(run.stdout).toMatch(/verdict {5}passed\n$/);
@@ -113,21 +115,27 @@ describe('a user project with preset: sf-m3 installed from this repository', () 
     expect(readFeedback(folder, runId).summary.verdict).toBe('passed');
   });
 
+  // The history the previous test saved, moved to another database by the user; the run there
+  // compares against its run by id.
   test('--results-db and an explicit --baseline RUN_ID write to the named database and compare against that run', async () => {
-    const first = npxM3(folder, ['test', '--results-db', 'history/m3.sqlite', '--run-id', 'user-first']);
-    expect(first.status).toBe(0);
-    expect(first.stdout).toContain('m3 run user-first  (saved to history/m3.sqlite)');
+    mkdirSync(join(folder, 'history'));
+    copyFileSync(join(folder, '.m3', 'executions.sqlite'), join(folder, 'history', 'm3.sqlite'));
 
     const second = npxM3(folder, ['test', '--results-db', 'history/m3.sqlite', '--baseline', 'user-first', '--json']);
     expect(second.status).toBe(0);
     const summary = JSON.parse(second.stdout);
     expect(summary).toMatchObject({
       verdict: 'passed',
+      resultsDb: 'history/m3.sqlite',
       baseline: { baselineRunId: 'user-first', regressedTests: [], regressedEvaluators: [] },
     });
     const runs = await withStore(join(folder, 'history', 'm3.sqlite'), (store) => store.listRuns());
     expect(runs.map((r) => r.runId)).toContain('user-first');
+    expect(runs.map((r) => r.runId)).toContain(summary.runId);
     expect(runs).toHaveLength(2);
+    // Only the named database got the run.
+    const defaultRuns = await withStore(join(folder, '.m3', 'executions.sqlite'), (store) => store.listRuns());
+    expect(defaultRuns.map((r) => r.runId)).toEqual(['user-first']);
     expect(existsSync(join(folder, '.m3', 'reports', 'user-first', 'feedback.json'))).toBe(true);
   });
 });

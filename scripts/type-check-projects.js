@@ -22,9 +22,24 @@ const SOURCE_FILE_OPTIONS = ts.optionDeclarations.filter((o) => o.affectsSourceF
 /** Parsed source files shared by every project of this process, by options key and file name. */
 const sharedSourceFiles = new Map();
 
+/**
+ * The options whose default follows from others, by the value they take in effect: a tsconfig that
+ * writes `moduleResolution: node10` next to `module: commonjs` parses its files as one that leaves it
+ * out (TypeScript's own functions for these settings; the raw value where one is missing).
+ */
+const EFFECTIVE_OPTIONS = {
+  target: ts.getEmitScriptTarget,
+  module: ts.getEmitModuleKind,
+  moduleResolution: ts.getEmitModuleResolutionKind,
+  moduleDetection: ts.getEmitModuleDetectionKind,
+};
+
 /** The key of the options that change a parsed file, so files are only shared where they are equal. */
 function sourceFileKey(options, languageVersionOrOptions) {
-  const settings = SOURCE_FILE_OPTIONS.map((o) => options[o.name]);
+  const settings = SOURCE_FILE_OPTIONS.map((o) => {
+    const effective = EFFECTIVE_OPTIONS[o.name];
+    return typeof effective === 'function' ? effective(options) : options[o.name];
+  });
   const fileOptions =
     typeof languageVersionOrOptions === 'object'
       ? [languageVersionOrOptions.languageVersion, languageVersionOrOptions.impliedNodeFormat]

@@ -1,7 +1,8 @@
 // @sf-m3/store-postgres the way a user gets it: its tarball installed into a copy of the install
 // test's project with the command of its README's Setup (after the quick start, so that one install
-// of sf-m3 and sqlite3 serves both), then `m3 test`, `m3 runs` and `m3 report` there against a real
-// throwaway PostgreSQL cluster, through a URL whose password must never be printed or saved.
+// of sf-m3 and sqlite3 serves both), then `m3 test`, `m3 runs` and `m3 report` (its installed bin)
+// there against a real throwaway PostgreSQL cluster, through a URL whose password must never be
+// printed or saved.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { clusterForTests } from '@sf-m3/test-utils/postgres';
@@ -9,7 +10,7 @@ import { STORE_POSTGRES, type InstalledProject } from './installedProject';
 import { sourceMappedFiles } from './packTarballs';
 import { brokenInstalledLinks } from './shippedLinks';
 import { installCommand, normalizeRunIds, SETUP_HEADING } from './readmeQuickStart';
-import { installArguments, npxIn, output, run, type CommandResult } from './userProject';
+import { installArguments, output, run, type CommandResult } from './userProject';
 
 const MINUTE = 60_000;
 
@@ -53,9 +54,13 @@ export function storePostgresChecks(repoRoot: string, installed: () => Installed
     let shownUrl: string;
     let testRun: CommandResult;
 
-    /** `npx m3 <args>` in the project; what it prints is kept for the password check. */
+    /**
+     * `m3 <args>` in the project: its installed bin, which `npx m3` runs, called directly (npx's own
+     * start-up is more CPU than an `m3 runs`); what it prints is kept for the password check.
+     */
     async function m3(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
-      const result = await npxIn(installed().project, ['m3', ...args], 5 * MINUTE, env);
+      const { project } = installed();
+      const result = await run(project, join(project, 'node_modules', '.bin', 'm3'), args, 5 * MINUTE, env);
       printed.push(output(result));
       return result;
     }

@@ -4,7 +4,9 @@ import * as path from 'node:path';
 /**
  * Type test: the matcher declarations compile for `@types/jest` globals and for `@jest/globals`
  * imports, and wrong arguments are rejected (`// @ts-expect-error` lines in the fixtures fail the
- * compile if they stop being errors).
+ * compile if they stop being errors). The fixtures' tsconfigs reference the matchers and core
+ * projects, so the check reads their built declarations (dist/*.d.ts, what a user's compiler
+ * sees; `tsc -b` builds them before Jest) instead of re-inferring their sources.
  */
 const FIXTURES = path.join(__dirname, '__fixtures__', 'types');
 /**

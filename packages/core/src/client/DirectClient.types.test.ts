@@ -6,6 +6,8 @@ import * as path from 'node:path';
  * `client.finalTrace` directly, so under strict TypeScript they must not be typed `| undefined`
  * (reading one too early throws `ClientNotReady` at run time instead; see the lifecycle tests);
  * and `callTool<T>()` types `structuredContent` as `T | undefined` (contract §16, callToolTypes.ts).
+ * The fixture's tsconfig references the core project, so the check reads core's built declarations
+ * (dist/*.d.ts, what a user's compiler sees; `tsc -b` builds them before Jest), not its sources.
  */
 const FIXTURE = path.join(__dirname, '__fixtures__', 'types', 'tsconfig.json');
 /**
