@@ -48,6 +48,38 @@ describe('ReportingReadBuffer', () => {
     expect(seen.at(-1)).toEqual({ kind: 'non_json', text: 'partial line', bytes: 13 });
   });
 
+  it('reads lines split anywhere across chunks: a CRLF, a UTF-8 character and a newline at a chunk start', () => {
+    const seen: UnreadableLine[] = [];
+    const buffer = new ReportingReadBuffer((line) => seen.push(line));
+    const bytes = Buffer.from(`${message(1)}caf\u00e9 au lait\r\n${message(2)}${message(3)}`);
+    // One byte per chunk puts every boundary, including inside "é" and between \r and \n, at a split.
+    const read: unknown[] = [];
+    for (const byte of bytes) {
+      buffer.append(Buffer.from([byte]));
+      read.push(...readAll(buffer));
+    }
+    expect(read).toEqual([1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, result: {} })));
+    expect(seen).toEqual([{ kind: 'non_json', text: 'caf\u00e9 au lait', bytes: 15 }]);
+  });
+
+  it('joins a long line once, when its newline arrives, not on every chunk', () => {
+    const concat = jest.spyOn(Buffer, 'concat');
+    try {
+      const buffer = new ReportingReadBuffer(() => undefined);
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 7, result: { text: 'x'.repeat(64 * 1024 * 40) } });
+      const line = Buffer.from(`${body}\n`);
+      for (let at = 0; at < line.length; at += 64 * 1024) {
+        buffer.append(line.subarray(at, at + 64 * 1024));
+        if (at + 64 * 1024 < line.length) expect(buffer.readMessage()).toBeNull();
+      }
+      expect(buffer.readMessage()).toEqual(JSON.parse(body));
+      expect(buffer.readMessage()).toBeNull();
+      expect(concat).toHaveBeenCalledTimes(1);
+    } finally {
+      concat.mockRestore();
+    }
+  });
+
   it('throws the SDK overflow error past its limit, as the SDK buffer does', () => {
     const ours = new ReportingReadBuffer(() => undefined, 8);
     const sdk = new ReadBuffer({ maxBufferSize: 8 });

@@ -39,7 +39,15 @@ export function wasReported(error: unknown): boolean {
  * (rate-limited), and its error is marked (`wasReported`) so it is not recorded twice.
  */
 export class ReportingReadBuffer {
-  private buffer: Buffer | undefined;
+  /**
+   * The unread bytes, as the chunks arrived: a long line is joined once, when its newline comes,
+   * not on every chunk (the SDK buffer's concat per chunk copies a 10 MiB line ~80 times over).
+   */
+  private chunks: Buffer[] = [];
+  /** Bytes in `chunks`. */
+  private length = 0;
+  /** Leading bytes of `chunks` already searched and known to hold no newline. */
+  private searched = 0;
 
   constructor(
     private readonly onUnreadable: (line: UnreadableLine) => void,
@@ -48,12 +56,13 @@ export class ReportingReadBuffer {
 
   /** Appends a chunk of stdout; throws the SDK's overflow error past the buffer limit. */
   append(chunk: Buffer): void {
-    const size = (this.buffer?.length ?? 0) + chunk.length;
+    const size = this.length + chunk.length;
     if (size > this.maxBufferSize) {
       this.clear();
       throw new Error(`ReadBuffer exceeded maximum size of ${this.maxBufferSize} bytes`);
     }
-    this.buffer = this.buffer === undefined ? chunk : Buffer.concat([this.buffer, chunk]);
+    this.chunks.push(chunk);
+    this.length = size;
   }
 
   /**
@@ -61,11 +70,11 @@ export class ReportingReadBuffer {
    * then its parse error thrown (the SDK transport passes it to `onerror` and reads on).
    */
   readMessage(): JSONRPCMessage | null {
-    while (this.buffer !== undefined) {
-      const index = this.buffer.indexOf('\n');
+    for (;;) {
+      const index = this.newlineIndex();
       if (index === -1) return null;
-      const text = this.buffer.toString('utf8', 0, index).replace(/\r$/, '');
-      this.buffer = this.buffer.subarray(index + 1);
+      const line = this.take(index + 1);
+      const text = line.toString('utf8', 0, index).replace(/\r$/, '');
       try {
         return sdkStdio().deserializeMessage(text);
       } catch (error) {
@@ -79,12 +88,41 @@ export class ReportingReadBuffer {
         throw error;
       }
     }
-    return null;
   }
 
   /** Drops whatever is buffered. */
   clear(): void {
-    this.buffer = undefined;
+    this.chunks = [];
+    this.length = 0;
+    this.searched = 0;
+  }
+
+  /** Offset of the first newline in the buffered bytes, or -1; searches each byte once. */
+  private newlineIndex(): number {
+    let offset = 0;
+    for (const chunk of this.chunks) {
+      const end = offset + chunk.length;
+      if (end > this.searched) {
+        const found = chunk.indexOf(0x0a, Math.max(0, this.searched - offset));
+        if (found !== -1) return offset + found;
+      }
+      offset = end;
+    }
+    this.searched = this.length;
+    return -1;
+  }
+
+  /** Removes and returns the first `bytes` buffered bytes, joining only the chunks they span. */
+  private take(bytes: number): Buffer {
+    let spanned = 0;
+    let count = 0;
+    while (spanned < bytes) spanned += this.chunks[count++]!.length;
+    const head = count === 1 ? this.chunks[0]! : Buffer.concat(this.chunks.slice(0, count), spanned);
+    const rest = head.subarray(bytes);
+    this.chunks = rest.length === 0 ? this.chunks.slice(count) : [rest, ...this.chunks.slice(count)];
+    this.length -= bytes;
+    this.searched = 0;
+    return head.subarray(0, bytes);
   }
 }
 
