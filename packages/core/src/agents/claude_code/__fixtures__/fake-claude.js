@@ -24,19 +24,8 @@ const { readFileSync, writeFileSync } = require('node:fs');
 const readline = require('node:readline');
 const { postModel } = require('../../native/__fixtures__/modelHttp');
 const { readMessagesStream } = require('../../native/__fixtures__/messagesStream');
-// The MCP SDK client, required on first use: a run loads only the transport its servers use (and
-// none of the SDK without servers).
-const sdk = {
-  get Client() {
-    return require('@modelcontextprotocol/sdk/client/index.js').Client;
-  },
-  get StdioClientTransport() {
-    return require('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
-  },
-  get StreamableHTTPClientTransport() {
-    return require('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
-  },
-};
+// The MCP SDK client, required on first use.
+const sdk = require('../../native/__fixtures__/lazyMcpClientSdk');
 
 const VERSION = '2.1.44';
 const MODEL = 'claude-sonnet-4-5-20250929';

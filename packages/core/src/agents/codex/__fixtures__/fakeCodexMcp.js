@@ -3,19 +3,8 @@
 // SDK (client codex-mcp-client), reports their startup, offers only `enabled_tools`, asks approval
 // when told to, and calls tools with `_meta.callId` = the mcpToolCall item id.
 const { randomUUID } = require('node:crypto');
-// The MCP SDK client, required on first use: a run loads only the transport its servers use (and
-// none of the SDK without servers).
-const sdk = {
-  get Client() {
-    return require('@modelcontextprotocol/sdk/client/index.js').Client;
-  },
-  get StdioClientTransport() {
-    return require('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
-  },
-  get StreamableHTTPClientTransport() {
-    return require('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
-  },
-};
+// The MCP SDK client, required on first use.
+const sdk = require('../../native/__fixtures__/lazyMcpClientSdk');
 
 const now = () => Date.now();
 

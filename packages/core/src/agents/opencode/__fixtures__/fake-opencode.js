@@ -27,19 +27,8 @@ const { randomBytes } = require('node:crypto');
 
 const { postModel } = require('../../native/__fixtures__/modelHttp');
 const { readChatCompletionsStream } = require('../../native/__fixtures__/chatCompletionsStream');
-// The MCP SDK client, required on first use: a run loads only the transport its servers use (and
-// none of the SDK without servers).
-const sdk = {
-  get Client() {
-    return require('@modelcontextprotocol/sdk/client/index.js').Client;
-  },
-  get StdioClientTransport() {
-    return require('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
-  },
-  get StreamableHTTPClientTransport() {
-    return require('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
-  },
-};
+// The MCP SDK client, required on first use.
+const sdk = require('../../native/__fixtures__/lazyMcpClientSdk');
 
 const VERSION = '1.18.33-fake';
 const env = process.env;
