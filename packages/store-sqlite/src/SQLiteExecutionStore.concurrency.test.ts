@@ -35,7 +35,7 @@ function writer(args: string[]): {
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const done = new Promise<Finished>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
   const lineCount = () => stdout.split('\n').length - 1;
   const committed = (count: number) =>
