@@ -5,7 +5,8 @@
 //   proxies, PostgreSQL, tsc, child scripts) or read a built bundle, listed in
 //   e2e/run/processTests.js; they need `npm run build`.
 // - `e2e`: e2e/, which spawns the real built `jest`/`m3` binaries on fixture projects.
-// Unit and process tests map workspace packages to their sources (through ts-jest).
+// Unit and process tests map workspace packages to their sources (TypeScript through
+// e2e/run/typescriptTransform.js).
 'use strict';
 const processTests = require('./e2e/run/processTests');
 
@@ -14,7 +15,7 @@ const CODE_ROOTS = ['packages', 'examples/servers', 'examples/fixtures', 'bench'
   (folder) => `<rootDir>/${folder}`,
 );
 
-/** What every project shares: packages from source, TypeScript through ts-jest. */
+/** What every project shares: packages from source, TypeScript transpiled by esbuild. */
 const fromSource = {
   testEnvironment: 'node',
   testMatch: ['**/*.test.ts'],
@@ -31,7 +32,7 @@ const fromSource = {
     '^@sf-m3/test-utils/(trace|store|client|agents|postgres)$': '<rootDir>/packages/test-utils/src/$1/index.ts',
   },
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
+    '^.+\\.ts$': '<rootDir>/e2e/run/typescriptTransform.js',
   },
 };
 

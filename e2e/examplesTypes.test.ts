@@ -1,7 +1,7 @@
 // Type test: the example suites (examples/tsconfig.json, against the built `sf-m3` types), the
 // fixture agents' tests (examples/fixtures/tsconfig.json) and the project's own unit and e2e tests
 // (tsconfig.test.json; package builds exclude *.test.ts) compile. `npm test` runs tests through
-// ts-jest with isolatedModules, which only transpiles, and does not run the example suites at all,
+// esbuild (e2e/run/typescriptTransform.js), which only transpiles, and does not run the example suites at all,
 // so without this a type error in any of them would pass `npm test` unnoticed. The package sources
 // these projects reach (relative imports of unit tests, the fixtures' `paths` to core's sources) are
 // type-checked by the build (`tsc -b`, before Jest in `npm test`): tsconfig.test.json and
