@@ -11,6 +11,7 @@ import {
   repoRoot,
   runM3,
   runM3Combined,
+  runM3InProcess,
   withStore,
 } from './cli.testkit';
 
@@ -106,7 +107,9 @@ describe('m3 test on a green project', () => {
     );
   });
 
-  test('m3 runs lists both runs, newest first; m3 report re-prints a saved run with its exit status', () => {
+  // `m3 runs` and the first `m3 report` go through the bin (exit status and output); the other
+  // reports through the compiled CLI's `main` in this process (what the bin runs), costing no child.
+  test('m3 runs lists both runs, newest first; m3 report re-prints a saved run with its exit status', async () => {
     const runs = runM3(['runs'], folder);
     expect(runs.status).toBe(0);
     const [header, ...lines] = runs.stdout.trim().split('\n');
@@ -121,16 +124,16 @@ describe('m3 test on a green project', () => {
     expect(printedRunId(latest.stdout)).toBe(latestId);
     expect(latest.stdout).toContain('verdict     failed');
 
-    const first = runM3(['report', firstId!, '--json'], folder);
+    const first = await runM3InProcess(['report', firstId!, '--json'], folder);
     expect(first.status).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ runId: firstId, verdict: 'passed', jestExit: null });
 
-    const compared = runM3(['report', latestId!, '--baseline', firstId!], folder);
+    const compared = await runM3InProcess(['report', latestId!, '--baseline', firstId!], folder);
     expect(compared.stdout).toContain(`baseline    ${firstId}: 1 regressed`);
   });
 
   // One Jest run checks both --json and --run-id (each Jest run of the fixture costs seconds of CPU).
-  test('--json prints only the summary on stdout and Jest output on stderr; --run-id names the run; reusing it and an unknown --baseline are usage errors', () => {
+  test('--json prints only the summary on stdout and Jest output on stderr; --run-id names the run; reusing it and an unknown --baseline are usage errors', async () => {
     const named = runM3(['test', '--json', '--run-id', 'e2e-named-run'], folder);
     expect(named.status).toBe(0);
     const summary = JSON.parse(named.stdout);
@@ -139,7 +142,7 @@ describe('m3 test on a green project', () => {
     expect(named.stderr).toContain('Tests:');
     expect(summary.runId).toBe('e2e-named-run');
     expect(existsSync(join(folder, '.m3', 'reports', 'e2e-named-run', 'feedback.json'))).toBe(true);
-    expect(printedRunId(runM3(['report', 'e2e-named-run'], folder).stdout)).toBe('e2e-named-run');
+    expect(printedRunId((await runM3InProcess(['report', 'e2e-named-run'], folder)).stdout)).toBe('e2e-named-run');
 
     const again = runM3(['test', '--run-id', 'e2e-named-run'], folder);
     expect(again.status).toBe(2);
@@ -281,25 +284,36 @@ describe('m3 test options reach Jest', () => {
     }
   });
 
-  test.each([
-    [['test', '--trials', '0'], '--trials'],
-    [['test', '--server', 'stdio'], '--server stdio: needs --command'],
-    [['test', '--header', 'A=b'], '--header: must follow --server'],
+  // The first case through the bin (the process's exit status and stderr, and no Jest output in it);
+  // the others through the compiled CLI's `main` in this process (what the bin runs), costing no
+  // child: there, the project's `.m3` left unmade shows Jest never ran (a Jest run of this fixture
+  // saves its results in it), and stdout stays empty.
+  test.each<[string[], string, 'bin' | 'main']>([
+    [['test', '--trials', '0'], '--trials', 'bin'],
+    [['test', '--server', 'stdio'], '--server stdio: needs --command', 'main'],
+    [['test', '--header', 'A=b'], '--header: must follow --server', 'main'],
     // (`--env-file missing.env` cannot be tested here: Node 20 itself rejects a missing `--env-file`
     // anywhere on its command line, script arguments included, exiting 9 before m3 runs — nodejs/node#54232.)
-    [['test', '--execution-timeout', '0'], '--execution-timeout: must be a positive number of seconds'],
-    [['test', '--bail'], "unknown option '--bail'"],
+    [['test', '--execution-timeout', '0'], '--execution-timeout: must be a positive number of seconds', 'main'],
+    [['test', '--bail'], "unknown option '--bail'", 'main'],
     [
       ['test', '--cassettes', 'live'],
       '--cassettes: "live" is not a cassette mode; use one of auto, record, replay, off',
+      'main',
     ],
-  ])('bad flags %j exit 2 before Jest runs', (args, message) => {
+  ])('bad flags %j exit 2 before Jest runs', async (args, message, through) => {
     const folder = copyFixture('cli-env');
     try {
-      const run = runM3(args, folder);
-      expect(run.status).toBe(2);
-      expect(run.stderr).toContain(message);
-      expect(run.stderr).not.toContain('Tests:');
+      if (through === 'bin') {
+        const run = runM3(args, folder);
+        expect(run.status).toBe(2);
+        expect(run.stderr).toContain(message);
+        expect(run.stderr).not.toContain('Tests:');
+      } else {
+        const run = await runM3InProcess(args, folder);
+        expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 2, stdout: '' });
+        expect(run.stderr).toContain(message);
+      }
       expect(existsSync(join(folder, '.m3'))).toBe(false);
     } finally {
       removeFixture(folder);
@@ -308,11 +322,12 @@ describe('m3 test options reach Jest', () => {
 });
 
 describe('m3 --version', () => {
-  test.each([['--version'], ['-V']])('m3 %s prints the sf-m3 version and exits 0, running nothing', (flag) => {
+  // --version through the bin, -V through the compiled CLI's `main` in this process (what the bin runs).
+  test.each([['--version'], ['-V']])('m3 %s prints the sf-m3 version and exits 0, running nothing', async (flag) => {
     const folder = copyFixture('cli-env');
     try {
       const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
-      const run = runM3([flag], folder);
+      const run = flag === '--version' ? runM3([flag], folder) : await runM3InProcess([flag], folder);
       expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
         status: 0,
         stdout: `${version}\n`,

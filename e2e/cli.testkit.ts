@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ExecutionStore } from '@sf-m3/core';
 import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
+import type * as CliMain from '../packages/cli/src/main';
 
 /** The sf-m3 repository root. */
 export const repoRoot = resolve(__dirname, '..');
@@ -116,6 +117,30 @@ export function runM3Async(
       resolvePromise({ status, stdout, stderr, combined: '' });
     });
   });
+}
+
+/**
+ * `m3 <args>` through the compiled CLI's `main` (packages/cli/dist/main.js, what the bin requires
+ * and runs) in this process, with the environment `runM3` gives its child: the exit status and
+ * what it printed, without a child process (a child `m3` costs a quarter second of CPU, loading
+ * the CLI). For commands that start no Jest: a Jest child `main` started would write to this
+ * process's stdio, not to what this returns. Keep at least one bin call per command family.
+ */
+export async function runM3InProcess(
+  args: string[],
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+): Promise<M3Run> {
+  const cli = jest.requireActual<typeof CliMain>(join(repoRoot, 'packages', 'cli', 'dist', 'main.js'));
+  let stdout = '';
+  let stderr = '';
+  const status = await cli.main(args, {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    cwd,
+    env: childEnv(extraEnv),
+  });
+  return { status, stdout, stderr, combined: '' };
 }
 
 /** Runs `m3` with stdout and stderr written to one file, so their order can be checked. */

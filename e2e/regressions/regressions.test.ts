@@ -14,6 +14,7 @@ import {
   removeFixture,
   runM3,
   runM3Async,
+  runM3InProcess,
   type M3Run,
 } from '../cli.testkit';
 
@@ -39,14 +40,16 @@ describe('m3 test --baseline with significance, interface changes and gates', ()
   });
   afterAll(() => removeFixture(folder));
 
-  test('bad gate values and a regression gate without a baseline are usage errors (exit 2) before Jest runs', () => {
+  // The first through the bin (its exit status); the others through the compiled CLI's `main` in this
+  // process (what the bin runs), costing no child. No run is saved by any of them: run 1 finds no baseline.
+  test('bad gate values and a regression gate without a baseline are usage errors (exit 2) before Jest runs', async () => {
     const rate = runM3(['test', '--min-pass-rate', '80'], folder);
     expect(rate.status).toBe(2);
     expect(rate.stderr).toContain('--min-pass-rate: a pass rate is a number from 0 to 1 (0.8 means 80%), not "80"');
-    const noBaseline = runM3(['test', '--fail-on-regression'], folder);
+    const noBaseline = await runM3InProcess(['test', '--fail-on-regression'], folder);
     expect(noBaseline.status).toBe(2);
     expect(noBaseline.stderr).toContain('--fail-on-regression: needs a run to compare with: add --baseline latest');
-    expect(runM3(['test', '--alpha', '1'], folder).status).toBe(2);
+    expect((await runM3InProcess(['test', '--alpha', '1'], folder)).status).toBe(2);
   });
 
   test('run 1: 10/10 with the first catalog', async () => {
@@ -138,7 +141,7 @@ describe('m3 test --baseline with significance, interface changes and gates', ()
     const report = runM3(['report', runIds[2]!], folder);
     expect(report.status).toBe(1);
     expect(report.stdout).toContain('gate failed: no regression against');
-    expect(runM3(['runs'], folder).stdout).toMatch(new RegExp(`${runIds[2]}.*failed`));
+    expect((await runM3InProcess(['runs'], folder)).stdout).toMatch(new RegExp(`${runIds[2]}.*failed`));
   });
 
   test("package.json's m3 section gates a run with no gate flags: 2/10 is 30 pts below 0.5 (exit 1), no regression", async () => {

@@ -1,22 +1,13 @@
 // End-to-end: `m3 merge` and `m3 prune` through the real `m3` bin, on results databases written
 // by real `m3 test` runs of a fixture project (two Jest shards of one run, and an unsharded run).
 // Which runs a database holds around a prune is read from the store itself (a child `m3 runs` costs
-// half a second of CPU, and `m3 runs` is not what these tests are about), and all but one of the
-// usage errors of `m3 prune` go through the compiled CLI's `main` in this process: what the bin runs.
+// half a second of CPU, and `m3 runs` is not what these tests are about). One call of each command
+// (`merge`, `prune`, `report`) goes through the bin, checking its exit status and output; the others
+// go through the compiled CLI's `main` in this process (what the bin runs), without a child's CPU.
 import { copyFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SQLiteExecutionStore } from '@sf-m3/store-sqlite';
-import type * as CliMain from '../../packages/cli/src/main';
-import {
-  childEnv,
-  copyFixture,
-  ensureBuilt,
-  removeFixture,
-  repoRoot,
-  runM3,
-  runM3Async,
-  type M3Run,
-} from '../cli.testkit';
+import { copyFixture, ensureBuilt, removeFixture, runM3, runM3Async, runM3InProcess, type M3Run } from '../cli.testkit';
 
 // Three real `m3 test` runs at once, on a machine other jobs may be loading: minutes, not seconds.
 jest.setTimeout(900_000);
@@ -25,9 +16,12 @@ const RUN_TIMEOUT_MS = 600_000;
 let folder: string;
 const db = (name: string): string => join(folder, `${name}.sqlite`);
 
-/** `m3 report RUN --json` of a database, parsed; fails the test with m3's output when it did not exit 0. */
-function report(runId: string, file: string): Record<string, any> {
-  const run = runM3(['report', runId, '--results-db', file, '--json'], folder);
+/** `m3 <args>` in the fixture folder through the compiled CLI's `main`, in this process. */
+const m3 = (args: string[]): Promise<M3Run> => runM3InProcess(args, folder);
+
+/** `m3 report RUN --json` of a database (through `main`), parsed; fails the test with m3's output when it did not exit 0. */
+async function report(runId: string, file: string): Promise<Record<string, any>> {
+  const run = await m3(['report', runId, '--results-db', file, '--json']);
   expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
   return JSON.parse(run.stdout);
 }
@@ -52,23 +46,6 @@ async function runIdsIn(file: string): Promise<string[]> {
   } finally {
     await store.close();
   }
-}
-
-/**
- * `m3 <args>` through the compiled CLI's `main` (packages/cli/dist/main.js, what the bin requires and
- * runs) in this process: the exit status and what it printed, without a child process.
- */
-async function m3InProcess(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  const cli = jest.requireActual<typeof CliMain>(join(repoRoot, 'packages', 'cli', 'dist', 'main.js'));
-  let stdout = '';
-  let stderr = '';
-  const status = await cli.main(args, {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    cwd: folder,
-    env: childEnv({}),
-  });
-  return { status, stdout, stderr };
 }
 
 const expectOk = (run: M3Run): void =>
@@ -109,18 +86,19 @@ describe('m3 merge', () => {
   /** The merged run's report right after the first merge. */
   let mergedReport: Record<string, any>;
 
-  test('two shard files of one run merge into one run whose report is the sum of the shards', () => {
-    const shard1 = report('run-sharded', db('shard-1'));
-    const shard2 = report('run-sharded', db('shard-2'));
+  test('two shard files of one run merge into one run whose report is the sum of the shards', async () => {
+    const shard1 = await report('run-sharded', db('shard-1'));
+    const shard2 = await report('run-sharded', db('shard-2'));
     expect(shard1.attempts.total).toBeGreaterThan(0);
     expect(shard2.attempts.total).toBeGreaterThan(0);
 
+    // The bin's merge: its exit status and output.
     const merge = runM3(['merge', db('merged'), db('shard-1'), db('shard-2')], folder);
     expectOk(merge);
     expect(merge.stdout).toMatch(/^m3 merge {2}merged\.sqlite {2}<- {2}shard-1\.sqlite, shard-2\.sqlite\n/);
     expect(merge.stdout).toContain('runs      run-sharded\n');
 
-    const merged = report('run-sharded', db('merged'));
+    const merged = await report('run-sharded', db('merged'));
     mergedReport = merged;
     const sum = (key: string) => shard1.attempts[key] + shard2.attempts[key];
     expect(merged.attempts).toEqual({
@@ -131,46 +109,46 @@ describe('m3 merge', () => {
       todo: sum('todo'),
     });
     // The same tests run unsharded give the same counts, per suite and per evaluator.
-    expect(counted(merged)).toEqual(counted(report('run-whole', db('whole'))));
+    expect(counted(merged)).toEqual(counted(await report('run-whole', db('whole'))));
     const toolCalls = merged.evaluations.find((e: any) => e.evaluator === 'm3.expect.toHaveStructuredContent');
     expect(toolCalls).toMatchObject({ expected: 3, passed: 3 });
     expect(merged.startedAt <= shard1.startedAt && merged.startedAt <= shard2.startedAt).toBe(true);
   });
 
-  test('merging the same files again adds nothing and the report stays the same', () => {
+  test('merging the same files again adds nothing and the report stays the same', async () => {
     const before = mergedReport;
-    const again = runM3(['merge', db('merged'), db('shard-2'), db('shard-1')], folder);
+    const again = await m3(['merge', db('merged'), db('shard-2'), db('shard-1')]);
     expectOk(again);
     expect(again.stdout).toContain(
       'added     0 runs, 0 attempts, 0 executions, 0 evaluations, 0 evidence blobs, 0 suites\n',
     );
     expect(again.stdout).toContain('nothing new');
-    const after = report('run-sharded', db('merged'));
+    const after = await report('run-sharded', db('merged'));
     expect({ ...after, feedbackPath: null }).toEqual({ ...before, feedbackPath: null });
   });
 
-  test('refuses a file that is not an sf-m3 database, names it, exits 2 and leaves OUT alone', () => {
+  test('refuses a file that is not an sf-m3 database, names it, exits 2 and leaves OUT alone', async () => {
     const notes = join(folder, 'notes.sqlite');
     writeFileSync(notes, 'these are notes, not a database; '.repeat(10));
     const size = statSync(db('merged')).size;
-    const run = runM3(['merge', db('merged'), db('shard-1'), notes], folder);
+    const run = await m3(['merge', db('merged'), db('shard-1'), notes]);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/notes\.sqlite is not an sf-m3 results database/);
     expect(statSync(db('merged')).size).toBe(size);
-    expect(runM3(['merge', db('merged')], folder).status).toBe(2);
+    expect((await m3(['merge', db('merged')])).status).toBe(2);
   });
 });
 
 describe('m3 prune', () => {
   let history: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     history = db('history');
-    expectOk(runM3(['merge', history, db('shard-1'), db('shard-2'), db('whole')], folder));
+    expectOk(await m3(['merge', history, db('shard-1'), db('shard-2'), db('whole')]));
   });
 
   test('--dry-run prints what would go and changes nothing', async () => {
     const size = statSync(history).size;
-    const run = runM3(['prune', '--results-db', history, '--keep-runs', '1', '--dry-run'], folder);
+    const run = await m3(['prune', '--results-db', history, '--keep-runs', '1', '--dry-run']);
     expectOk(run);
     expect(statSync(history).size).toBe(size);
     const runIds = await runIdsIn(history);
@@ -184,10 +162,10 @@ describe('m3 prune', () => {
     const file = db('keep');
     copyFileSync(history, file);
     const [kept, old] = await runIdsIn(file);
-    const keptBefore = report(kept, file);
+    const keptBefore = await report(kept, file);
     const before = statSync(file).size;
 
-    const run = runM3(['prune', '--results-db', file, '--keep-runs', '1', '--json'], folder);
+    const run = await m3(['prune', '--results-db', file, '--keep-runs', '1', '--json']);
     expectOk(run);
     const pruned = JSON.parse(run.stdout);
     expect(pruned).toMatchObject({ dryRun: false, runIds: [old], executionCount: 3, evaluationCount: 4 });
@@ -198,7 +176,8 @@ describe('m3 prune', () => {
     expect(existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0).toBe(0);
 
     expect(await runIdsIn(file)).toEqual([kept]);
-    expect({ ...report(kept, file), resultsDb: null }).toEqual({ ...keptBefore, resultsDb: null });
+    expect({ ...(await report(kept, file)), resultsDb: null }).toEqual({ ...keptBefore, resultsDb: null });
+    // The bin's report: its exit status and message for a run the prune removed.
     const gone = runM3(['report', old, '--results-db', file], folder);
     expect(gone.status).toBe(2);
     expect(gone.stderr).toContain(`run ${old} is not in the results database`);
@@ -212,10 +191,10 @@ describe('m3 prune', () => {
     await store.saveRun({ ...whole, startedAt: '2020-01-01T00:00:00.000Z' });
     await store.close();
 
-    const nothing = runM3(['prune', '--results-db', file, '--older-than', '3650d'], folder);
+    const nothing = await m3(['prune', '--results-db', file, '--older-than', '3650d']);
     expectOk(nothing);
     expect(nothing.stdout).toContain('nothing to prune');
-    const run = runM3(['prune', '--results-db', file, '--older-than', '30d'], folder);
+    const run = await m3(['prune', '--results-db', file, '--older-than', '30d']);
     expectOk(run);
     expect(run.stdout).toMatch(/pruned 1 run, 3 executions, 4 evaluations:\n {2}run-whole\n/);
     expect(run.stdout).toMatch(/database {2}[\d.]+ [KM]B -> [\d.]+ [KM]B \([\d.]+ [KM]B reclaimed\)\n/);
@@ -238,11 +217,11 @@ describe('m3 prune', () => {
       stderr: expect.stringMatching(cases[0]![1]),
     });
     for (const [args, message] of cases.slice(1)) {
-      const run = await m3InProcess(['prune', '--results-db', history, ...args]);
+      const run = await m3(['prune', '--results-db', history, ...args]);
       expect({ args, status: run.status }).toEqual({ args, status: 2 });
       expect(run.stderr).toMatch(message);
     }
-    const missing = await m3InProcess(['prune', '--results-db', db('nowhere'), '--keep-runs', '1']);
+    const missing = await m3(['prune', '--results-db', db('nowhere'), '--keep-runs', '1']);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('no results database at');
     expect(existsSync(db('nowhere'))).toBe(false);

@@ -1,20 +1,21 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { exampleServerBin } from '@sf-m3/example-servers';
+import { createExampleServer } from '@sf-m3/example-servers';
 import type { CassetteMode } from '../cassettes/CassetteMode';
 import { openCassetteBook } from '../cassettes/FileCassetteBook';
 import type { ExecutionResult } from '../execution/ExecutionResult';
 import { MCPTestKit } from '../kit/MCPTestKit';
-import { StdioServer } from '../servers/StdioServer';
+import { InProcessServer } from '../servers/InProcessServer';
 import { makePrivateTempDir } from '../tempfiles/privateTempDir';
 import { FakeModelServer } from '../testing/FakeModelServer';
 
 // The `openai` harness recorded against a live FakeModelServer through the real cassette book, then
 // replayed from a new book with the endpoint at a closed port (contract §24).
 
-const shipping = new StdioServer({ name: 'shipping', command: process.execPath, args: [exampleServerBin] });
+// The example server in the test process: the suite is about the model channel's record and replay,
+// not the server's transport (a stdio server would be a process per run, eight a file).
+const shipping = new InProcessServer({ name: 'shipping', factory: createExampleServer });
 const TEST_NAME = 'shipping agent quotes a parcel';
 const KEY_ENV = 'M3_CASSETTE_TEST_OPENAI_KEY';
 const KEY = 'sk-cassette-test-key-8f2k4m9q';
@@ -23,12 +24,6 @@ const CLOSED_PORT_URL = 'http://127.0.0.1:9/v1';
 const PROMPT = 'Quote a 2 kg parcel, local zone';
 
 let folder: string;
-
-beforeAll(() => {
-  if (!existsSync(exampleServerBin)) {
-    execFileSync('npx', ['tsc', '-b', 'examples/servers'], { cwd: join(__dirname, '..', '..', '..', '..') });
-  }
-}, 120_000);
 
 beforeEach(async () => {
   folder = await makePrivateTempDir('m3-openai-cassette-');

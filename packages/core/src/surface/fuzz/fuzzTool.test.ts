@@ -6,8 +6,11 @@ import { z } from 'zod';
 import { MCPTestKit } from '../../kit/MCPTestKit';
 import { InProcessServer } from '../../servers/InProcessServer';
 import { StdioServer } from '../../servers/StdioServer';
+import { createPlantedFaultsServer } from './__fixtures__/plantedFaults';
 import { fuzzSeed, fuzzTool, type FuzzableTool } from './fuzzTool';
 
+// The planted-faults server: over stdio where the fault is the process's (a crash, a hang that
+// needs reaping), in process for the faults of an answer (bad output, a JSON-RPC error, seeds).
 const PLANTED = join(__dirname, '__fixtures__', 'planted-faults-server.js');
 
 // Shrinking a crash restarts the server once per step that still crashes: slow on a loaded machine.
@@ -16,6 +19,15 @@ jest.setTimeout(120_000);
 let kit: MCPTestKit;
 let pidDir: string;
 let planted: StdioServer;
+/** The same server in process: no process to start for a case whose fault is in an answer. */
+const plantedInProcess = new InProcessServer({
+  name: 'planted',
+  factory: () =>
+    createPlantedFaultsServer({
+      crash: (message) =>
+        Promise.reject(new Error(`the in-process planted server has no process to crash (${message})`)),
+    }),
+});
 let tools: Map<string, FuzzableTool>;
 
 beforeAll(async () => {
@@ -27,7 +39,7 @@ beforeAll(async () => {
     env: { PLANTED_PID_DIR: pidDir },
   });
   const lister = new MCPTestKit();
-  const client = await lister.direct(planted).connect();
+  const client = await lister.direct(plantedInProcess).connect();
   tools = new Map((await client.listAllTools()).map((tool) => [tool.name, tool]));
   await lister.close();
 });
@@ -92,7 +104,7 @@ describe('fuzzTool (contract §25)', () => {
   });
 
   test('invalid: false sends only valid inputs', async () => {
-    const report = await fuzzTool(kit, planted, tools.get('healthy')!, { runs: 5, seed: 1, invalid: false });
+    const report = await fuzzTool(kit, plantedInProcess, tools.get('healthy')!, { runs: 5, seed: 1, invalid: false });
     expect(report.invalid).toBeNull();
     expect(kit.evaluationResults().map((e) => e.evaluator)).toEqual(['m3.fuzz.valid']);
   });
@@ -123,7 +135,7 @@ describe('fuzzTool (contract §25)', () => {
   });
 
   test('structuredContent that breaks the outputSchema fails the valid property', async () => {
-    const report = await fuzzTool(kit, planted, tools.get('bad_output')!, { runs: 30, seed: 5 });
+    const report = await fuzzTool(kit, plantedInProcess, tools.get('bad_output')!, { runs: 30, seed: 5 });
     expect(report.valid.failure).toMatchObject({
       kind: 'invalid_output',
       input: { qty: 501 },
@@ -132,15 +144,15 @@ describe('fuzzTool (contract §25)', () => {
   });
 
   test('bad input answered with a JSON-RPC error other than -32602 fails the invalid property', async () => {
-    const report = await fuzzTool(kit, planted, tools.get('rpc_error')!, { runs: 30, seed: 5 });
+    const report = await fuzzTool(kit, plantedInProcess, tools.get('rpc_error')!, { runs: 30, seed: 5 });
     expect(report.valid.failure).toBeNull();
     expect(report.invalid?.failure?.kind).toBe('protocol_error');
     expect(report.invalid?.failure?.problem).toMatch(/^JSON-RPC error -32603 instead of isError: true or -32602/);
   });
 
   test('the same seed finds the same minimal input by the same path', async () => {
-    const first = await fuzzTool(kit, planted, tools.get('bad_output')!, { runs: 30, seed: 77 });
-    const second = await fuzzTool(kit, planted, tools.get('bad_output')!, { runs: 30, seed: 77 });
+    const first = await fuzzTool(kit, plantedInProcess, tools.get('bad_output')!, { runs: 30, seed: 77 });
+    const second = await fuzzTool(kit, plantedInProcess, tools.get('bad_output')!, { runs: 30, seed: 77 });
     expect(second.valid.failure).toEqual(first.valid.failure);
   });
 

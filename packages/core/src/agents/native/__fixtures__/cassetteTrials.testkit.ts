@@ -6,13 +6,13 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exampleServerBin } from '@sf-m3/example-servers';
+import { createExampleServer } from '@sf-m3/example-servers';
 import type { CassetteBook, CassetteBookReport } from '../../../cassettes/CassetteBook';
 import type { CassetteMode } from '../../../cassettes/CassetteMode';
 import { openCassetteBook } from '../../../cassettes/FileCassetteBook';
 import type { ExecutionResult } from '../../../execution/ExecutionResult';
 import { MCPTestKit } from '../../../kit/MCPTestKit';
-import { StdioServer } from '../../../servers/StdioServer';
+import { InProcessServer } from '../../../servers/InProcessServer';
 import { FakeModelServer } from '../../../testing/FakeModelServer';
 import {
   offeredTool,
@@ -32,7 +32,10 @@ const KEY = 'sk-casclis-live-key-7f3a9c2e5b1d';
 
 const TEST_FILE = 'agents.test.ts';
 const TEST_NAME = 'shipping agent quotes a parcel';
-const example = new StdioServer({ name: 'example', command: process.execPath, args: [exampleServerBin] });
+// The example server in the test process: the suite is about the model channel's record and replay,
+// not the server's transport, and its calls still cross the loopback capture proxy (wireCalls). A
+// stdio server would cost a server and a capture-proxy process per run (five runs a file).
+const example = new InProcessServer({ name: 'example', factory: createExampleServer });
 
 /** The prompt the trials send: the model answers it with one shipping_quote call, then the quote. */
 const QUOTE_PROMPT = 'Get a shipping quote for a 2 kg parcel to the local zone.';
