@@ -23,7 +23,6 @@ module.exports = [
   'packages/cli/src/jest/jestAfterConfig.test.ts',
   'packages/cli/src/ui/shape/runtimeFacts.native.test.ts',
   'packages/core/src/agents/AgentSpec.test.ts',
-  'packages/core/src/agents/OpenAIHarness.cassette.test.ts',
   'packages/core/src/agents/OpenAIHarness.test.ts',
   'packages/core/src/agents/acp/AcpDriver.lifecycle.test.ts',
   'packages/core/src/agents/acp/AcpDriver.test.ts',
