@@ -2,7 +2,9 @@
 // SQLite file, random bytes, a newer schema and a path under a regular file each end in a named
 // error with the fix and exit status 2, in bounded time, leaving the file exactly as it was; and
 // `m3 runs`/`m3 report` read a database nobody may write. Permissions bind only an unprivileged
-// process, so those commands run through unprivileged() (as root: without CAP_DAC_OVERRIDE).
+// process, so those commands run through unprivileged() (as root: without CAP_DAC_OVERRIDE). The
+// refusals of random bytes, a newer schema and a path under a file go through the bin's compiled
+// main in this process (the same code; the bin's own exit status is shown by the cases before them).
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -71,9 +73,8 @@ function runIdsWithoutWal(path: string): Promise<string[]> {
 }
 
 /**
- * `m3 <args>` in the fixture through the compiled CLI's main in this process: the refusals after the
- * first one per command need no process of their own (the bin's are covered by the first, and by the
- * unprivileged cases).
+ * `m3 <args>` in the fixture through the compiled CLI's main in this process: a refusal is decided
+ * there, before any process would start, so the later refusals need no `m3` process of their own.
  */
 const m3InProcess = (args: string[], folder: string): Promise<M3MainRun> => m3Main(args, folder, childEnv({}));
 
