@@ -124,7 +124,8 @@ function m3Env(run: FaultRun): NodeJS.ProcessEnv {
 export async function m3On(run: FaultRun, args: readonly string[], via: M3Via): Promise<M3MainRun> {
   if (via === 'main') return m3Main(args, run.folder, m3Env(run));
   const child = spawnSync(process.execPath, [m3Bin, ...args], { cwd: run.folder, env: m3Env(run), encoding: 'utf8' });
-  return { status: child.status as number, stdout: child.stdout, stderr: child.stderr };
+  if (child.status === null) throw new Error(`m3 ${args.join(' ')} ended by ${String(child.signal)}: ${child.stderr}`);
+  return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
 /** `m3 runs --json` in the run's project: the runs it lists and what it said on stderr. */
