@@ -2,7 +2,9 @@
 // SQLite file, random bytes, a newer schema and a path under a regular file each end in a named
 // error with the fix and exit status 2, in bounded time, leaving the file exactly as it was; and
 // `m3 runs`/`m3 report` read a database nobody may write. Permissions bind only an unprivileged
-// process, so those commands run through unprivileged() (as root: without CAP_DAC_OVERRIDE).
+// process, so those commands run through unprivileged() (as root: without CAP_DAC_OVERRIDE). The
+// refusals of random bytes, a newer schema and a path under a file go through the bin's compiled
+// main in this process (the same code; the bin's own exit status is shown by the cases before them).
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -31,6 +33,7 @@ import {
   runM3,
   type M3Run,
 } from '../cli.testkit';
+import { m3Main, type M3MainRun } from './m3Main.testkit';
 
 jest.setTimeout(240_000);
 
@@ -69,8 +72,17 @@ function runIdsWithoutWal(path: string): Promise<string[]> {
   });
 }
 
+/**
+ * `m3 <args>` in the fixture through the compiled CLI's main in this process: a refusal is decided
+ * there, before any process would start, so the later refusals need no `m3` process of their own.
+ */
+const m3InProcess = (args: string[], folder: string): Promise<M3MainRun> => m3Main(args, folder, childEnv({}));
+
 /** Expects a refusal: exit 2 in bounded time, the message on stderr, Jest never started. */
-function expectRefused(run: M3Run & { signal?: NodeJS.Signals | null }, message: string | RegExp): void {
+function expectRefused(
+  run: Pick<M3Run, 'status' | 'stdout' | 'stderr'> & { signal?: NodeJS.Signals | null },
+  message: string | RegExp,
+): void {
   expect(run.signal ?? null).toBeNull();
   const named = typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message);
   expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 2, stderr: named });
@@ -201,6 +213,7 @@ describe('m3 on bad results databases', () => {
     mkdirSync(join(folder, 'foreign'));
     await rawExec(path, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me');");
     const before = snapshot(path);
+    // Through the bin: the process's exit status and stderr.
     expectRefused(
       runM3(['test', '--results-db', path], folder),
       /SQLite database of another program \(tables: notes\)/,
@@ -210,12 +223,15 @@ describe('m3 on bad results databases', () => {
     expect(readdirSync(join(folder, 'foreign'))).toEqual(['app.sqlite']);
   });
 
-  test('random bytes are refused by name and left untouched', () => {
+  test('random bytes are refused by name and left untouched', async () => {
     const path = join(folder, 'random.sqlite');
     writeFileSync(path, randomBytes(16_384));
     const before = snapshot(path);
-    expectRefused(runM3(['test', '--results-db', path], folder), `${path} is not an sf-m3 results database`);
-    expectRefused(runM3(['report', '--results-db', path], folder), 'is not an sf-m3 results database');
+    expectRefused(
+      await m3InProcess(['test', '--results-db', path], folder),
+      `${path} is not an sf-m3 results database`,
+    );
+    expectRefused(await m3InProcess(['report', '--results-db', path], folder), 'is not an sf-m3 results database');
     expect(snapshot(path)).toEqual(before);
   });
 
@@ -225,18 +241,24 @@ describe('m3 on bad results databases', () => {
     copyFileSync(db, path);
     await rawExec(path, 'PRAGMA user_version = 99');
     const before = snapshot(path);
-    expectRefused(runM3(['test', '--results-db', path], folder), /schema version 99, newer than version \d+/);
-    expectRefused(runM3(['runs', '--results-db', path], folder), /schema version 99, newer than version \d+/);
+    expectRefused(
+      await m3InProcess(['test', '--results-db', path], folder),
+      /schema version 99, newer than version \d+/,
+    );
+    expectRefused(
+      await m3InProcess(['runs', '--results-db', path], folder),
+      /schema version 99, newer than version \d+/,
+    );
     expect(snapshot(path)).toEqual(before);
     expect(readdirSync(join(folder, 'newer'))).toEqual(['executions.sqlite']);
   });
 
-  test('a path under a regular file names that file', () => {
+  test('a path under a regular file names that file', async () => {
     const file = join(folder, 'notes.txt');
     writeFileSync(file, 'not a folder');
     const path = join(file, 'db.sqlite');
     expectRefused(
-      runM3(['test', '--results-db', path], folder),
+      await m3InProcess(['test', '--results-db', path], folder),
       `results database path ${path} is inside ${file}, which is a file, not a folder`,
     );
     expect(readFileSync(file, 'utf8')).toBe('not a folder');

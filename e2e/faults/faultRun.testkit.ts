@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import * as sqlite3 from 'sqlite3';
 import { isAlive, processGroupMembers } from '../../packages/core/src/transport/processTree';
 import { copyFixture, m3Bin, readFeedback, repoRoot, withStore } from '../cli.testkit';
+import { m3Main, type M3MainRun } from './m3Main.testkit';
 
 /** A faulted run in its own project copy and private temp directory. */
 export interface FaultRun {
@@ -105,11 +106,34 @@ export function startPlainJest(args: readonly string[], after?: FaultRun): Fault
   return { folder, tmp, readyDir, child, exited };
 }
 
-/** `m3 runs --json` in the run's project: the runs it lists and what it said on stderr. */
-export function m3Runs(run: FaultRun): { runs: { runId: string; status: string }[]; stderr: string } {
+/**
+ * How the suite calls `m3` on a run's project: `bin`, the real bin in a child process (as a user
+ * does), or `main`, the compiled CLI's main in this process (m3Main.testkit: the same code, without
+ * the quarter second of CPU a child costs to start). Cases keep the bin where the process is the point.
+ */
+export type M3Via = 'bin' | 'main';
+
+/** The environment `m3` gets on a run's project: this repository, the run's TMPDIR, no M3_* settings. */
+function m3Env(run: FaultRun): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, SF_M3_ROOT: repoRoot, TMPDIR: run.tmp };
   for (const name of Object.keys(env)) if (name.startsWith('M3_') || name === 'JEST_WORKER_ID') delete env[name];
-  const listed = spawnSync(process.execPath, [m3Bin, 'runs', '--json'], { cwd: run.folder, env, encoding: 'utf8' });
+  return env;
+}
+
+/** `m3 <args>` in the run's project, through the bin or the CLI's main. */
+export async function m3On(run: FaultRun, args: readonly string[], via: M3Via): Promise<M3MainRun> {
+  if (via === 'main') return m3Main(args, run.folder, m3Env(run));
+  const child = spawnSync(process.execPath, [m3Bin, ...args], { cwd: run.folder, env: m3Env(run), encoding: 'utf8' });
+  if (child.status === null) throw new Error(`m3 ${args.join(' ')} ended by ${String(child.signal)}: ${child.stderr}`);
+  return { status: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+/** `m3 runs --json` in the run's project: the runs it lists and what it said on stderr. */
+export async function m3Runs(
+  run: FaultRun,
+  via: M3Via,
+): Promise<{ runs: { runId: string; status: string }[]; stderr: string }> {
+  const listed = await m3On(run, ['runs', '--json'], via);
   if (listed.status !== 0) throw new Error(`m3 runs exited ${String(listed.status)}: ${listed.stderr}`);
   return {
     runs: (JSON.parse(listed.stdout) as { runs: { runId: string; status: string }[] }).runs,
@@ -176,18 +200,12 @@ function integrityCheck(file: string): Promise<string> {
   });
 }
 
-/** Reads the run back through `m3 runs`, `m3 report`, feedback.json and the database. */
-export async function inspectFaultRun(run: FaultRun): Promise<FaultFindings> {
-  const env = { ...process.env, SF_M3_ROOT: repoRoot, TMPDIR: run.tmp };
-  const runs = spawnSync(process.execPath, [m3Bin, 'runs', '--json'], { cwd: run.folder, env, encoding: 'utf8' });
-  const listed = (JSON.parse(runs.stdout) as { runs: { runId: string; status: string }[] }).runs;
+/** Reads the run back through `m3 runs`, `m3 report` (called `via` the bin or main), feedback.json and the database. */
+export async function inspectFaultRun(run: FaultRun, via: M3Via): Promise<FaultFindings> {
+  const listed = (await m3Runs(run, via)).runs;
   const runId = listed[0]!.runId;
   const feedbackBefore = readFeedback(run.folder, runId).summary.verdict as string;
-  const report = spawnSync(process.execPath, [m3Bin, 'report', runId, '--json'], {
-    cwd: run.folder,
-    env,
-    encoding: 'utf8',
-  });
+  const report = await m3On(run, ['report', runId, '--json'], via);
   const reported = JSON.parse(report.stdout) as { verdict: string };
   const feedbackAfter = readFeedback(run.folder, runId).summary.verdict as string;
   const integrity = await integrityCheck(join(run.folder, '.m3', 'executions.sqlite'));

@@ -4,10 +4,10 @@
 // `m3 report`, feedback.json and the database agree; the database is intact; every execution is
 // complete (in-flight ones `interrupted`) and every test has its attempt; no process of the run and
 // no temporary file is left. The figures are printed as one summary line at the end.
-import { spawnSync } from 'node:child_process';
-import { ensureBuilt, m3Bin, repoRoot, withStore } from '../cli.testkit';
+import { ensureBuilt, withStore } from '../cli.testkit';
 import {
   inspectFaultRun,
+  m3On,
   m3Runs,
   removeFaultRun,
   startFaultRun,
@@ -74,13 +74,15 @@ function jestPidOf(worker: { pid: number; ppid?: number }, m3Pid: number): numbe
   return worker.ppid === m3Pid ? worker.pid : (worker.ppid as number);
 }
 
+// The first case reads its run back through the `m3` bin (`m3 runs`, `m3 report` as processes); the
+// others through the CLI's main in this process, the same code without a process start each.
 describe.each([
-  { transport: 'stdio', target: 'm3', signal: 'SIGINT', status: 130 },
-  { transport: 'http', target: 'm3', signal: 'SIGTERM', status: 143 },
-  { transport: 'inprocess', target: 'jest', signal: 'SIGKILL', status: 137 },
-  { transport: 'stdio', target: 'jest', signal: 'SIGTERM', status: 143 },
-  { transport: 'acp', target: 'm3', signal: 'SIGINT', status: 130 },
-] as const)('$signal to $target during a $transport execution', ({ transport, target, signal, status }) => {
+  { transport: 'stdio', target: 'm3', signal: 'SIGINT', status: 130, via: 'bin' },
+  { transport: 'http', target: 'm3', signal: 'SIGTERM', status: 143, via: 'main' },
+  { transport: 'inprocess', target: 'jest', signal: 'SIGKILL', status: 137, via: 'main' },
+  { transport: 'stdio', target: 'jest', signal: 'SIGTERM', status: 143, via: 'main' },
+  { transport: 'acp', target: 'm3', signal: 'SIGINT', status: 130, via: 'main' },
+] as const)('$signal to $target during a $transport execution', ({ transport, target, signal, status, via }) => {
   test('exits 128 + the signal, the run is interrupted everywhere, and nothing is left behind', async () => {
     const run = start([`tests/${transport}`, '--', '--runInBand']);
     const ready = await waitForMarker(run, `ready-${transport}`);
@@ -91,7 +93,7 @@ describe.each([
     const exit = await run.exited;
     expect(exit.status).toBe(status);
 
-    const found = await inspectFaultRun(run);
+    const found = await inspectFaultRun(run, via);
     expectConsistent(found, exit.status, 'interrupted');
     expect(found.outcomes).toEqual({ interrupted: 1 });
     expect(found.attempts).toEqual([
@@ -113,7 +115,7 @@ test('SIGKILL of one worker of two: the run fails naming the file, the other fil
   expect(exit.status).toBe(1);
   expect(exit.output).toMatch(/test file tests\/stdio\.test\.js did not finish: its worker \(pid \d+\) was killed/);
 
-  const found = await inspectFaultRun(run);
+  const found = await inspectFaultRun(run, 'main');
   expectConsistent(found, exit.status, 'failed');
   expect(found.problems).toEqual([
     expect.objectContaining({ kind: 'file_unfinished', testPath: 'tests/stdio.test.js' }),
@@ -138,7 +140,7 @@ test('SIGKILL of Jest itself while two workers run: the run is interrupted every
   const exit = await run.exited;
   expect(exit.status).toBe(137);
 
-  const found = await inspectFaultRun(run);
+  const found = await inspectFaultRun(run, 'main');
   expectConsistent(found, exit.status, 'interrupted');
   expect(found.problems).toEqual(
     expect.arrayContaining([
@@ -163,7 +165,7 @@ test('a test file that cannot load fails the run, naming the file, in every view
   expect(exit.status).toBe(1);
   expect(exit.output).toContain('SyntaxError');
 
-  const found = await inspectFaultRun(run);
+  const found = await inspectFaultRun(run, 'main');
   expectConsistent(found, exit.status, 'failed');
   expect(found.problems).toEqual([expect.objectContaining({ kind: 'file_error', testPath: 'tests/broken.test.js' })]);
   expect(found.outcomes).toEqual({ completed: 1 });
@@ -176,7 +178,7 @@ test('SIGKILL of a plain `jest` mid-test: the run it left running is closed inte
   await waitForMarker(run, 'ready-inprocess');
   const worker = await waitForMarker(run, 'worker-inprocess');
   const jestPid = run.child.pid as number;
-  const listed = m3Runs(run);
+  const listed = await m3Runs(run, 'main');
   // While its Jest lives, nobody closes the run.
   expect({ stderr: listed.stderr, statuses: listed.runs.map((r) => r.status) }).toEqual({
     stderr: '',
@@ -192,7 +194,8 @@ test('SIGKILL of a plain `jest` mid-test: the run it left running is closed inte
   expect(countSurvivors(null, [worker.pid])).toEqual([]);
   expect(await withStore(run.folder, async (store) => (await store.getRun(runId))?.status)).toBe('running');
 
-  const after = m3Runs(run);
+  // Through the bin: the closing is said on the process's stderr.
+  const after = await m3Runs(run, 'bin');
   expect(after.stderr).toMatch(
     new RegExp(
       `^m3: closed run ${runId} as interrupted: jest \\(pid ${jestPid} on [^)]+\\) ended without finishing it \\(killed or crashed\\)\\n$`,
@@ -216,16 +219,12 @@ test('SIGKILL of a plain `jest` mid-test: the run it left running is closed inte
     outcome: 'failed',
     failureMessage: expect.stringMatching(/^interrupted: jest \(pid \d+ on .+\) ended without finishing it/),
   });
-  const report = spawnSync(process.execPath, [m3Bin, 'report', runId, '--json'], {
-    cwd: run.folder,
-    env: { ...process.env, SF_M3_ROOT: repoRoot, TMPDIR: run.tmp },
-    encoding: 'utf8',
-  });
+  const report = await m3On(run, ['report', runId, '--json'], 'main');
   expect({ status: report.status, verdict: (JSON.parse(report.stdout) as { verdict: string }).verdict }).toEqual({
     status: 1,
     verdict: 'failed',
   });
-  expect(m3Runs(run).stderr).toBe(''); // closed once
+  expect((await m3Runs(run, 'main')).stderr).toBe(''); // closed once
 });
 
 test('a later plain `jest` run closes the run a SIGKILLed one left running, and says so', async () => {
@@ -235,7 +234,7 @@ test('a later plain `jest` run closes the run a SIGKILLed one left running, and 
   await waitForMarker(killed, 'ready-inprocess');
   const worker = await waitForMarker(killed, 'worker-inprocess');
   expect(worker.pid).toBe(killed.child.pid);
-  const runId = m3Runs(killed).runs[0]!.runId;
+  const runId = (await m3Runs(killed, 'main')).runs[0]!.runId;
   process.kill(killed.child.pid as number, 'SIGKILL');
   expect((await killed.exited).signal).toBe('SIGKILL');
 

@@ -8,7 +8,7 @@
 // the variables. Zero hits, per path. A second part
 // interrupts runs mid-ACP-session and checks the temp folder holds no capture file and no secret.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { FakeChatCompletionsServer } from '@sf-m3/core/testing';
@@ -41,11 +41,20 @@ function report(label: string, canaries: Record<string, string>, places: number,
   );
 }
 
-/** Keeps the largest copy of a file seen while a run writes it (the WAL is gone once the run closes it). */
+/**
+ * Keeps the largest copy of a file seen while a run writes it (the WAL is gone once the run closes it).
+ * It reads the file only when a look at its size and mtime says a read could replace the copy kept
+ * (as large or larger, and changed since the last read), not the whole file every 100 ms.
+ */
 function watchFile(path: string): { stop(): Buffer } {
   let kept = Buffer.alloc(0);
+  let lastRead = { size: -1, mtimeNs: -1n };
   const timer = setInterval(() => {
     try {
+      const info = statSync(path, { bigint: true });
+      const size = Number(info.size);
+      if (size < kept.length || (size === lastRead.size && info.mtimeNs === lastRead.mtimeNs)) return;
+      lastRead = { size, mtimeNs: info.mtimeNs };
       const bytes = readFileSync(path);
       if (bytes.length >= kept.length) kept = bytes;
     } catch {
