@@ -121,16 +121,12 @@ export function runM3Async(
 
 /**
  * `m3 <args>` through the compiled CLI's `main` (packages/cli/dist/main.js, what the bin requires
- * and runs) in this process, with the environment `runM3` gives its child: the exit status and
- * what it printed, without a child process (a child `m3` costs a quarter second of CPU, loading
- * the CLI). For commands that start no Jest: a Jest child `main` started would write to this
- * process's stdio, not to what this returns. Keep at least one bin call per command family.
+ * and runs) in this process, with `env` as a child's whole environment: the exit status and what it
+ * printed, without a child process (a child `m3` costs a quarter second of CPU, loading the CLI).
+ * For commands that start no Jest: a Jest child `main` started would write to this process's stdio,
+ * not to what this returns. Keep at least one bin call per command family.
  */
-export async function runM3InProcess(
-  args: string[],
-  cwd: string,
-  extraEnv: Record<string, string> = {},
-): Promise<M3Run> {
+export async function runM3MainWithEnv(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<M3Run> {
   const cli = jest.requireActual<typeof CliMain>(join(repoRoot, 'packages', 'cli', 'dist', 'main.js'));
   let stdout = '';
   let stderr = '';
@@ -138,9 +134,14 @@ export async function runM3InProcess(
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
     cwd,
-    env: childEnv(extraEnv),
+    env,
   });
   return { status, stdout, stderr, combined: '' };
+}
+
+/** `runM3MainWithEnv` with the environment `runM3` gives its child (`childEnv(extraEnv)`). */
+export function runM3InProcess(args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<M3Run> {
+  return runM3MainWithEnv(args, cwd, childEnv(extraEnv));
 }
 
 /** Runs `m3` with stdout and stderr written to one file, so their order can be checked. */

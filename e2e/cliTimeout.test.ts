@@ -4,16 +4,15 @@
 // say where each one was: stage, operation, elapsed and timeout ms; no process outlives its run.
 import { isAlive } from '../packages/core/src/transport/processTree';
 import {
-  childEnv,
   copyFixture,
   ensureBuilt,
   printedRunId,
   readFeedback,
   removeFixture,
   runM3Async,
+  runM3InProcess,
   withStore,
 } from './cli.testkit';
-import { m3Main } from './faults/m3Main.testkit';
 
 jest.setTimeout(240_000);
 
@@ -126,7 +125,7 @@ describe('m3 test --execution-timeout on executions that stall', () => {
     expect(report.status).toBe(1);
     expect(section(report.stdout)).toBe(printed);
     // The JSON through the CLI's main in this process (the bin printed the section just above).
-    const json = await m3Main(['report', runId, '--json'], folder, childEnv({}));
+    const json = await runM3InProcess(['report', runId, '--json'], folder);
     expect(json.status).toBe(1);
     expect(JSON.parse(json.stdout).timeouts).toEqual(feedback.timeouts);
 

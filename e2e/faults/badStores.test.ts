@@ -31,9 +31,9 @@ import {
   printedRunId,
   removeFixture,
   runM3,
+  runM3InProcess,
   type M3Run,
 } from '../cli.testkit';
-import { m3Main, type M3MainRun } from './m3Main.testkit';
 
 jest.setTimeout(240_000);
 
@@ -76,7 +76,7 @@ function runIdsWithoutWal(path: string): Promise<string[]> {
  * `m3 <args>` in the fixture through the compiled CLI's main in this process: a refusal is decided
  * there, before any process would start, so the later refusals need no `m3` process of their own.
  */
-const m3InProcess = (args: string[], folder: string): Promise<M3MainRun> => m3Main(args, folder, childEnv({}));
+const m3InProcess = (args: string[], folder: string): Promise<M3Run> => runM3InProcess(args, folder);
 
 /** Expects a refusal: exit 2 in bounded time, the message on stderr, Jest never started. */
 function expectRefused(

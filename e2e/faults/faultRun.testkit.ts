@@ -17,8 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as sqlite3 from 'sqlite3';
 import { isAlive, processGroupMembers } from '../../packages/core/src/transport/processTree';
-import { copyFixture, m3Bin, readFeedback, repoRoot, withStore } from '../cli.testkit';
-import { m3Main, type M3MainRun } from './m3Main.testkit';
+import { copyFixture, m3Bin, readFeedback, repoRoot, runM3MainWithEnv, withStore, type M3Run } from '../cli.testkit';
 
 /** A faulted run in its own project copy and private temp directory. */
 export interface FaultRun {
@@ -108,7 +107,7 @@ export function startPlainJest(args: readonly string[], after?: FaultRun): Fault
 
 /**
  * How the suite calls `m3` on a run's project: `bin`, the real bin in a child process (as a user
- * does), or `main`, the compiled CLI's main in this process (m3Main.testkit: the same code, without
+ * does), or `main`, the compiled CLI's main in this process (cli.testkit's runM3MainWithEnv: the same code, without
  * the quarter second of CPU a child costs to start). Cases keep the bin where the process is the point.
  */
 export type M3Via = 'bin' | 'main';
@@ -121,11 +120,11 @@ function m3Env(run: FaultRun): NodeJS.ProcessEnv {
 }
 
 /** `m3 <args>` in the run's project, through the bin or the CLI's main. */
-export async function m3On(run: FaultRun, args: readonly string[], via: M3Via): Promise<M3MainRun> {
-  if (via === 'main') return m3Main(args, run.folder, m3Env(run));
+export async function m3On(run: FaultRun, args: readonly string[], via: M3Via): Promise<M3Run> {
+  if (via === 'main') return runM3MainWithEnv(args, run.folder, m3Env(run));
   const child = spawnSync(process.execPath, [m3Bin, ...args], { cwd: run.folder, env: m3Env(run), encoding: 'utf8' });
   if (child.status === null) throw new Error(`m3 ${args.join(' ')} ended by ${String(child.signal)}: ${child.stderr}`);
-  return { status: child.status, stdout: child.stdout, stderr: child.stderr };
+  return { status: child.status, stdout: child.stdout, stderr: child.stderr, combined: '' };
 }
 
 /** `m3 runs --json` in the run's project: the runs it lists and what it said on stderr. */
