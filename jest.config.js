@@ -17,7 +17,8 @@ const CODE_ROOTS = ['packages', 'examples/servers', 'examples/fixtures', 'bench'
 
 /** What every project shares: packages from source, TypeScript transpiled by esbuild. */
 const fromSource = {
-  testEnvironment: 'node',
+  // Jest's Node environment without Jest 30's per-file AsyncLocalStorage leak.
+  testEnvironment: '<rootDir>/e2e/run/nodeEnvironment.js',
   testMatch: ['**/*.test.ts'],
   modulePathIgnorePatterns: ['<rootDir>/e2e/fixtures/', '/dist/'],
   // Unit tests import sibling packages from source, so a package's tests never wait on a build.

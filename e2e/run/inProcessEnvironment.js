@@ -1,11 +1,11 @@
-// The unit project's test environment: Jest's Node environment in which starting a child
+// The unit project's test environment: the project's Node environment (nodeEnvironment.js) in which starting a child
 // process fails (inProcessGuard.js), so a test that starts one is moved to the processes project
 // instead of slowing down `npm run test:quick`.
 'use strict';
-const { TestEnvironment } = require('jest-environment-node');
+const NodeEnvironment = require('./nodeEnvironment');
 const { guardChildProcesses } = require('./inProcessGuard');
 
-class InProcessEnvironment extends TestEnvironment {
+class InProcessEnvironment extends NodeEnvironment {
   constructor(config, context) {
     super(config, context);
     this.testPath = context.testPath;

@@ -6,6 +6,7 @@ import { TEMP_DIR_ENV, TOOL_LISTING_MEMORY, toolListingMemory } from '@sf-m3/cor
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
 import { AttemptRecorder } from './AttemptRecorder';
 import { CassetteLifecycle } from './cassettes/CassetteLifecycle';
+import { type FileAsyncLocalStorages, trackFileAsyncLocalStorages } from './fileAsyncLocalStorages';
 import { createDescribeM3 } from './describeM3';
 import { createDescribeM3Fuzz } from './describeM3Fuzz';
 import type { DeclaredSuite, JestDescribeLike } from './describeM3';
@@ -64,6 +65,8 @@ export default class M3Environment extends NodeEnvironment {
   /** False once a test of the file was skipped: then no cassette entry counts as obsolete. */
   private everyTestRan = true;
   private readonly testNamePattern: string | null;
+  /** Undoes Jest 30's leak of one AsyncLocalStorage per file, which slows each later file of the worker. */
+  private readonly asyncLocalStorages: FileAsyncLocalStorages;
 
   constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
     super(config, context);
@@ -135,6 +138,8 @@ export default class M3Environment extends NodeEnvironment {
       configurable: true,
       enumerable: false,
     });
+    // Last, so a constructor that throws (Jest then skips teardown) leaves nothing tracked.
+    this.asyncLocalStorages = trackFileAsyncLocalStorages();
   }
 
   /** Routes jest-circus events; returns a promise only for the events Jest awaits. */
@@ -214,6 +219,7 @@ export default class M3Environment extends NodeEnvironment {
       // Cleared once the file's attempts are saved (until then a death still loses them).
       this.clearRunningMark?.();
       await super.teardown();
+      this.asyncLocalStorages.release();
     }
   }
 
