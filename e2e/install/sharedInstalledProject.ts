@@ -1,11 +1,20 @@
 // One pack-and-install per Jest run, shared by the install test files. The first file to ask
 // builds the project (installedProject.ts: pack and npm install, a minute or more) in the run's shared
 // folder (SF_M3_E2E_RUN_DIR, made by e2e/run/globalSetup.js) while holding a lock; the others wait
-// for it. Each file then works on its own copy (`cp -a`, so npm's relative links and the lock's
-// `file:../packs/…` entries stay valid), which lets the files run in parallel workers and change
+// for it. Each file then works on its own copy (`cp -a`, node_modules hard-linked, so npm's relative
+// links and the lock's `file:../packs/…` entries stay valid), which lets the files run in parallel workers and change
 // their project (another TypeScript, another package) without seeing each other's changes.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { installQuickStartProject, type InstalledProject } from './installedProject';
@@ -113,6 +122,33 @@ function pointOverridesAt(project: string, packed: readonly PackedPackage[]): vo
   writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
+/** Runs `cp` with these arguments; throws with its error output when it fails. */
+function cp(...args: string[]): void {
+  const copy = spawnSync('cp', args, { encoding: 'utf8' });
+  if (copy.status !== 0) throw new Error(`copying the shared install failed: cp ${args.join(' ')}: ${copy.stderr}`);
+}
+
+/**
+ * Copies the shared install's `packs` and `project` into `work`. The project's node_modules (about
+ * ten thousand files, most of the bytes) is hard-linked, not copied: 5-27 s of CPU a run went to
+ * writing it out five times. That is safe because nothing writes into an installed package's files in
+ * place: npm replaces a package by moving its folder aside and unpacking anew (new files), and the
+ * tests write only at the project's top level, which is copied. The one file npm rewrites in place
+ * inside node_modules, its hidden lockfile (`.package-lock.json`), is copied too.
+ */
+function copyProject(sharedWork: string, work: string): void {
+  cp('-a', join(sharedWork, 'packs'), work);
+  const project = join(work, 'project');
+  mkdirSync(project);
+  for (const entry of readdirSync(join(sharedWork, 'project'))) {
+    if (entry !== 'node_modules') cp('-a', join(sharedWork, 'project', entry), project);
+  }
+  cp('-al', join(sharedWork, 'project', 'node_modules'), project);
+  const hiddenLockfile = join(project, 'node_modules', '.package-lock.json');
+  if (existsSync(hiddenLockfile))
+    cp('--remove-destination', join(sharedWork, 'project', 'node_modules', '.package-lock.json'), hiddenLockfile);
+}
+
 /**
  * A project of this test file's own, with the packed packages installed by the README's command:
  * a copy of the run's shared install, or (outside a run with a shared folder) a fresh install.
@@ -129,10 +165,7 @@ export async function installedProjectCopy(
   figures.push(...source.figures);
   const started = Date.now();
   const work = realpathSync(mkdtempSync(join(tmpdir(), `m3-install-${label}-`)));
-  for (const entry of ['packs', 'project']) {
-    const copy = spawnSync('cp', ['-a', join(source.work, entry), work], { encoding: 'utf8' });
-    if (copy.status !== 0) throw new Error(`copying the shared install failed: ${copy.stderr}`);
-  }
+  copyProject(source.work, work);
   figures.push(`copy of the shared install: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const packed = source.packed.map((entry) => ({ ...entry, tarball: join(work, 'packs', basename(entry.tarball)) }));
   pointOverridesAt(join(work, 'project'), packed);
