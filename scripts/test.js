@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // `npm test`: the build, then Jest, with eslint and prettier running alongside both at the lowest
-// CPU priority. The machine has 2 cores and Jest keeps them about 85% busy: a test waiting on a
-// deadline, a kill's grace period or a child's startup leaves a core idle for a moment, and the lint
-// checks (about 50 s of CPU) fill those moments instead of delaying Jest's start. The build goes
-// first because the process and e2e tests load what it builds; it runs at normal priority, so Jest
-// starts as soon as it is done. Arguments go to Jest (`npm test -- e2e/cli.test.ts`).
+// CPU priority, instead of taking about 50 s before Jest starts. The build goes first because the
+// process and e2e tests load what it builds; it runs at normal priority, so Jest starts as soon as
+// it is done. Nice 19 puts the lint checks below the build and the Jest workers, not below the
+// tests' detached children: each of those is its own session, so its own scheduling group (Linux
+// autogroups), and lint takes the workers' share while they wait on a child. Measured on the 2-core
+// machine, lint ends about 180 s into a fresh clone's run. Arguments go to Jest
+// (`npm test -- e2e/cli.test.ts`).
 //
 // Each lint check's output is printed whole when it ends, under its name, so it never interleaves
 // with Jest's. Exits 1 when the build, a lint check or Jest fails, after all have ended, naming each
