@@ -6,6 +6,7 @@
 // costs every test file of every user. The probe is a plain `node` on the built packages, as an
 // installed package is read; on a failure it prints the chain of requires that loaded the module.
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { ensureBuilt, repoRoot } from './cli.testkit';
 
 /** A module a bare import must not load: its name, and how its files' real paths look. */
@@ -40,7 +41,7 @@ interface Offence {
  * Requires `entry` in a fresh `node` (from the repository root, as an installed project resolves
  * it) and returns the heavy modules it loaded, each with its require chain.
  */
-function probe(entry: string): Promise<Offence[]> {
+function probe(entry: string, heavy: readonly HeavyModule[] = HEAVY): Promise<Offence[]> {
   const script = `
     const Module = require('node:module');
     const load = Module._load;
@@ -53,7 +54,7 @@ function probe(entry: string): Promise<Offence[]> {
       return load.apply(this, arguments);
     };
     require(${JSON.stringify(entry)});
-    const heavy = ${JSON.stringify(HEAVY.map((h) => ({ name: h.name, file: h.file.source })))};
+    const heavy = ${JSON.stringify(heavy.map((h) => ({ name: h.name, file: h.file.source })))};
     const offences = [];
     for (const { name, file } of heavy) {
       const loaded = Object.keys(require.cache).find((f) => new RegExp(file).test(f));
@@ -121,5 +122,40 @@ describe('a bare import is light', () => {
       },
     );
     expect(seen).toEqual({ before: false, after: true, undefinedNames: [], schema: expect.any(Number) });
+  }, 60_000);
+});
+
+/** `@sf-m3/core`'s entry (the kit, about 235 modules): what a test file imports, never the host side. */
+const KIT_ENTRY: readonly HeavyModule[] = [{ name: "@sf-m3/core's entry", file: /\/packages\/core\/dist\/index\.js$/ }];
+
+/** A built file of this repository, by its path. */
+const built = (file: string): string => join(repoRoot, file);
+
+// Every `m3` command and every Jest process loads the host side, so it takes what it needs from
+// `@sf-m3/core/internal` and `@sf-m3/core/store` (about 110 modules): the kit's entry cost each of
+// them about 60 ms more.
+describe("sf-m3's host side never loads @sf-m3/core's entry", () => {
+  test.each([
+    ['the SQLite store', built('packages/store-sqlite/dist/index.js')],
+    ['the PostgreSQL store', built('packages/store-postgres/dist/index.js')],
+    ["the preset's global setup", built('packages/jest-environment/dist/globalSetup.js')],
+    ["the preset's global teardown", built('packages/jest-environment/dist/globalTeardown.js')],
+    ["the preset's test environment", built('packages/jest-environment/dist/M3Environment.js')],
+    ['the m3 CLI', built('packages/cli/dist/main.js')],
+    ...['test', 'report', 'runs', 'merge', 'prune', 'ui', 'doctor', 'init'].map((command) => [
+      `m3 ${command}`,
+      built(`packages/cli/dist/commands/${command}.js`),
+    ]),
+  ])(
+    '%s',
+    async (_label, entry) => {
+      expect(describeOffences(await probe(entry, KIT_ENTRY))).toEqual([]);
+    },
+    60_000,
+  );
+
+  test("the probe sees @sf-m3/core's entry where it is loaded", async () => {
+    const offences = await probe('@sf-m3/core', KIT_ENTRY);
+    expect(offences.map((o) => o.module)).toEqual(["@sf-m3/core's entry"]);
   }, 60_000);
 });

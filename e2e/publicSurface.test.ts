@@ -13,6 +13,30 @@ import { ensureBuilt, repoRoot } from './cli.testkit';
 
 const INTERNALS = ['labelValue', 'lineageKey', 'buildJudgeRequest', 'canonicalInstant', 'linkToKit', 'newId'];
 
+/**
+ * The public names `@sf-m3/core/internal` exports too, so that sf-m3's host side (the `m3` CLI, the
+ * Jest environment outside the sandbox) never loads the kit's entry (e2e/lightImport.test.ts). They
+ * are the very values `@sf-m3/core` exports, checked below; every other internal name stays out of
+ * the public entries.
+ */
+const HOST_REEXPORTS = [
+  'EventKind',
+  'ExecutionNotFound',
+  'JudgeErrorCode',
+  'M3Error',
+  'ModelValidationError',
+  'REDACTED',
+  'Redactor',
+  'checkSurfaceThresholds',
+  'collectRunSurfaceCoverage',
+  'commandLineCanaries',
+  'environmentCanaries',
+  'fisherExactTest',
+  'mergeSurfaceEvidence',
+  'surfaceEvidenceOfRecords',
+  'validateSurfaceThresholdConfig',
+];
+
 /** Runtime names already read, by entry: each entry is required by one `node` process per file. */
 const runtimeNamesRead = new Map<string, Promise<string[]>>();
 
@@ -104,9 +128,26 @@ const CORE_ENTRIES = [
 ] as const;
 
 describe("@sf-m3/core's public surface (issue 26: a front door)", () => {
+  /** The names only `@sf-m3/core/internal` exports (its public re-exports left out). */
   let internalNames: string[];
   beforeAll(async () => {
-    internalNames = await runtimeNames('@sf-m3/core/internal');
+    internalNames = (await runtimeNames('@sf-m3/core/internal')).filter((name) => !HOST_REEXPORTS.includes(name));
+  }, 60_000);
+
+  test('the public names @sf-m3/core/internal re-exports are the very values @sf-m3/core exports', async () => {
+    const script = `
+      const core = require('@sf-m3/core');
+      const internal = require('@sf-m3/core/internal');
+      const names = ${JSON.stringify(HOST_REEXPORTS)};
+      process.stdout.write(JSON.stringify(names.filter((name) => !(name in internal) || internal[name] !== core[name])));
+    `;
+    const differing = await new Promise<string[]>((resolve, reject) => {
+      execFile(process.execPath, ['-e', script], { cwd: repoRoot }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`reading @sf-m3/core/internal failed: ${stderr}`));
+        else resolve(JSON.parse(stdout) as string[]);
+      });
+    });
+    expect(differing).toEqual([]);
   }, 60_000);
 
   test("@sf-m3/core/internal's names are exported by neither core entry nor sf-m3", async () => {

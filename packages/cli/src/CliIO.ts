@@ -30,7 +30,11 @@ export function cliRedactor(
   extra: readonly string[] = [],
   secretNames: readonly string[] = [],
 ): Redactor {
-  // Required here: main.ts imports this file, and `m3 --version` or a usage error needs no core.
-  const core = require('@sf-m3/core') as { environmentCanaries: typeof environmentCanaries; Redactor: typeof Redactor };
+  // Required here: main.ts imports this file, and `m3 --version` or a usage error needs no core. The
+  // internal entry, not `@sf-m3/core`: no `m3` command loads the kit's entry (e2e/lightImport.test.ts).
+  const core = require('@sf-m3/core/internal') as {
+    environmentCanaries: typeof environmentCanaries;
+    Redactor: typeof Redactor;
+  };
   return new core.Redactor([...extra, ...core.environmentCanaries(env, secretNames)]);
 }

@@ -1,12 +1,5 @@
-import {
-  type AttemptOutcome,
-  type AttemptRecord,
-  type ExecutionStore,
-  M3Error,
-  Redactor,
-  type SuiteRecord,
-} from '@sf-m3/core';
-import { newId } from '@sf-m3/core/internal';
+import type { AttemptOutcome, AttemptRecord, ExecutionStore, SuiteRecord } from '@sf-m3/core';
+import { newId, M3Error, Redactor } from '@sf-m3/core/internal';
 import type { DeclaredSuite } from './describeM3';
 import type { DeclaredCase } from './testM3';
 import { formatFailureMessage, redactTestErrors } from './failureMessage';

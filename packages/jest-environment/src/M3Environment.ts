@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
-import { type ExecutionStore, M3Error, Redactor } from '@sf-m3/core';
-import { TEMP_DIR_ENV, TOOL_LISTING_MEMORY, toolListingMemory } from '@sf-m3/core/internal';
+import type { ExecutionStore } from '@sf-m3/core';
+import { TEMP_DIR_ENV, TOOL_LISTING_MEMORY, toolListingMemory, M3Error, Redactor } from '@sf-m3/core/internal';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
 import { AttemptRecorder } from './AttemptRecorder';
 import { CassetteLifecycle } from './cassettes/CassetteLifecycle';

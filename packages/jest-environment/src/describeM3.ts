@@ -1,5 +1,4 @@
-import { ModelValidationError } from '@sf-m3/core';
-import { parseCassetteSuiteOptions, PINNABLE_REVISIONS } from '@sf-m3/core/internal';
+import { parseCassetteSuiteOptions, PINNABLE_REVISIONS, ModelValidationError } from '@sf-m3/core/internal';
 import type { DescribeM3, DescribeM3Function, M3SuiteOptions } from './runtimeBridge';
 import { normalizeSuiteName } from './suiteName';
 

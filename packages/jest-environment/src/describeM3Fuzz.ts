@@ -1,11 +1,5 @@
-import {
-  type FuzzableTool,
-  type FuzzToolOptions,
-  type FuzzToolReport,
-  type MCPTestKit,
-  ModelValidationError,
-  type ServerDefinition,
-} from '@sf-m3/core';
+import { ModelValidationError } from '@sf-m3/core/internal';
+import type { FuzzableTool, FuzzToolOptions, FuzzToolReport, MCPTestKit, ServerDefinition } from '@sf-m3/core';
 import type { CollectedToolListing } from '@sf-m3/core/internal';
 import type { DescribeM3Function } from './runtimeBridge';
 import type { JestTestLike } from './testM3';

@@ -1,7 +1,7 @@
 import type { Config } from '@jest/types';
-import { Redactor, type RunProcess } from '@sf-m3/core';
+import type { RunProcess } from '@sf-m3/core';
 import { closeAbandonedRuns } from '@sf-m3/core/store';
-import { newId, runProcessOf } from '@sf-m3/core/internal';
+import { newId, runProcessOf, Redactor } from '@sf-m3/core/internal';
 import { openPersistedStore, resolvePersistence } from './persistenceConfig';
 import { coordinates, shardOf, startShard } from './shards/shardedRun';
 import { CLI_PID_ENV, readArgv, RUN_ID_ENV, RUN_STATE_DIR_ENV, RUN_STATE_ROOT_ENV } from './runContext';

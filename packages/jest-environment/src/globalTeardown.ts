@@ -1,5 +1,6 @@
 import type { Config } from '@jest/types';
-import { M3Error, type RunProblem } from '@sf-m3/core';
+import { M3Error } from '@sf-m3/core/internal';
+import type { RunProblem } from '@sf-m3/core';
 import { interruptUnfinished } from '@sf-m3/core/store';
 import { openPersistedStore } from './persistenceConfig';
 import { coordinates, finishShard } from './shards/shardedRun';

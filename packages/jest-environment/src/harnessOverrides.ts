@@ -1,4 +1,4 @@
-import { ModelValidationError } from '@sf-m3/core';
+import { ModelValidationError } from '@sf-m3/core/internal';
 
 /**
  * Applies the CLI's `--harness KIND=MODEL[,MODEL]` selections to a suite's `describe.m3` agents

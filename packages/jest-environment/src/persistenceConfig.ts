@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { type ExecutionStore, ModelValidationError } from '@sf-m3/core';
-import { isPostgresUrl, openPostgresStore } from '@sf-m3/core/internal';
+import type { ExecutionStore } from '@sf-m3/core';
+import { isPostgresUrl, openPostgresStore, ModelValidationError } from '@sf-m3/core/internal';
 
 /** Environment variable the `m3` CLI sets to the results database path; it turns persistence on. */
 export const RESULTS_DB_ENV = 'M3_RESULTS_DB';

@@ -1,7 +1,12 @@
 // The redaction canaries every worker of a run knows before any kit exists, so a failure message,
 // a run report or a kit's evidence cannot hold them even when the test failed before connecting.
-import { commandLineCanaries, environmentCanaries } from '@sf-m3/core';
-import { credentialForms, isSensitiveName, resultsLocationSecrets } from '@sf-m3/core/internal';
+import {
+  credentialForms,
+  isSensitiveName,
+  resultsLocationSecrets,
+  commandLineCanaries,
+  environmentCanaries,
+} from '@sf-m3/core/internal';
 
 /**
  * Comma-separated names of variables whose values are secrets for the whole run (set by `m3 test`

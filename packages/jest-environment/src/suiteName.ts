@@ -1,5 +1,4 @@
-import { ModelValidationError } from '@sf-m3/core';
-import { MAX_SUITE_NAME_LENGTH } from '@sf-m3/core/internal';
+import { MAX_SUITE_NAME_LENGTH, ModelValidationError } from '@sf-m3/core/internal';
 
 /** Longest suite name contract §1 allows, after trimming: the store's own limit, so the two cannot drift. */
 export { MAX_SUITE_NAME_LENGTH };

@@ -1,4 +1,5 @@
-import { type AgentSelection, type MCPTestKit, ModelValidationError, type ServerDefinition } from '@sf-m3/core';
+import { ModelValidationError } from '@sf-m3/core/internal';
+import type { AgentSelection, MCPTestKit, ServerDefinition } from '@sf-m3/core';
 import { applyHarnessOverrides } from './harnessOverrides';
 import type { M3SuiteOptions } from './runtimeBridge';
 

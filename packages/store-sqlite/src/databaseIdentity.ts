@@ -1,5 +1,5 @@
+import { StoreError } from '@sf-m3/core/store';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
-import { StoreError } from '@sf-m3/core';
 import { probeConnection } from './readOnlyConnection';
 import type { SqliteConnection } from './SqliteConnection';
 

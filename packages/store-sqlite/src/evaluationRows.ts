@@ -1,5 +1,11 @@
-import { type StoredEvaluation, StoreError } from '@sf-m3/core';
-import { columnNames, EVALUATION_COLUMNS, type EvaluationColumn, evaluationColumns } from '@sf-m3/core/store';
+import type { StoredEvaluation } from '@sf-m3/core';
+import {
+  columnNames,
+  EVALUATION_COLUMNS,
+  type EvaluationColumn,
+  evaluationColumns,
+  StoreError,
+} from '@sf-m3/core/store';
 import { SQLITE_DIALECT } from './sqliteDialect';
 import { markLatest } from './latestRows';
 import { MultiRowInsert } from './multiRowInsert';

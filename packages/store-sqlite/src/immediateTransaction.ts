@@ -1,4 +1,4 @@
-import { StoreError } from '@sf-m3/core';
+import { StoreError } from '@sf-m3/core/store';
 import { sqliteErrorCode, type SqliteConnection } from './SqliteConnection';
 
 /** How writers wait for each other beyond SQLite's own busy timeout. */

@@ -1,6 +1,6 @@
+import { StoreError, StoreSchemaError } from '@sf-m3/core/store';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { StoreError, StoreSchemaError } from '@sf-m3/core';
 import { identifyDatabase } from './databaseIdentity';
 import { immediateTransaction } from './immediateTransaction';
 import { checkWritable, preparePath, resolveStorePath } from './storePath';

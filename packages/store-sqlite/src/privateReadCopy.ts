@@ -1,7 +1,7 @@
+import { StoreError } from '@sf-m3/core/store';
 import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { StoreError } from '@sf-m3/core';
 import { isWritable } from './readOnlyConnection';
 
 /** A private copy of a results database and its `-wal`, in a folder only this user can enter. */

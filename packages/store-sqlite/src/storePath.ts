@@ -1,6 +1,6 @@
+import { ModelValidationError, StoreError } from '@sf-m3/core/store';
 import { closeSync, mkdirSync, openSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { ModelValidationError, StoreError } from '@sf-m3/core';
 import { isWritable } from './readOnlyConnection';
 
 /** Validates a results-database path and makes it absolute. */

@@ -1,6 +1,6 @@
 // Pass-rate changes between two runs, each judged by a two-sided Fisher exact test on its
 // passed / not-passed counts: only a drop with p < alpha is a regression; the rest is noise.
-import { fisherExactTest } from '@sf-m3/core';
+import { fisherExactTest } from '@sf-m3/core/internal';
 import type { EvaluatorDelta, RateCounts } from '../summary/RunSummary';
 import type { RateGroup } from './collectRateGroups';
 

@@ -1,8 +1,8 @@
 // `m3 test --cassettes <mode>`, `--update-cassettes` and `--ci` (contract §24): the CLI hands the
 // mode to every Jest worker as M3_CASSETTES / M3_UPDATE_CASSETTES, and `--ci` to Jest itself, whose
 // `ci` makes `replay` the default mode.
-import { type CassetteMode, M3Error } from '@sf-m3/core';
-import { CASSETTE_MODES, CASSETTES_ENV, readCassetteEnv, UPDATE_CASSETTES_ENV } from '@sf-m3/core/internal';
+import type { CassetteMode } from '@sf-m3/core';
+import { CASSETTE_MODES, CASSETTES_ENV, readCassetteEnv, UPDATE_CASSETTES_ENV, M3Error } from '@sf-m3/core/internal';
 import { UsageError } from '../options/UsageError';
 
 /** The cassette flags of one `m3 test`. */

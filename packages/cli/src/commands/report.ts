@@ -1,6 +1,7 @@
 // `m3 report [RUN_ID]`: prints a saved run's summary (the latest run when omitted), rewrites its
 // feedback.json, and exits with the status its verdict implies.
-import { collectRunSurfaceCoverage, type RunRecord } from '@sf-m3/core';
+import { collectRunSurfaceCoverage } from '@sf-m3/core/internal';
+import type { RunRecord } from '@sf-m3/core';
 import { resolveBaseline } from '../baseline/resolveBaseline';
 import { displayPath } from '../displayPath';
 import { cliRedactor, type CliIO } from '../CliIO';

@@ -7,7 +7,8 @@
 //     surfaceThreshold: { global: { tools: 80 }, "<server>": { toolsSucceeded: 100 } } }
 // Other keys (resultsDb…) belong to the environment and are ignored here.
 import { existsSync, readFileSync } from 'node:fs';
-import { ModelValidationError, type SurfaceThresholdConfig, validateSurfaceThresholdConfig } from '@sf-m3/core';
+import { ModelValidationError, validateSurfaceThresholdConfig } from '@sf-m3/core/internal';
+import type { SurfaceThresholdConfig } from '@sf-m3/core';
 import { join } from 'node:path';
 import { UsageError } from '../options/UsageError';
 import type { LoadedJestConfig } from '../jest/jestConfigAnswer';

@@ -1,7 +1,7 @@
 // The argv saved with a run: `--header` and `--env` values are replaced, keeping their names;
 // `--arg` values follow a stdio server's command-line rules (`--token=…`, `--api-key …`).
-import { REDACTED, type Redactor } from '@sf-m3/core';
-import { redactCommandLine } from '@sf-m3/core/internal';
+import type { Redactor } from '@sf-m3/core';
+import { redactCommandLine, REDACTED } from '@sf-m3/core/internal';
 
 const SECRET_VALUE_FLAGS = new Set(['--header', '--env']);
 const ARG_FLAG = '--arg';

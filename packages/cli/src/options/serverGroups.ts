@@ -1,8 +1,7 @@
 // `--server http --url URL [--header K=V]… [--bearer-env NAME] [--name N]` and
 // `--server stdio --command CMD [--arg V]… [--env K=V]… [--name N]` groups. Commander sees each
 // flag as a plain repeatable option; the order they appeared in is kept here and grouped.
-import { commandLineCanaries } from '@sf-m3/core';
-import { CREDENTIAL_QUERY_PARAMS, parseEndpointUrl } from '@sf-m3/core/internal';
+import { CREDENTIAL_QUERY_PARAMS, parseEndpointUrl, commandLineCanaries } from '@sf-m3/core/internal';
 import { SERVER_FIELD_FLAGS, type ServerToken } from './serverTokens';
 import { UsageError } from './UsageError';
 

@@ -1,11 +1,6 @@
 // Builds the run summary from the store, with the verdict the exit status follows.
-import {
-  type AttemptRecord,
-  mergeSurfaceEvidence,
-  type Redactor,
-  type RunProblem,
-  surfaceEvidenceOfRecords,
-} from '@sf-m3/core';
+import { mergeSurfaceEvidence, surfaceEvidenceOfRecords } from '@sf-m3/core/internal';
+import type { AttemptRecord, Redactor, RunProblem } from '@sf-m3/core';
 import { collectCassetteSummary, type CassetteFileReport } from '../cassettes/cassetteSummary';
 import { compareBaseline } from '../baseline/compareBaseline';
 import { DEFAULT_ALPHA } from '../baseline/compareRates';

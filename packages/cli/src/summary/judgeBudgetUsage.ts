@@ -1,7 +1,8 @@
 // The judge budget line of the summary (`m3 test --judge-max-requests N`): how many judge requests
 // the run's counter in the store granted, against the limit, and how many judge evaluations the
 // budget refused (`error` verdicts with code `judge_budget_exhausted`, never sent).
-import { type EvaluationResult, type ExecutionStore, JudgeErrorCode } from '@sf-m3/core';
+import { JudgeErrorCode } from '@sf-m3/core/internal';
+import type { EvaluationResult, ExecutionStore } from '@sf-m3/core';
 import type { JudgeBudgetUsage } from './RunSummary';
 
 /** The store reads the budget line needs. */

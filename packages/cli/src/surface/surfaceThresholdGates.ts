@@ -1,12 +1,8 @@
 // Holds a run's surface coverage to `m3.surfaceThreshold` (contract §25): one failed gate per
 // missed (server, measure), whose message lists what is uncovered, so the verdict, the exit status
 // (1), the saved run problems and feedback.json all say what no test touched.
-import {
-  checkSurfaceThresholds,
-  type RunSurfaceCoverage,
-  type SurfaceMeasure,
-  type SurfaceThresholdMiss,
-} from '@sf-m3/core';
+import { checkSurfaceThresholds } from '@sf-m3/core/internal';
+import type { RunSurfaceCoverage, SurfaceMeasure, SurfaceThresholdMiss } from '@sf-m3/core';
 import type { GateSettings } from '../gates/GateSettings';
 import type { GateResult } from '../summary/RunSummary';
 

@@ -25,6 +25,10 @@ export type { RunProcess } from './runProcess';
 export { shardRecordToSave } from './runShards';
 export type { RunShardRecord } from './runShards';
 
+// the errors a store throws (the same classes `@sf-m3/core` exports), so a store never loads the
+// kit's entry to throw one
+export { ExecutionNotFound, ModelValidationError, StoreError, StoreSchemaError } from '../errors/M3Error';
+
 // input rules every store applies before it writes
 export { finishedExecutionLabels, snapshotMetadata } from './finishedExecutionLabels';
 export { canonicalInstant, normalizeSuiteName, requireId, requireJudgeRequestLimit } from './storeInputs';

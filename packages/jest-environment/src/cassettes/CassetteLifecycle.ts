@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
-import { type CassetteMode, ModelValidationError } from '@sf-m3/core';
+import type { CassetteMode } from '@sf-m3/core';
 import {
   cassetteFileOf,
   type CassetteSettings,
   type CassetteSuiteOptions,
   resolveCassetteSettings,
+  ModelValidationError,
 } from '@sf-m3/core/internal';
 import type { CassetteFileReport } from '../RunStateDir';
 import type { BridgedCassetteBook, BridgedCassetteReport, CassetteBookRequest } from './bridgedCassettes';

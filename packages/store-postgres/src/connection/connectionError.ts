@@ -1,4 +1,4 @@
-import { StoreError } from '@sf-m3/core';
+import { StoreError } from '@sf-m3/core/store';
 
 /** What went wrong talking to the server, and the fix, for the errors users meet first. */
 function explain(code: string | undefined, message: string): string | null {

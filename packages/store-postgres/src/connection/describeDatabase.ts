@@ -1,4 +1,4 @@
-import { Redactor } from '@sf-m3/core';
+import { Redactor } from '@sf-m3/core/internal';
 import type { PoolConfig } from 'pg';
 
 /** Where a store connects: a `postgres://` URL or a `pg` pool configuration. */

@@ -1,4 +1,4 @@
-import { StoreError, StoreSchemaError } from '@sf-m3/core';
+import { StoreError, StoreSchemaError } from '@sf-m3/core/store';
 import { Pool, type PoolConfig } from 'pg';
 import { migrate } from '../schema/migrate';
 import { SCHEMA_VERSION } from '../schema/migrations';

@@ -1,4 +1,4 @@
-import { StoreError } from '@sf-m3/core';
+import { StoreError } from '@sf-m3/core/store';
 import type { Pool, PoolClient } from 'pg';
 import { transaction } from '../connection/transaction';
 import type { EvaluationRow } from './evaluationRow';

@@ -1,5 +1,5 @@
-import { type ExecutionRecord, StoreError } from '@sf-m3/core';
-import { columnNames, EXECUTION_COLUMNS, executionColumnValues } from '@sf-m3/core/store';
+import type { ExecutionRecord } from '@sf-m3/core';
+import { columnNames, EXECUTION_COLUMNS, executionColumnValues, StoreError } from '@sf-m3/core/store';
 import type { PoolClient } from 'pg';
 import { POSTGRES_DIALECT } from '../postgresDialect';
 

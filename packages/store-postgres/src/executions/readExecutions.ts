@@ -3,15 +3,8 @@
  * one query on the pool, returning the records as they were written.
  */
 import { inflateRawSync } from 'node:zlib';
-import {
-  ExecutionNotFound,
-  type ExecutionRecord,
-  type SessionRecord,
-  type TraceEvent,
-  type TraceResult,
-  type TurnRecord,
-} from '@sf-m3/core';
-import { savedTrace, type SavedTraceHeader } from '@sf-m3/core/store';
+import type { ExecutionRecord, SessionRecord, TraceEvent, TraceResult, TurnRecord } from '@sf-m3/core';
+import { savedTrace, type SavedTraceHeader, ExecutionNotFound } from '@sf-m3/core/store';
 import type { Pool } from 'pg';
 
 /** Executions of run `$1` and/or attempt `$2` (its own attempt id or the attempt's linked list). */

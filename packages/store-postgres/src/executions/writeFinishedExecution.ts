@@ -1,6 +1,11 @@
 import { deflateRawSync } from 'node:zlib';
-import { ExecutionNotFound, type ExecutionRecord, type FinishedExecution } from '@sf-m3/core';
-import { type CheckedFinish, checkFinishedExecution, finishedExecutionLabels } from '@sf-m3/core/store';
+import type { ExecutionRecord, FinishedExecution } from '@sf-m3/core';
+import {
+  type CheckedFinish,
+  checkFinishedExecution,
+  finishedExecutionLabels,
+  ExecutionNotFound,
+} from '@sf-m3/core/store';
 import type { PoolClient } from 'pg';
 
 const json = (value: unknown): string => JSON.stringify(value);

@@ -1,4 +1,4 @@
-import { StoreError, StoreSchemaError } from '@sf-m3/core';
+import { StoreError, StoreSchemaError } from '@sf-m3/core/store';
 import type { PoolClient } from 'pg';
 import { MIGRATIONS } from './migrations';
 

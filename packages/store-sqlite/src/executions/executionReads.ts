@@ -3,13 +3,8 @@
  * a run's or attempt's executions (listed in creation order, or counted), and an execution's
  * sessions and turns. Each runs on the connection it is given (the store's reader).
  */
-import {
-  type ExecutionListFilter,
-  ExecutionNotFound,
-  type ExecutionRecord,
-  type SessionRecord,
-  type TurnRecord,
-} from '@sf-m3/core';
+import { ExecutionNotFound } from '@sf-m3/core/store';
+import type { ExecutionListFilter, ExecutionRecord, SessionRecord, TurnRecord } from '@sf-m3/core';
 import type { SqliteConnection } from '../SqliteConnection';
 
 /** `executions x` rows of run ?1 (or any) linked to attempt ?2 (or any), directly or through attempt_executions. */

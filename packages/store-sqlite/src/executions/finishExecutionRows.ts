@@ -4,8 +4,8 @@
  * reference), then its rows are replaced in one write transaction, so a crash leaves either the
  * whole finished execution or the unfinished one.
  */
-import { ExecutionNotFound, type ExecutionRecord } from '@sf-m3/core';
-import { type CheckedFinish, finishedExecutionLabels } from '@sf-m3/core/store';
+import type { ExecutionRecord } from '@sf-m3/core';
+import { type CheckedFinish, finishedExecutionLabels, ExecutionNotFound } from '@sf-m3/core/store';
 import { encodeEventChunks } from '../eventChunks';
 import { frameTexts, insertEventChunks } from '../eventRows';
 import { insertEvidenceBlobs } from '../evidenceBlobs';

@@ -3,8 +3,8 @@
  * listing and aggregation filter and group on beside the whole record as JSON, and one
  * `execution_required` row per evaluator the execution requires.
  */
-import { type ExecutionRecord, StoreError } from '@sf-m3/core';
-import { columnNames, EXECUTION_COLUMNS, executionColumnValues } from '@sf-m3/core/store';
+import type { ExecutionRecord } from '@sf-m3/core';
+import { columnNames, EXECUTION_COLUMNS, executionColumnValues, StoreError } from '@sf-m3/core/store';
 import { sqliteErrorCode, type SqliteConnection } from '../SqliteConnection';
 import { SQLITE_DIALECT } from '../sqliteDialect';
 

@@ -1,7 +1,8 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type AttemptCounts, type RunRecord, StoreError, StoreSchemaError } from '@sf-m3/core';
+import { StoreError, StoreSchemaError } from '@sf-m3/core/store';
+import type { AttemptCounts, RunRecord } from '@sf-m3/core';
 import { identifyDatabase } from '../databaseIdentity';
 import { isBusyError } from '../immediateTransaction';
 import { BUSY_TIMEOUT_MS, openDatabase } from '../openDatabase';

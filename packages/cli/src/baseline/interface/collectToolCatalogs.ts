@@ -2,7 +2,8 @@
 // trace as `mcp.response` events whose payload names the method `tools/list` and holds the result
 // page; pages of one connection are joined in order (a paginated listing is one catalog). Only the
 // run's executions are read, one trace at a time, and only their tools/list responses are kept.
-import { EventKind, type ExecutionRecord, type JsonObject, type TraceEvent } from '@sf-m3/core';
+import { EventKind } from '@sf-m3/core/internal';
+import type { ExecutionRecord, JsonObject, TraceEvent } from '@sf-m3/core';
 import type { SummaryStore } from '../../summary/collectRunFacts';
 
 /** The tools one server listed in one suite, by name (the first definition seen wins). */

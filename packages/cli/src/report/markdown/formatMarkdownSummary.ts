@@ -2,7 +2,8 @@
 // or Buildkite annotations): the verdict and its reasons, attempts (retries included), evaluator
 // pass rates with intervals and counts, failed tests, required evaluations that did not pass, and
 // what the baseline comparison (`--baseline`) found. Every value is redacted, then escaped.
-import { JudgeErrorCode, type Redactor } from '@sf-m3/core';
+import { JudgeErrorCode } from '@sf-m3/core/internal';
+import type { Redactor } from '@sf-m3/core';
 import type { ReportData } from '../collectReportData';
 import { formatRate } from '../../summary/formatSummary';
 import type { BaselineComparison, FailedTest } from '../../summary/RunSummary';

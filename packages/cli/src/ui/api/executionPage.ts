@@ -1,17 +1,17 @@
 // The execution view: the record, its trace view (timeline, tool calls with wire and reported
 // evidence, messages, reasoning, protocol errors, processes), evaluations, sessions and turns.
-import {
-  type EvaluationResult,
-  type EvidenceRef,
-  ExecutionNotFound,
-  type ExecutionRecord,
-  type ExecutionStore,
-  type RawEvidence,
-  type SessionRecord,
-  type TraceEntry,
-  type TraceRuntime,
-  type TraceSummary,
-  type TurnRecord,
+import { ExecutionNotFound } from '@sf-m3/core/internal';
+import type {
+  EvaluationResult,
+  EvidenceRef,
+  ExecutionRecord,
+  ExecutionStore,
+  RawEvidence,
+  SessionRecord,
+  TraceEntry,
+  TraceRuntime,
+  TraceSummary,
+  TurnRecord,
 } from '@sf-m3/core';
 import { assertionLabel, assertionText } from '../shape/assertionLabel';
 import { attemptOf, executionFailure, type ExecutionFailure } from '../shape/executionFailure';

@@ -2,7 +2,8 @@
 // run called and the share that answered without `isError`, over the newest runs. Each run's
 // coverage is merged from its executions' stored evidence, so this view covers fewer runs than
 // the pass-rate trends (SURFACE_TREND_RUNS).
-import { collectRunSurfaceCoverage, type CoverageCount, type ExecutionStore } from '@sf-m3/core';
+import { collectRunSurfaceCoverage } from '@sf-m3/core/internal';
+import type { CoverageCount, ExecutionStore } from '@sf-m3/core';
 import { SURFACE_TREND_RUNS } from './apiPaths';
 
 /** One run's point of a server's surface trend. */
