@@ -53,12 +53,14 @@ describe('m3 start-up', () => {
     },
   );
 
-  // A usage error m3 test finds itself: the command and core are loaded, Jest never starts.
-  test('m3 test loads its command and core, but not the --ui viewer', () => {
+  // A usage error m3 test finds itself: the command and core's internal entry are loaded (never
+  // core's public entry, docs/ARCHITECTURE.md), Jest never starts.
+  test("m3 test loads its command and core's internal entry, but neither core's public entry nor the --ui viewer", () => {
     const run = loadedBy(['test', '--trials', '0'], hookDir);
     expect(run.status).toBe(2);
     expect(run.loaded).toContain('packages/cli/dist/commands/test.js');
-    expect(run.loaded).toContain('packages/core/dist/index.js');
+    expect(run.loaded).toContain('packages/core/dist/internal.js');
+    expect(run.loaded).not.toContain('packages/core/dist/index.js');
     expect(run.loaded.filter((file) => /^packages\/cli\/dist\/ui\/(serveViewer\.js|server\/)/.test(file))).toEqual([]);
   });
 
