@@ -5,7 +5,7 @@
 // it is done. Nice 19 puts the lint checks below the build and the Jest workers, not below the
 // tests' detached children: each of those is its own session, so its own scheduling group (Linux
 // autogroups), and lint takes the workers' share while they wait on a child. Measured on the 2-core
-// machine, lint ends about 180 s into a fresh clone's run. Arguments go to Jest
+// machine, lint ends 120-140 s into a fresh clone's run. Arguments go to Jest
 // (`npm test -- e2e/cli.test.ts`).
 //
 // Each lint check's output is printed whole when it ends, under its name, so it never interleaves

@@ -1,9 +1,10 @@
 // One pack-and-install per Jest run, shared by the install test files. The first file to ask
 // builds the project (installedProject.ts: pack and npm install, a minute or more) in the run's shared
 // folder (SF_M3_E2E_RUN_DIR, made by e2e/run/globalSetup.js) while holding a lock; the others wait
-// for it. Each file then works on its own copy (`cp -a`, node_modules hard-linked, so npm's relative
-// links and the lock's `file:../packs/…` entries stay valid), which lets the files run in parallel workers and change
-// their project (another TypeScript, another package) without seeing each other's changes.
+// for it. Each file then works on its own copy (`cp -a`, node_modules hard-linked, so npm's
+// relative links and the lock's `file:../packs/…` entries stay valid), which lets the files run in
+// parallel workers and change their project (another TypeScript, another package) without seeing
+// each other's changes.
 import { spawnSync } from 'node:child_process';
 import {
   existsSync,

@@ -7,8 +7,9 @@
 
 // Public names that sf-m3's host side (the `m3` CLI, the Jest environment outside the test file's
 // sandbox) reads here, so that it never loads the kit's entry: `@sf-m3/core` loads about 235 modules,
-// this entry about 110, and every `m3` command and every Jest process pays the difference (about
-// 60 ms). The same values as `@sf-m3/core` exports (e2e/publicSurface.test.ts checks both).
+// this entry and `@sf-m3/core/store` together about 110, and every `m3` command and every Jest
+// process would pay the difference (about 60 ms). The same values as `@sf-m3/core` exports
+// (e2e/publicSurface.test.ts checks both).
 export { ExecutionNotFound, M3Error, ModelValidationError } from './errors/M3Error';
 export { JudgeErrorCode } from './judge/JudgeErrorCode';
 export { environmentCanaries } from './redaction/credentialShape';
